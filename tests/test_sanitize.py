@@ -1,0 +1,75 @@
+"""Sanitising client-supplied strings."""
+
+from __future__ import annotations
+
+import unicodedata
+
+from hypothesis import given
+from hypothesis import strategies as st
+from textual.content import Content
+
+from server.sanitize import clean_name, clean_text, escape_markup
+
+BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
+NASTY = st.text(
+    alphabet=st.one_of(
+        st.characters(codec=None),
+        st.sampled_from(list(BIDI_CONTROLS + "\x1b\x07\x7f\x9b\x00\r\n\t[]\\")),
+    ),
+    max_size=200,
+)
+
+
+def _visible(char: str) -> bool:
+    return char == " " or unicodedata.category(char)[0] in "LMNPS"
+
+
+@given(NASTY, st.integers(min_value=0, max_value=64))
+def test_clean_text_has_only_visible_characters(text: str, max_len: int) -> None:
+    cleaned = clean_text(text, max_len)
+    assert len(cleaned) <= max_len
+    assert all(_visible(char) for char in cleaned), repr(cleaned)
+    assert "  " not in cleaned
+    assert cleaned == cleaned.strip()
+
+
+@given(NASTY)
+def test_clean_name_is_short_safe_and_never_empty(text: str) -> None:
+    name = clean_name(text)
+    assert 1 <= len(name) <= 16
+    assert all(char.isascii() and (char.isalnum() or char in "-_.") for char in name)
+
+
+@given(NASTY)
+def test_escape_markup_round_trips_through_textual_markup(text: str) -> None:
+    cleaned = clean_text(text, 200)
+    assert Content.from_markup(escape_markup(cleaned)).plain == cleaned
+
+
+def test_escape_sequences_and_bidi_are_removed() -> None:
+    hostile = "\x1b]0;pwned\x07\x1b[2J\u202eevil\u2066 \x9b31m ok\x7f"
+    assert clean_text(hostile, 100) == "]0;pwned[2Jevil 31m ok"
+
+
+def test_whitespace_is_collapsed() -> None:
+    assert clean_text("  a \t\r\n b\u2028c\u00a0 ", 10) == "a b c"
+
+
+def test_combining_marks_are_capped() -> None:
+    assert clean_text("x" + "\u0301" * 50, 100) == "x\u0301\u0301"
+
+
+def test_clean_name_examples() -> None:
+    assert clean_name("José Martínez") == "Jose_Martinez"
+    assert clean_name("[b]alice[/b]") == "baliceb"
+    assert clean_name("\x1b[31mbob") == "31mbob"
+    assert clean_name("...") == "guest"
+    assert clean_name("") == "guest"
+    assert clean_name("\uff46\uff55\uff4c\uff4c") == "full"
+    assert clean_name("x" * 100) == "x" * 16
+    assert clean_name("-leading-dash") == "leading-dash"
+
+
+def test_escape_markup_neutralises_actions_and_variables() -> None:
+    for text in ("[@click=app.quit]x[/]", "[$accent]v", "[B]up[/B]", "a\\[b]", "x\\"):
+        assert Content.from_markup(escape_markup(text)).plain == text
