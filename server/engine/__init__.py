@@ -1,1 +1,31 @@
-"""lovelet."""
+"""The rules engine: pure Python, no I/O. See docs/engine.md."""
+
+from .cards import CardSpec, Chooses, Role
+from .choices import Choice, Decision, Keep, Look, Play, Redraw, choice_from_dict, choice_to_dict
+from .edition import Edition
+from .editions import EDITIONS, find_edition
+from .errors import EngineError, IllegalAction, SetupError
+from .events import Event
+from .game import Game
+
+__all__ = [
+    "EDITIONS",
+    "CardSpec",
+    "Choice",
+    "Chooses",
+    "Decision",
+    "Edition",
+    "EngineError",
+    "Event",
+    "Game",
+    "IllegalAction",
+    "Keep",
+    "Look",
+    "Play",
+    "Redraw",
+    "Role",
+    "SetupError",
+    "choice_from_dict",
+    "choice_to_dict",
+    "find_edition",
+]

@@ -1,0 +1,219 @@
+"""Card effects: one plain function per role, run after the card is played."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import permutations
+from typing import TYPE_CHECKING
+
+from .cards import CardSpec, Role
+from .choices import Keep, Look, Play, Redraw
+
+if TYPE_CHECKING:
+    from .game import Game
+
+Effect = Callable[["Game", int, CardSpec, Play], None]
+
+
+def no_effect(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Spy, Countess, Count, Constable, Assassin: nothing happens when played."""
+
+
+def guard(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Name a card (or a number, premium); a hit knocks the target out. Assassin turns it back."""
+    if not play.targets:
+        return
+    target = play.targets[0]
+    held = game.hands[target][0]
+    if held.role is Role.ASSASSIN:
+        game.emit("assassin", target, guard=seat)
+        game.knock_out(seat)
+        if game.game_over:
+            return
+        game.discard_hand(target)
+        game.draw_replacement(target)
+        return
+    hit = _named(game, held, play.guess)
+    game.emit("guess", seat, target=target, guess=play.guess, hit=hit)
+    if hit:
+        game.knock_out(target)
+
+
+def _named(game: Game, held: CardSpec, guess: str | int | None) -> bool:
+    if game.edition.guess_by_value:
+        return held.value == guess
+    return held.id == guess
+
+
+def priest(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Look at another player's hand, privately."""
+    if play.targets:
+        _look(game, seat, play.targets[0])
+
+
+def _look(game: Game, seat: int, target: int) -> None:
+    cards = [c.id for c in game.hands[target]]
+    game.emit_secret("look", seat, {"cards": cards}, (seat,), target=target)
+
+
+def baron(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Compare hands privately; the lower value is knocked out."""
+    _compare(game, seat, play, lower_loses=True)
+
+
+def dowager_queen(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Compare hands privately; the higher value is knocked out."""
+    _compare(game, seat, play, lower_loses=False)
+
+
+def _compare(game: Game, seat: int, play: Play, lower_loses: bool) -> None:
+    if not play.targets:
+        return
+    target = play.targets[0]
+    mine, theirs = game.hands[seat][0], game.hands[target][0]
+    loser = None
+    if mine.value != theirs.value:
+        seat_lower = mine.value < theirs.value
+        loser = seat if seat_lower == lower_loses else target
+    game.emit_secret(
+        "compare",
+        seat,
+        {"cards": {str(seat): mine.id, str(target): theirs.id}},
+        (seat, target),
+        target=target,
+        loser=loser,
+    )
+    if loser is not None:
+        game.knock_out(loser)
+
+
+def handmaid(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Protection from other players' cards until this player's next turn."""
+    game.protect(seat)
+
+
+def prince(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """A player discards their hand without effect and draws a new card."""
+    target = play.targets[0]
+    discarded = game.discard_hand(target)
+    if discarded is not None and discarded.role is not Role.PRINCESS:
+        game.draw_replacement(target)
+
+
+def king(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Trade hands with another player."""
+    if play.targets:
+        _swap(game, seat, seat, play.targets[0])
+
+
+def _swap(game: Game, actor: int, a: int, b: int) -> None:
+    hands = game.hands
+    secret = {"cards": {str(a): [c.id for c in hands[a]], str(b): [c.id for c in hands[b]]}}
+    hands[a], hands[b] = hands[b], hands[a]
+    game.emit_secret("swap", actor, secret, (a, b), seats=[a, b])
+
+
+def princess(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Playing the Princess knocks her player out."""
+    game.knock_out(seat)
+
+
+def chancellor(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Draw two (or what is left), keep one, put the rest on the bottom in any order."""
+    drawn = [game.deck.pop() for _ in range(min(2, len(game.deck)))]
+    if not drawn:
+        game.emit("no_effect", seat, card=card.id)
+        return
+    hand = game.hands[seat]
+    hand.extend(drawn)
+    game.emit_secret(
+        "chancellor_draw", seat, {"cards": [c.id for c in drawn]}, (seat,), count=len(drawn)
+    )
+    game.ask(seat, "chancellor", keep_choices([c.id for c in hand]))
+
+
+def keep_choices(card_ids: list[str]) -> tuple[Keep, ...]:
+    """Every way to keep one card and order the rest for the bottom, without repeats."""
+    seen: dict[Keep, None] = {}
+    for order in permutations(card_ids):
+        seen.setdefault(Keep(order[0], order[1:]), None)
+    return tuple(seen)
+
+
+def sycophant(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Mark a player; the next card played that chooses players must include them."""
+    game.marked = play.targets[0]
+    game.emit("marked", seat, target=game.marked)
+
+
+def baroness(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Look privately at the hands of one or two other players."""
+    for target in play.targets:
+        _look(game, seat, target)
+
+
+def cardinal(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Two players swap hands; then the Cardinal's player looks at one of the two hands."""
+    if not play.targets:
+        return
+    a, b = play.targets
+    _swap(game, seat, a, b)
+    game.ask(seat, "cardinal_look", (Look(a), Look(b)))
+
+
+def cardinal_look(game: Game, seat: int, look: Look) -> None:
+    """The Cardinal's player looks at the chosen hand."""
+    _look(game, seat, look.seat)
+
+
+def jester(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Choose another player; if they win the round, the Jester's player gains a token."""
+    if play.targets:
+        game.jester = (seat, play.targets[0])
+        game.emit("jester", seat, target=play.targets[0])
+
+
+def bishop(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+    """Name a number; a hit gains a token and lets the target discard and redraw."""
+    if not play.targets:
+        return
+    target = play.targets[0]
+    hit = game.hands[target][0].value == play.guess
+    game.emit("guess", seat, target=target, guess=play.guess, hit=hit)
+    if not hit:
+        return
+    game.gain_token(seat, "bishop")
+    if not game.game_over:
+        game.ask(target, "bishop_redraw", (Redraw(True), Redraw(False)))
+
+
+def bishop_redraw(game: Game, seat: int, redraw: Redraw) -> None:
+    """The Bishop's target discards and draws, or keeps their hand."""
+    game.emit("redraw", seat, redraw=redraw.redraw)
+    if redraw.redraw:
+        discarded = game.discard_hand(seat)
+        if discarded is not None and discarded.role is not Role.PRINCESS:
+            game.draw_replacement(seat)
+
+
+EFFECTS: dict[Role, Effect] = {
+    Role.SPY: no_effect,
+    Role.GUARD: guard,
+    Role.PRIEST: priest,
+    Role.BARON: baron,
+    Role.HANDMAID: handmaid,
+    Role.PRINCE: prince,
+    Role.CHANCELLOR: chancellor,
+    Role.KING: king,
+    Role.COUNTESS: no_effect,
+    Role.PRINCESS: princess,
+    Role.ASSASSIN: no_effect,
+    Role.JESTER: jester,
+    Role.CARDINAL: cardinal,
+    Role.BARONESS: baroness,
+    Role.SYCOPHANT: sycophant,
+    Role.COUNT: no_effect,
+    Role.CONSTABLE: no_effect,
+    Role.DOWAGER_QUEEN: dowager_queen,
+    Role.BISHOP: bishop,
+}

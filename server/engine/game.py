@@ -1,0 +1,366 @@
+"""A game of Love Letter: rounds, turns, pending decisions, tokens and winners."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from . import effects, legal
+from .cards import CardSpec, Role
+from .choices import Choice, Decision, Keep, Play
+from .edition import Edition
+from .errors import IllegalAction, SetupError
+from .events import Event
+from .view import make_view
+
+
+class Game:
+    """The whole state of one game. Change it only through `start_round` and `act`."""
+
+    def __init__(
+        self,
+        edition: Edition,
+        players: int,
+        rng: random.Random | None = None,
+        tokens: Sequence[int] | None = None,
+        record: bool = True,
+    ) -> None:
+        """A game before its first round; `record=False` keeps no event log (for playouts)."""
+        edition.check_players(players)
+        self.edition = edition
+        self.players = players
+        self.rng = rng if rng is not None else random.Random()
+        self.target = edition.tokens_to_win(players)
+        self.tokens = list(tokens) if tokens is not None else [0] * players
+        if len(self.tokens) != players:
+            raise SetupError(f"tokens lists {len(self.tokens)} seats for {players} players")
+        self.record = record
+        self.events: list[Event] = []
+        self.round = 0
+        self.round_over = True
+        self.round_winners: list[int] = []
+        self.game_over = False
+        self.game_winners: list[int] = []
+        self.next_start: int | None = None
+        self.pending: Decision | None = None
+        self.turn: int | None = None
+        self._reset_round_state([])
+
+    # ----------------------------------------------------------------- set-up
+
+    def _reset_round_state(self, deck: list[CardSpec]) -> None:
+        n = self.players
+        self.deck = deck  # top of the deck is the end of the list
+        self.set_aside: list[CardSpec] = []
+        self.face_up: list[CardSpec] = []
+        self.hands: list[list[CardSpec]] = [[] for _ in range(n)]
+        self.discards: list[list[CardSpec]] = [[] for _ in range(n)]
+        self.alive = [True] * n
+        self.protected = [False] * n
+        self.unchoosable = 0  # bit per seat knocked out or protected; mirrors the two lists
+        self.marked: int | None = None  # Sycophant
+        self.jester: tuple[int, int] | None = None  # (Jester's player, chosen player)
+        self.stash: tuple = ()  # cards or seats held for a pending sub-decision
+
+    def start_round(self, deck: Sequence[str] | None = None, start: int | None = None) -> None:
+        """Deal a new round: shuffled, or from `deck` (card ids, top first)."""
+        if self.game_over:
+            raise IllegalAction("game_over", "the game is over")
+        if not self.round_over:
+            raise IllegalAction("round_in_progress", "the round is still being played")
+        cards = self._deck_from_ids(deck) if deck is not None else self._shuffled_deck()
+        if start is not None and not 0 <= start < self.players:
+            raise SetupError(f"start seat {start} is not a seat")
+        self._reset_round_state(cards)
+        self.round += 1
+        self.round_over = False
+        self.round_winners = []
+        self.set_aside.append(self.deck.pop())
+        if self.players == 2:
+            self.face_up.extend(self.deck.pop() for _ in range(3))
+        for seat in range(self.players):
+            self.hands[seat].append(self.deck.pop())
+        first = self._first_seat(start)
+        self.next_start = None
+        self._emit_round_start(first)
+        self._begin_turn(first)
+
+    def _shuffled_deck(self) -> list[CardSpec]:
+        cards = self.edition.deck()
+        self.rng.shuffle(cards)
+        return cards
+
+    def _deck_from_ids(self, deck: Sequence[str]) -> list[CardSpec]:
+        expected = Counter(self.edition.deck_ids())
+        given = Counter(deck)
+        if given != expected:
+            missing = sorted((expected - given).elements())
+            extra = sorted((given - expected).elements())
+            raise SetupError(
+                f"deck must hold every {self.edition.id} card once: "
+                f"missing {missing}, unexpected {extra}"
+            )
+        return [self.edition.by_id[card_id] for card_id in reversed(deck)]
+
+    def _first_seat(self, start: int | None) -> int:
+        if start is not None:
+            return start
+        if self.next_start is not None:
+            return self.next_start
+        return self.rng.randrange(self.players)
+
+    def _emit_round_start(self, first: int) -> None:
+        self.emit(
+            "round_start",
+            None,
+            round=self.round,
+            start=first,
+            face_up=[card.id for card in self.face_up],
+            tokens=list(self.tokens),
+        )
+        for seat in range(self.players):
+            self.emit_secret("deal", seat, {"card": self.hands[seat][0].id}, (seat,))
+
+    # ------------------------------------------------------------------ turns
+
+    def _begin_turn(self, seat: int) -> None:
+        self.turn = seat
+        self.protected[seat] = False
+        self.unchoosable &= ~(1 << seat)
+        card = self.deck.pop()
+        self.hands[seat].append(card)
+        if self.record:
+            self.events.append(Event("draw", seat, {}, {"card": card.id}, (seat,)))
+        self.pending = legal.play_decision(self, seat)
+
+    def act(self, seat: int, choice: Choice) -> None:
+        """Apply `seat`'s choice; IllegalAction (state unchanged) unless it is a legal choice."""
+        decision = self.pending
+        if decision is None:
+            raise IllegalAction("no_decision", "no decision is pending")
+        if seat != decision.seat:
+            self._reject_seat(seat, decision)
+        if choice not in decision.choices:
+            raise IllegalAction("illegal_choice", legal.explain(self, seat, choice))
+        self.pending = None
+        if decision.kind == "play":
+            self._play(seat, choice)
+        elif decision.kind == "chancellor":
+            self._keep(seat, choice)
+        elif decision.kind == "cardinal_look":
+            effects.cardinal_look(self, seat, choice)
+        else:
+            effects.bishop_redraw(self, seat, choice)
+        if self.pending is None:
+            self._end_turn()
+
+    def _reject_seat(self, seat: int, decision: Decision) -> None:
+        if 0 <= seat < self.players and not self.alive[seat]:
+            raise IllegalAction("eliminated", f"seat {seat} is eliminated from this round")
+        raise IllegalAction(
+            "not_your_turn", f"it is seat {decision.seat}'s decision, not seat {seat}'s"
+        )
+
+    def _play(self, seat: int, play: Play) -> None:
+        hand = self.hands[seat]
+        card = self.edition.by_id[play.card]
+        hand.remove(card)
+        self.discards[seat].append(card)
+        if self.record:
+            public = {"card": play.card, "targets": play.targets, "guess": play.guess}
+            self.events.append(Event("play", seat, public))
+        if card.choosing:
+            self.marked = None
+        effects.EFFECTS[card.role](self, seat, card, play)
+
+    def _keep(self, seat: int, keep: Keep) -> None:
+        self.hands[seat] = [self.edition.by_id[keep.keep]]
+        self.deck[:0] = [self.edition.by_id[card_id] for card_id in reversed(keep.bottom)]
+        self.emit_secret(
+            "chancellor_return",
+            seat,
+            {"keep": keep.keep, "bottom": list(keep.bottom)},
+            (seat,),
+            count=len(keep.bottom),
+        )
+
+    def _end_turn(self) -> None:
+        if self.game_over:
+            return
+        alive = self.alive
+        if alive.count(True) == 1:
+            self._end_round([alive.index(True)], "last_standing")
+        elif not self.deck:
+            self._showdown()
+        else:
+            seat = self.turn
+            n = self.players
+            seat = (seat + 1) % n
+            while not alive[seat]:
+                seat = (seat + 1) % n
+            self._begin_turn(seat)
+
+    # -------------------------------------------------- helpers for effects
+
+    def emit(self, kind: str, seat: int | None, **public: object) -> None:
+        """Record an event everyone may see."""
+        if self.record:
+            self.events.append(Event(kind, seat, public))
+
+    def emit_secret(
+        self, kind: str, seat: int | None, secret: dict, to: tuple[int, ...], **public: object
+    ) -> None:
+        """Record an event whose `secret` part only the seats in `to` may see."""
+        if self.record:
+            self.events.append(Event(kind, seat, public, secret, to))
+
+    def protect(self, seat: int) -> None:
+        """Handmaid: nobody else may choose `seat` until its next turn begins."""
+        self.protected[seat] = True
+        self.unchoosable |= 1 << seat
+        self.emit("protected", seat)
+
+    def discard_hand(self, seat: int) -> CardSpec | None:
+        """`seat` discards their hand without effect; a Princess knocks them out."""
+        hand = self.hands[seat]
+        if not hand:
+            return None
+        card = hand.pop()
+        self.discards[seat].append(card)
+        self.emit("discard", seat, card=card.id)
+        if card.role is Role.PRINCESS:
+            self.knock_out(seat)
+        return card
+
+    def draw_replacement(self, seat: int) -> None:
+        """`seat` draws a card: from the deck, or the face-down set-aside card if it is empty."""
+        source = self.deck if self.deck else self.set_aside
+        if not source:
+            self.emit("draw_nothing", seat)
+            return
+        card = source.pop()
+        self.hands[seat].append(card)
+        self.emit_secret(
+            "draw", seat, {"card": card.id}, (seat,), set_aside=source is self.set_aside
+        )
+
+    def knock_out(self, seat: int) -> None:
+        """`seat` leaves the round, discarding their hand face up."""
+        constable = Role.CONSTABLE in [card.role for card in self.discards[seat]]
+        hand = self.hands[seat]
+        revealed = [card.id for card in hand]
+        self.discards[seat].extend(hand)
+        hand.clear()
+        self.alive[seat] = False
+        self.protected[seat] = False
+        self.unchoosable |= 1 << seat
+        self.emit("knocked_out", seat, cards=revealed)
+        if constable:
+            self.gain_token(seat, "constable")
+
+    def gain_token(self, seat: int, reason: str) -> None:
+        """A token gained mid-round; reaching the target ends the game at once."""
+        self.tokens[seat] += 1
+        self.emit("token", seat, reason=reason, tokens=self.tokens[seat])
+        if self.tokens[seat] >= self.target:
+            self._end_game(mid_round=True)
+
+    def ask(self, seat: int, kind: str, choices: tuple[Choice, ...], stash: tuple = ()) -> None:
+        """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
+        self.stash = stash
+        self.pending = Decision(seat, kind, choices)
+
+    # --------------------------------------------------------- round and game end
+
+    def hand_score(self, seat: int) -> int:
+        """A hand's showdown value: its card plus one per Count in the discards."""
+        hand = self.hands[seat]
+        if not hand:
+            return -1
+        bonus = sum(1 for card in self.discards[seat] if card.role is Role.COUNT)
+        return hand[0].value + bonus
+
+    def _showdown(self) -> None:
+        contenders = [seat for seat in range(self.players) if self.alive[seat]]
+        revealed = {seat: self.hands[seat][0].id for seat in contenders if self.hands[seat]}
+        self.emit("showdown", None, hands={str(s): c for s, c in revealed.items()})
+        if any(self.hands[s] and self.hands[s][0].role is Role.PRINCESS for s in contenders):
+            contenders = [
+                s for s in contenders if not (self.hands[s] and self.hands[s][0].role is Role.BISHOP)
+            ]
+        best = max(self.hand_score(s) for s in contenders)
+        winners = [s for s in contenders if self.hand_score(s) == best]
+        if len(winners) > 1 and self.edition.tie_break_by_discards:
+            totals = {s: sum(card.value for card in self.discards[s]) for s in winners}
+            top = max(totals.values())
+            winners = [s for s in winners if totals[s] == top]
+        self._end_round(winners, "showdown")
+
+    def _end_round(self, winners: list[int], reason: str) -> None:
+        self.round_over = True
+        self.pending = None
+        self.turn = None
+        self.round_winners = winners
+        gains = Counter(winners)
+        gains.update(self._bonus_gains(winners))
+        for seat, gained in sorted(gains.items()):
+            self.tokens[seat] += gained
+        self.next_start = winners[0] if len(winners) == 1 else self.rng.choice(winners)
+        self.emit(
+            "round_end",
+            None,
+            winners=list(winners),
+            reason=reason,
+            gains={str(s): g for s, g in sorted(gains.items())},
+            tokens=list(self.tokens),
+            next_start=self.next_start,
+        )
+        if max(self.tokens) >= self.target:
+            self._end_game(mid_round=False)
+
+    def _bonus_gains(self, winners: list[int]) -> list[int]:
+        """Seats gaining a bonus token this round end: Spy, Princess pair, Jester."""
+        alive = [s for s in range(self.players) if self.alive[s]]
+        gains = []
+        spies = [s for s in alive if any(c.role is Role.SPY for c in self.discards[s])]
+        if len(spies) == 1:
+            gains.append(spies[0])
+        if self.edition.pair_bonus:
+            gains.extend(self._pair_bonus(alive))
+        if self.jester is not None and self.jester[1] in winners:
+            gains.append(self.jester[0])
+        return gains
+
+    def _pair_bonus(self, alive: list[int]) -> list[int]:
+        first, second = self.edition.pair_bonus
+        holders = {
+            card_id: [s for s in alive if any(c.id == card_id for c in self.discards[s])]
+            for card_id in (first, second)
+        }
+        for a in holders[first]:
+            for b in holders[second]:
+                if a != b:
+                    return [a, b]
+        return []
+
+    def _end_game(self, mid_round: bool) -> None:
+        self.round_over = True
+        self.pending = None
+        self.turn = None
+        self.game_over = True
+        self.game_winners = [s for s in range(self.players) if self.tokens[s] >= self.target]
+        if mid_round:
+            self.next_start = None
+        self.emit("game_end", None, winners=list(self.game_winners), tokens=list(self.tokens))
+
+    # ------------------------------------------------------------------ views
+
+    def view(self, seat: int | None) -> dict:
+        """Everything `seat` may know now (`None`: a spectator); see `view.make_view`."""
+        return make_view(self, seat)
+
+    def log(self, seat: int | None, since: int = 0) -> list[dict]:
+        """The events from index `since` as `seat` may see them."""
+        return [event.for_seat(seat) for event in self.events[since:]]
+

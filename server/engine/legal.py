@@ -1,0 +1,130 @@
+"""Legal choices for a turn's play, and why a given choice is not one of them."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from .cards import CardSpec, Chooses, Role
+from .choices import Choice, Decision, Play
+
+if TYPE_CHECKING:
+    from .game import Game
+
+_FORCING_ROLES = (Role.KING, Role.PRINCE)
+
+
+def forced_card(hand: list[CardSpec]) -> CardSpec | None:
+    """The Countess if the hand forces her to be played, else None."""
+    roles = [card.role for card in hand]
+    if Role.COUNTESS in roles and any(role in _FORCING_ROLES for role in roles):
+        return hand[roles.index(Role.COUNTESS)]
+    return None
+
+
+def play_decision(game: Game, seat: int) -> Decision:
+    """The pending play decision of `seat`'s turn: every legal whole play (card, targets, guess)."""
+    first, second = game.hands[seat]
+    key = (first, second, seat, game.unchoosable, game.players)
+    memo = game.edition.plays_memo
+    decision = memo.get(key)
+    if decision is None:
+        others = tuple(
+            t for t in range(game.players) if t != seat and not game.unchoosable >> t & 1
+        )
+        plays = hand_plays(first, second, seat, others, game.edition.guesses)
+        decision = memo[key] = Decision(seat, "play", plays)
+    if game.marked is None:
+        return decision
+    return Decision(seat, "play", _including(decision.choices, game.marked))
+
+
+def hand_plays(
+    first: CardSpec,
+    second: CardSpec,
+    seat: int,
+    others: tuple[int, ...],
+    guesses: tuple[str | int, ...],
+) -> tuple[Play, ...]:
+    """The plays of a two-card hand given the other players it may choose."""
+    forced = forced_card([first, second])
+    if forced is not None:
+        return card_plays(forced, seat, others, guesses)
+    if first is second:
+        return card_plays(first, seat, others, guesses)
+    return card_plays(first, seat, others, guesses) + card_plays(second, seat, others, guesses)
+
+
+def card_plays(
+    card: CardSpec, seat: int, others: tuple[int, ...], guesses: tuple[str | int, ...]
+) -> tuple[Play, ...]:
+    """The plays of one card given the other players it may choose."""
+    chooses = card.chooses
+    if chooses is Chooses.NOBODY:
+        return (Play(card.id),)
+    if chooses is Chooses.OTHER:
+        target_sets = [(t,) for t in others]
+    elif chooses is Chooses.ANY:
+        target_sets = [(t,) for t in sorted((*others, seat))]
+    elif chooses is Chooses.ONE_OR_TWO_OTHERS:
+        target_sets = [(t,) for t in others] + list(combinations(others, 2))
+    else:
+        target_sets = list(combinations(sorted((*others, seat)), 2))
+    if not target_sets:
+        return (Play(card.id),)
+    if card.guesses:
+        return tuple(Play(card.id, ts, g) for ts in target_sets for g in guesses)
+    return tuple(Play(card.id, ts) for ts in target_sets)
+
+
+def _including(plays: tuple[Play, ...], marked: int) -> tuple[Play, ...]:
+    """Sycophant: of each card's plays, only those choosing `marked`, if it has any."""
+    by_card: dict[str, list[Play]] = {}
+    for play in plays:
+        by_card.setdefault(play.card, []).append(play)
+    kept: list[Play] = []
+    for card_plays_ in by_card.values():
+        with_mark = [play for play in card_plays_ if marked in play.targets]
+        kept.extend(with_mark or card_plays_)
+    return tuple(kept)
+
+
+def explain(game: Game, seat: int, choice: Choice) -> str:
+    """Why `choice` is not legal for `seat` now (a sentence for the player)."""
+    decision = game.pending
+    assert decision is not None
+    if decision.kind != "play":
+        return f"expected a {decision.kind} choice, one of {len(decision.choices)} offered"
+    if not isinstance(choice, Play):
+        return "expected a play: a card from your hand"
+    return _explain_play(game, seat, choice)
+
+
+def _explain_play(game: Game, seat: int, play: Play) -> str:
+    card = game.edition.by_id.get(play.card)
+    if card is None or card not in game.hands[seat]:
+        return f"seat {seat} does not hold {play.card!r}"
+    forced = forced_card(game.hands[seat])
+    if forced is not None and card is not forced:
+        return f"the {forced.name} must be played while holding the King or a Prince"
+    for target in play.targets:
+        reason = _explain_target(game, seat, card, target)
+        if reason:
+            return reason
+    if card.guesses and play.guess not in game.edition.guesses:
+        return f"{play.guess!r} cannot be named (allowed: {list(game.edition.guesses)})"
+    if game.marked is not None and card.choosing:
+        return f"the Sycophant's mark: this card must choose seat {game.marked} if it can"
+    return f"{play.card} with targets {list(play.targets)} is not a legal play now"
+
+
+def _explain_target(game: Game, seat: int, card: CardSpec, target: object) -> str:
+    if not isinstance(target, int) or not 0 <= target < game.players:
+        return f"{target!r} is not a seat"
+    if target == seat and card.chooses in (Chooses.OTHER, Chooses.ONE_OR_TWO_OTHERS):
+        return f"the {card.name} must choose another player"
+    if not game.alive[target]:
+        return f"seat {target} is eliminated from this round"
+    if target != seat and game.protected[target]:
+        return f"seat {target} is protected"
+    return ""
