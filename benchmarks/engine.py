@@ -14,7 +14,7 @@ from server.engine import EDITIONS, Game, find_edition
 
 
 def playout_rounds(edition_id: str, players: int, seconds: float, seed: int = 1) -> float:
-    """Play random rounds for about `seconds`; return rounds per CPU second (steady under other load)."""
+    """Play random rounds for about `seconds` of CPU time; return rounds per CPU second."""
     rng = random.Random(seed)
     edition = find_edition(edition_id)
     choice = rng.choice

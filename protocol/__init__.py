@@ -1,1 +1,96 @@
-"""lovelet."""
+"""The lovelet protocol: msgpack messages between the server and a session. No I/O.
+
+See docs/protocol.md. Typical use::
+
+    data = encode(Chat("hi"))                          # bytes for one frame
+    msg = decode(data, direction=Direction.TO_SERVER)  # RemoteProtocolError if invalid
+"""
+
+from protocol.codec import decode, encode, from_wire, to_wire
+from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.framing import FrameReader, frame
+from protocol.limits import LIMITS, Direction, Limits
+from protocol.messages import (
+    Act,
+    AddBot,
+    BotSpec,
+    Chat,
+    ChatLine,
+    Choice,
+    ClientMessage,
+    ContinueRound,
+    CreateTable,
+    ErrorReply,
+    Hello,
+    Join,
+    KeepChoice,
+    Leave,
+    Lobby,
+    LookChoice,
+    Message,
+    Notice,
+    PlayChoice,
+    RedrawChoice,
+    Rematch,
+    RemoveBot,
+    SeatInfo,
+    ServerMessage,
+    Sit,
+    Spectate,
+    Stand,
+    Start,
+    TableInfo,
+    TableState,
+    TableSummary,
+    Welcome,
+)
+from protocol.version import PROTOCOL_VERSION
+
+__all__ = [
+    "LIMITS",
+    "PROTOCOL_VERSION",
+    "Act",
+    "AddBot",
+    "BotSpec",
+    "Chat",
+    "ChatLine",
+    "Choice",
+    "ClientMessage",
+    "ContinueRound",
+    "CreateTable",
+    "Direction",
+    "ErrorCode",
+    "ErrorReply",
+    "FrameReader",
+    "Hello",
+    "Join",
+    "KeepChoice",
+    "Leave",
+    "Limits",
+    "Lobby",
+    "LocalProtocolError",
+    "LookChoice",
+    "Message",
+    "Notice",
+    "PlayChoice",
+    "ProtocolError",
+    "RedrawChoice",
+    "Rematch",
+    "RemoteProtocolError",
+    "RemoveBot",
+    "SeatInfo",
+    "ServerMessage",
+    "Sit",
+    "Spectate",
+    "Stand",
+    "Start",
+    "TableInfo",
+    "TableState",
+    "TableSummary",
+    "Welcome",
+    "decode",
+    "encode",
+    "frame",
+    "from_wire",
+    "to_wire",
+]

@@ -58,8 +58,9 @@ def choice_from_dict(data: dict) -> Choice:
     if kind is None:
         raise ValueError(f"unknown choice type {data.get('type')!r}")
     fields = {k: v for k, v in data.items() if k != "type"}
-    if set(fields) - set(kind._fields):
-        raise ValueError(f"unexpected fields for {data['type']}: {sorted(set(fields) - set(kind._fields))}")
+    unexpected = sorted(set(fields) - set(kind._fields))
+    if unexpected:
+        raise ValueError(f"unexpected fields for {data['type']}: {unexpected}")
     for key in ("targets", "bottom"):
         if key in fields:
             if not isinstance(fields[key], list | tuple):

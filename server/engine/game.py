@@ -285,10 +285,9 @@ class Game:
         contenders = [seat for seat in range(self.players) if self.alive[seat]]
         revealed = {seat: self.hands[seat][0].id for seat in contenders if self.hands[seat]}
         self.emit("showdown", None, hands={str(s): c for s, c in revealed.items()})
-        if any(self.hands[s] and self.hands[s][0].role is Role.PRINCESS for s in contenders):
-            contenders = [
-                s for s in contenders if not (self.hands[s] and self.hands[s][0].role is Role.BISHOP)
-            ]
+        held = {s: self.hands[s][0].role for s in contenders if self.hands[s]}
+        if Role.PRINCESS in held.values():
+            contenders = [s for s in contenders if held.get(s) is not Role.BISHOP]
         best = max(self.hand_score(s) for s in contenders)
         winners = [s for s in contenders if self.hand_score(s) == best]
         if len(winners) > 1 and self.edition.tie_break_by_discards:
@@ -363,4 +362,3 @@ class Game:
     def log(self, seat: int | None, since: int = 0) -> list[dict]:
         """The events from index `since` as `seat` may see them."""
         return [event.for_seat(seat) for event in self.events[since:]]
-

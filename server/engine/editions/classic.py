@@ -4,14 +4,41 @@ from ..cards import CardSpec, Role
 from ..edition import Edition
 
 CLASSIC_CARDS = (
-    CardSpec("guard", "Guard", 1, 5, "Name a non-Guard card; if that player holds it, they are out.", Role.GUARD),
+    CardSpec(
+        "guard",
+        "Guard",
+        1,
+        5,
+        "Name a non-Guard card; if that player holds it, they are out.",
+        Role.GUARD,
+    ),
     CardSpec("priest", "Priest", 2, 2, "Look at another player's hand.", Role.PRIEST),
-    CardSpec("baron", "Baron", 3, 2, "Compare hands with another player; lower value is out.", Role.BARON),
-    CardSpec("handmaid", "Handmaid", 4, 2, "Protection from other cards until your next turn.", Role.HANDMAID),
-    CardSpec("prince", "Prince", 5, 2, "A player (maybe you) discards their hand and draws.", Role.PRINCE),
+    CardSpec(
+        "baron", "Baron", 3, 2, "Compare hands with another player; lower value is out.", Role.BARON
+    ),
+    CardSpec(
+        "handmaid",
+        "Handmaid",
+        4,
+        2,
+        "Protection from other cards until your next turn.",
+        Role.HANDMAID,
+    ),
+    CardSpec(
+        "prince", "Prince", 5, 2, "A player (maybe you) discards their hand and draws.", Role.PRINCE
+    ),
     CardSpec("king", "King", 6, 1, "Trade hands with another player.", Role.KING),
-    CardSpec("countess", "Countess", 7, 1, "Must be played if you hold the King or a Prince.", Role.COUNTESS),
-    CardSpec("princess", "Princess", 8, 1, "If you play or discard her, you are out.", Role.PRINCESS),
+    CardSpec(
+        "countess",
+        "Countess",
+        7,
+        1,
+        "Must be played if you hold the King or a Prince.",
+        Role.COUNTESS,
+    ),
+    CardSpec(
+        "princess", "Princess", 8, 1, "If you play or discard her, you are out.", Role.PRINCESS
+    ),
 )
 
 CLASSIC = Edition(
