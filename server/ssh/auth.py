@@ -1,0 +1,140 @@
+"""Connection admission and authentication: any key, or a guest without one."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import asyncssh
+
+from server.sanitize import clean_name
+from server.ssh.keys import fingerprint
+from server.ssh.limits import ConnectionGate, SSHLimits
+from server.ssh.session import Login, LoveletSession, SessionConfig
+
+log = logging.getLogger(__name__)
+
+AUTH_BANNER = (
+    "Welcome to lovelet. Your SSH username is your nickname.\r\n"
+    "No SSH key? You play as a guest. To keep your identity, create a key once:\r\n"
+    "    ssh-keygen -t ed25519\r\n"
+)
+
+
+class LoveletSSHServer(asyncssh.SSHServer):
+    """One per connection: admits it, authenticates it, opens its sessions.
+
+    Identity is the SHA256 fingerprint of the key that completed public-key authentication.
+    asyncssh calls `validate_public_key` for unsigned queries too, before any signature is
+    checked, so a key is only remembered there; it becomes the identity in `auth_completed`,
+    and only if public-key auth was the last method attempted (auth requests are processed
+    one at a time, a new one cancelling the previous). Keyboard-interactive with no prompts
+    logs in a guest.
+    """
+
+    def __init__(self, gate: ConnectionGate, config: SessionConfig) -> None:
+        self._gate = gate
+        self._config = config
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._peer = "?"
+        self._admitted = False
+        self._authenticated = False
+        self._username = ""
+        self._candidate_key: asyncssh.SSHKey | None = None
+        self._login: Login | None = None
+        self._sessions = 0
+        self._banner_sent = False
+
+    @property
+    def limits(self) -> SSHLimits:
+        return self._config.limits
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername")
+        self._peer = str(peer[0]) if peer else "?"
+        reason = self._gate.admit(self._peer, conn)
+        if reason is not None:
+            log.info("refused connection from %s: %s", self._peer, reason)
+            conn.get_loop().call_soon(_refuse, conn, reason)
+            return
+        self._admitted = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._admitted:
+            self._admitted = False
+            self._gate.release(self._peer, self._conn, logged_in=self._authenticated)
+
+    # Authentication
+
+    def begin_auth(self, username: str) -> bool:
+        self._username = username
+        self._candidate_key = None
+        if self._conn is not None and not self._banner_sent:
+            self._banner_sent = True
+            self._conn.send_auth_banner(AUTH_BANNER)
+        return True
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        self._candidate_key = key
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._candidate_key = None
+        return True
+
+    def auth_completed(self) -> None:
+        key, self._candidate_key = self._candidate_key, None
+        identity = fingerprint(key) if key is not None else None
+        self._login = Login(clean_name(self._username), identity, self._peer)
+        self._authenticated = True
+        if self._admitted:
+            self._gate.logged_in()
+        log.info(
+            "login from %s as %r (%s)", self._peer, self._login.requested_name, identity or "guest"
+        )
+
+    # Channels
+
+    def session_requested(self) -> LoveletSession | bool:
+        if self._login is None or self._sessions >= self.limits.max_sessions_per_connection:
+            return False
+        self._sessions += 1
+        return LoveletSession(self._config, self._login, self._session_finished)
+
+    def _session_finished(self) -> None:
+        self._sessions -= 1
+
+    # Forwarding of any kind is refused (asyncssh's defaults, stated here on purpose)
+
+    def connection_requested(
+        self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
+    ) -> bool:
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        return False
+
+
+def _refuse(conn: asyncssh.SSHServerConnection, reason: str) -> None:
+    conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, reason)
+
+
+def server_factory(gate: ConnectionGate, config: SessionConfig) -> Callable[[], LoveletSSHServer]:
+    """The per-connection factory for `asyncssh.create_server`."""
+    return lambda: LoveletSSHServer(gate, config)

@@ -1,0 +1,320 @@
+"""A Textual driver that bridges one app to one SSH channel, and the app hardening for it.
+
+This is the only module that touches Textual internals (the xterm parser, the app's error
+hooks, its console and its stdio redirection); Textual is pinned to 8.x in pyproject.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from codecs import getincrementaldecoder
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
+
+import textual.app
+from rich.color import ColorSystem
+from rich.console import Console
+from textual import events
+from textual._time import get_time
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.geometry import Size
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+log = logging.getLogger(__name__)
+
+ENTER_APP_MODE = (
+    "\x1b[?1049h"  # alternate screen
+    "\x1b[?25l"  # hide cursor
+    "\x1b[?2004h"  # bracketed paste
+    "\x1b[?7l"  # no line wrap
+)
+MOUSE_ON = "\x1b[?1000h\x1b[?1006h"  # button presses only, SGR coordinates; never 1003
+MOUSE_OFF = "\x1b[?1006l\x1b[?1000l"
+SYNC_OUTPUT_QUERY = "\x1b[?2026$p"
+RESTORE_TERMINAL = (
+    "\x1b[?2004l"  # bracketed paste off
+    f"{MOUSE_OFF}"
+    "\x1b[?7h"  # line wrap on
+    "\x1b[0m"  # reset attributes
+    "\x1b[?1049l"  # leave alternate screen
+    "\x1b[?25h"  # show cursor
+)
+COLOR_SYSTEMS = {
+    "standard": ColorSystem.STANDARD,
+    "256": ColorSystem.EIGHT_BIT,
+    "truecolor": ColorSystem.TRUECOLOR,
+}
+
+
+class Channel(Protocol):
+    """The part of an asyncssh channel the driver writes to."""
+
+    def write(self, data: bytes) -> None: ...
+
+    def get_write_buffer_size(self) -> int: ...
+
+
+class SSHDriver(Driver):
+    """Drives one Textual app over one SSH channel: no threads, signals or termios.
+
+    Output: `write()` buffers, `flush()` (once per frame) sends one channel write. While the
+    channel is paused (slow client) frames are dropped and a full repaint follows the resume;
+    past `hard_limit` unsent bytes `on_overflow` is called. Input: `feed()` bytes from the
+    channel; a lone Esc is resolved by a `call_later` timer.
+    """
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        channel: Channel,
+        hard_limit: int,
+        on_overflow: Callable[[], None],
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._channel: Channel | None = channel
+        self._hard_limit = hard_limit
+        self._on_overflow = on_overflow
+        self._out: list[str] = []
+        self._paused = False
+        self._dropped_frames = 0
+        self._app_mode = False
+        self._input_enabled = True
+        self._pending_input: list[bytes] = []
+        self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
+        self._parser = XTermParser(debug=False)
+        self._tick_handle: Any = None
+
+    @property
+    def dropped_frames(self) -> int:
+        """Frames discarded because the client was not keeping up."""
+        return self._dropped_frames
+
+    # Output
+
+    def write(self, data: str) -> None:
+        """Buffer output until the next flush."""
+        self._out.append(data)
+
+    def flush(self) -> None:
+        """Send the buffered frame, or drop it while the channel is paused."""
+        if not self._out:
+            return
+        data = "".join(self._out)
+        self._out.clear()
+        if self._paused and self._app_mode:
+            self._dropped_frames += 1
+            return
+        self._send(data)
+
+    def _send(self, data: str) -> None:
+        channel = self._channel
+        if channel is None:
+            return
+        try:
+            channel.write(data.encode("utf-8", "replace"))
+        except OSError:
+            self._channel = None
+            return
+        if channel.get_write_buffer_size() > self._hard_limit:
+            self._channel = None
+            self._on_overflow()
+
+    def pause_output(self) -> None:
+        """The channel's send buffer is above its high-water mark."""
+        self._paused = True
+
+    def resume_output(self) -> None:
+        """The channel drained; repaint everything if frames were dropped."""
+        self._paused = False
+        if self._dropped_frames and self._app_mode:
+            self._app.call_later(self._repaint)
+
+    def _repaint(self) -> None:
+        """Send a full frame (runs in the app's task)."""
+        app = self._app
+        screen = app.screen
+        app._display(screen, screen._compositor.render_full_update())
+
+    def detach(self) -> None:
+        """The channel is gone: discard all further output and input."""
+        self._channel = None
+        self.disable_input()
+
+    # Application mode
+
+    def start_application_mode(self) -> None:
+        """Switch the client's terminal to full-screen app mode and report its size."""
+        self.write(ENTER_APP_MODE)
+        if self._mouse:
+            self.write(MOUSE_ON)
+        self.write(SYNC_OUTPUT_QUERY)
+        self._app_mode = True
+        self.flush()
+        if self._size is not None:
+            self.resize(*self._size)
+        pending, self._pending_input = self._pending_input, []
+        for data in pending:
+            self.feed(data)
+
+    def stop_application_mode(self) -> None:
+        """Restore the client's terminal (never dropped, even while paused)."""
+        self.disable_input()
+        self.restore_terminal()
+
+    def restore_terminal(self) -> None:
+        """Leave app mode if still in it; safe to call more than once."""
+        if not self._app_mode:
+            return
+        self._app_mode = False
+        self._out.clear()
+        self._send(RESTORE_TERMINAL)
+
+    def disable_input(self) -> None:
+        """Stop turning input into events."""
+        self._input_enabled = False
+        self._pending_input.clear()
+        self._cancel_tick()
+
+    def close(self) -> None:
+        """Release timers."""
+        self._cancel_tick()
+
+    # Input
+
+    def feed(self, data: bytes) -> None:
+        """Turn bytes from the client into Textual events."""
+        if not self._input_enabled:
+            return
+        if not self._app_mode:
+            self._pending_input.append(data)
+            return
+        text = self._decode(data)
+        if text:
+            for message in self._parser.feed(text):
+                self.process_message(message)
+        self._schedule_tick()
+
+    def resize(self, width: int, height: int) -> None:
+        """The client's terminal changed size (already clamped by the caller)."""
+        self._size = (width, height)
+        size = Size(width, height)
+        self.send_message(events.Resize(size, size))
+
+    def send_message(self, message: Message) -> None:
+        """Post to the app directly: everything runs on the event loop thread."""
+        self._app.post_message(message)
+
+    def _schedule_tick(self) -> None:
+        """Arm a timer for the parser's pending timeout (a lone Esc), if any."""
+        self._cancel_tick()
+        deadline = self._parser._timeout_time
+        if deadline is None:
+            return
+        delay = max(0.0, deadline - get_time()) + 0.001
+        self._tick_handle = self._loop.call_later(delay, self._tick)
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        if not self._input_enabled:
+            return
+        for message in self._parser.tick():
+            self.process_message(message)
+        self._schedule_tick()
+
+    def _cancel_tick(self) -> None:
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+
+    # Nothing may act on the server machine
+
+    def open_url(self, url: str, new_tab: bool = True) -> None:
+        """Ignored: a browser would open on the server."""
+
+    def deliver_binary(
+        self,
+        binary: BinaryIO | TextIO,
+        *,
+        delivery_key: str,
+        save_path: Path,
+        open_method: Literal["browser", "download"] = "download",
+        encoding: str | None = None,
+        mime_type: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """Ignored: the file would be written on the server."""
+        binary.close()
+
+
+class _NullFile:
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return False
+
+
+def prepare_app(
+    app: App[Any],
+    driver_factory: Callable[..., Driver],
+    on_error: Callable[[BaseException], None],
+    color_system: str = "256",
+) -> None:
+    """Make `app` safe to run as one of many sessions in this process.
+
+    Installs the driver factory, pins the colour depth, routes unhandled exceptions to
+    `on_error` (instead of a rich traceback with local variables on the server's stderr)
+    and keeps the app from redirecting the process-wide stdout/stderr.
+    """
+    _install_stdio_guard()
+    app.driver_class = driver_factory  # type: ignore[assignment]
+    app.console._color_system = COLOR_SYSTEMS[color_system]
+    app.error_console = Console(file=_NullFile())  # type: ignore[arg-type]
+    original_handler = app._handle_exception
+
+    def handle_exception(error: Exception) -> None:
+        on_error(error)
+        original_handler(error)
+
+    app._handle_exception = handle_exception  # type: ignore[method-assign]
+    app._fatal_error = app._close_messages_no_wait  # type: ignore[method-assign]
+
+
+_stdio_guard_installed = False
+
+
+def _install_stdio_guard() -> None:
+    """Make Textual's `redirect_stdout/stderr` a no-op for apps on an SSHDriver.
+
+    They swap the process-wide sys.stdout; overlapping sessions would restore them out of
+    order and leave sys.stdout pointing into a finished app.
+    """
+    global _stdio_guard_installed
+    if _stdio_guard_installed:
+        return
+    textual.app.redirect_stdout = _guarded(textual.app.redirect_stdout)  # type: ignore[misc]
+    textual.app.redirect_stderr = _guarded(textual.app.redirect_stderr)  # type: ignore[misc]
+    _stdio_guard_installed = True
+
+
+def _guarded(redirect: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def maybe_redirect(target: Any) -> contextlib.AbstractContextManager[Any]:
+        target_app = getattr(target, "app", None)
+        if isinstance(getattr(target_app, "_driver", None), SSHDriver):
+            return contextlib.nullcontext()
+        return redirect(target)
+
+    return maybe_redirect

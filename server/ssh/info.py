@@ -1,0 +1,29 @@
+"""What the game learns about one SSH session."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class SessionInfo:
+    """One terminal session, as handed to the app factory.
+
+    Every string here is already sanitised.
+    """
+
+    nickname: str
+    """Unique among sessions online (case-insensitive)."""
+    identity: str | None
+    """SHA256 fingerprint of the key the client authenticated with; None for a guest."""
+    peer: str
+    """Client IP address."""
+    term: str
+    """The client's TERM value."""
+    size: tuple[int, int]
+    """Initial (columns, rows), already clamped."""
+
+    @property
+    def guest(self) -> bool:
+        """True when the player logged in without a key."""
+        return self.identity is None

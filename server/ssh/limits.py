@@ -1,0 +1,92 @@
+"""Limits for the SSH service and the admission of new connections."""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Protocol
+
+
+@dataclass(frozen=True, slots=True)
+class SSHLimits:
+    """Every bound the SSH layer enforces, in one place."""
+
+    max_connections: int = 200
+    max_per_address: int = 10
+    max_logins_in_progress: int = 20
+    max_sessions_per_connection: int = 2
+    login_timeout: float = 30.0
+    keepalive_interval: float = 30.0
+    keepalive_count_max: int = 3
+    min_size: tuple[int, int] = (20, 10)
+    max_size: tuple[int, int] = (500, 200)
+    output_high_water: int = 64 * 1024
+    """Frames are dropped while the channel holds more than this, until it drains."""
+    output_low_water: int = 16 * 1024
+    output_hard_limit: int = 1024 * 1024
+    """A session whose unsent output exceeds this is disconnected."""
+    output_stall_timeout: float = 60.0
+    """A session whose output stays paused this long is disconnected."""
+    close_timeout: float = 5.0
+    """How long a session's app may take to exit when asked politely."""
+
+    def clamp_size(self, width: int, height: int) -> tuple[int, int]:
+        """Clamp a terminal size reported by a client."""
+        (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
+        return min(max(width, min_w), max_w), min(max(height, min_h), max_h)
+
+
+class Connection(Protocol):
+    """What the gate needs from a connection."""
+
+    def close(self) -> None: ...
+
+
+class ConnectionGate:
+    """Counts connections by state and address and decides whether to admit another."""
+
+    def __init__(self, limits: SSHLimits) -> None:
+        self._limits = limits
+        self._per_address: Counter[str] = Counter()
+        self._total = 0
+        self._logging_in = 0
+        self._open: set[Connection] = set()
+
+    @property
+    def total(self) -> int:
+        """Open connections."""
+        return self._total
+
+    def admit(self, address: str, conn: Connection) -> str | None:
+        """Register a new connection; return a refusal reason instead if over a limit."""
+        limits = self._limits
+        if self._total >= limits.max_connections:
+            return "Server is full, please try again later."
+        if self._per_address[address] >= limits.max_per_address:
+            return "Too many connections from your address."
+        if self._logging_in >= limits.max_logins_in_progress:
+            return "Too many logins in progress, please try again in a moment."
+        self._total += 1
+        self._per_address[address] += 1
+        self._logging_in += 1
+        self._open.add(conn)
+        return None
+
+    def logged_in(self) -> None:
+        """A connection admitted earlier finished authenticating."""
+        self._logging_in -= 1
+
+    def release(self, address: str, conn: Connection, *, logged_in: bool) -> None:
+        """An admitted connection closed."""
+        self._open.discard(conn)
+        self._total -= 1
+        self._per_address[address] -= 1
+        if self._per_address[address] <= 0:
+            del self._per_address[address]
+        if not logged_in:
+            self._logging_in -= 1
+
+    def close_all(self) -> None:
+        """Close every admitted connection."""
+        for conn in list(self._open):
+            conn.close()

@@ -1,0 +1,89 @@
+"""Start and stop the SSH service."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+
+from server.ssh.auth import server_factory
+from server.ssh.driver import COLOR_SYSTEMS
+from server.ssh.keys import fingerprint, load_or_create_host_key
+from server.ssh.limits import ConnectionGate, SSHLimits
+from server.ssh.registry import SessionRegistry
+from server.ssh.session import AppFactory, LoveletSession, SessionConfig
+
+log = logging.getLogger(__name__)
+
+DEFAULT_LIMITS = SSHLimits()
+SHUTDOWN_MESSAGE = "The lovelet server is shutting down. See you soon!"
+
+
+@dataclass(eq=False)
+class SSHService:
+    """A running SSH server."""
+
+    port: int
+    """The port actually bound (useful when 0 was asked for)."""
+    fingerprint: str
+    """SHA256 fingerprint of the host key, for users to verify."""
+    sessions: SessionRegistry[LoveletSession]
+    """Live sessions by nickname."""
+    _acceptor: asyncssh.SSHAcceptor = field(repr=False)
+    _gate: ConnectionGate = field(repr=False)
+
+    async def close(self, message: str | None = SHUTDOWN_MESSAGE) -> None:
+        """Stop listening, close every session (restoring terminals), drop connections."""
+        self._acceptor.close()
+        await self.sessions.close_all(message)
+        self._gate.close_all()
+        await self._acceptor.wait_closed()
+
+
+async def start_ssh_server(
+    host: str,
+    port: int,
+    data_dir: Path,
+    app_factory: AppFactory,
+    limits: SSHLimits = DEFAULT_LIMITS,
+    *,
+    mouse: bool = False,
+    color_system: str = "256",
+) -> SSHService:
+    """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`.
+
+    The host key lives in `data_dir` (created on first start). Raises HostKeyError when the
+    key file is unusable, and ValueError for an unknown `color_system`.
+    """
+    if color_system not in COLOR_SYSTEMS:
+        raise ValueError(f"color_system must be one of {sorted(COLOR_SYSTEMS)}")
+    host_key = load_or_create_host_key(data_dir)
+    registry: SessionRegistry[LoveletSession] = SessionRegistry()
+    gate = ConnectionGate(limits)
+    config = SessionConfig(app_factory, registry, limits, mouse, color_system)
+    acceptor = await asyncssh.create_server(
+        server_factory(gate, config),
+        host,
+        port,
+        server_host_keys=[host_key],
+        encoding=None,
+        line_editor=False,
+        allow_pty=True,
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        password_auth=False,
+        kbdint_auth=True,
+        public_key_auth=True,
+        host_based_auth=False,
+        gss_host=None,
+        login_timeout=limits.login_timeout,
+        keepalive_interval=limits.keepalive_interval,
+        keepalive_count_max=limits.keepalive_count_max,
+        config=None,
+    )
+    service = SSHService(acceptor.get_port(), fingerprint(host_key), registry, acceptor, gate)
+    log.info("SSH listening on %s:%d, host key %s", host, service.port, service.fingerprint)
+    return service

@@ -1,0 +1,257 @@
+"""One SSH session channel running one Textual app."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import asyncssh
+
+from server.sanitize import clean_text
+from server.ssh.driver import SSHDriver, prepare_app
+from server.ssh.info import SessionInfo
+from server.ssh.limits import SSHLimits
+from server.ssh.registry import SessionRegistry
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+log = logging.getLogger(__name__)
+
+AppFactory = Callable[[SessionInfo], "App[Any]"]
+
+NEED_PTY = (
+    "lovelet is a full-screen game and needs a terminal: "
+    "connect with plain `ssh` (or `ssh -t`), without a command.\r\n"
+)
+CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
+OUTPUT_OVERFLOW = "Your connection is too slow to keep up; disconnected."
+DEFAULT_TERM = "xterm"
+TERM_MAX_LEN = 40
+
+
+def clean_term(term: str) -> str:
+    """A TERM value reduced to a safe charset; `xterm` if nothing usable is left."""
+    cleaned = "".join(c for c in clean_text(term, TERM_MAX_LEN) if c.isalnum() or c in "-_.+")
+    return cleaned or DEFAULT_TERM
+
+
+@dataclass(frozen=True, slots=True)
+class SessionConfig:
+    """Settings shared by every session of one server."""
+
+    app_factory: AppFactory
+    registry: SessionRegistry[LoveletSession]
+    limits: SSHLimits
+    mouse: bool = False
+    color_system: str = "256"
+
+
+@dataclass(frozen=True, slots=True)
+class Login:
+    """Who authenticated on the connection this session belongs to."""
+
+    requested_name: str
+    identity: str | None
+    peer: str
+
+
+class LoveletSession(asyncssh.SSHServerSession[bytes]):
+    """Requires a PTY, runs the app from `app_factory`, ends alone if the app crashes."""
+
+    def __init__(
+        self, config: SessionConfig, login: Login, on_finished: Callable[[], None]
+    ) -> None:
+        self._config = config
+        self._login = login
+        self._on_finished = on_finished
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._term: str | None = None
+        self._size = config.limits.clamp_size(80, 24)
+        self._nickname: str | None = None
+        self._app: App[Any] | None = None
+        self._driver: SSHDriver | None = None
+        self._pending: list[bytes] = []
+        self._task: asyncio.Task[None] | None = None
+        self._close_message: str | None = None
+        self._error: BaseException | None = None
+        self._done = asyncio.Event()
+
+    @property
+    def nickname(self) -> str | None:
+        """The nickname held while the app runs."""
+        return self._nickname
+
+    @property
+    def app(self) -> App[Any] | None:
+        """The running app, if any. Reach it only via post_message/call_later."""
+        return self._app
+
+    # asyncssh callbacks
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        limits = self._config.limits
+        self._chan = chan
+        chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
+    ) -> bool:
+        self._term = clean_term(term_type)
+        self._set_size(term_size[0], term_size[1])
+        return True
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        self._set_size(width, height)
+        if self._driver is not None:
+            self._driver.resize(*self._size)
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def session_started(self) -> None:
+        assert self._chan is not None
+        if self._term is None:
+            self._chan.write(NEED_PTY.encode())
+            self._chan.exit(1)
+            self._done.set()
+            return
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if datatype is not None:
+            return
+        if self._driver is not None:
+            self._driver.feed(data)
+        else:
+            self._pending.append(data)
+
+    def eof_received(self) -> bool:
+        self.request_close()
+        return True
+
+    def pause_writing(self) -> None:
+        if self._driver is not None:
+            self._driver.pause_output()
+
+    def resume_writing(self) -> None:
+        if self._driver is not None:
+            self._driver.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._chan = None
+        if self._driver is not None:
+            self._driver.detach()
+        self.request_close()
+        if self._task is None:
+            self._done.set()
+            self._on_finished()
+
+    # Closing from outside
+
+    def request_close(self, message: str | None = None) -> None:
+        """Ask the app to exit; `message` is shown on the restored terminal."""
+        if message is not None and self._close_message is None:
+            self._close_message = message
+        if self._app is not None:
+            self._app.exit()
+
+    async def close(self, message: str | None = None) -> None:
+        """Close politely, waiting up to `close_timeout`, then force it."""
+        self.request_close(message)
+        if self._task is None:
+            if self._chan is not None:
+                self._chan.close()
+            return
+        try:
+            timeout = self._config.limits.close_timeout
+            await asyncio.wait_for(asyncio.shield(self._done.wait()), timeout)
+        except TimeoutError:
+            log.warning("session %s did not exit in time; cancelling it", self._nickname)
+            self._task.cancel()
+            await self._done.wait()
+
+    # Running the app
+
+    async def _run(self) -> None:
+        config = self._config
+        self._nickname = config.registry.register(self._login.requested_name, self)
+        try:
+            app = config.app_factory(self._info())
+            prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
+            self._app = app
+            if self._chan is None or self._close_message is not None:
+                app.exit()
+            await app.run_async(size=self._size, mouse=config.mouse)
+        except Exception as error:
+            self._on_app_error(error)
+        finally:
+            config.registry.unregister(self._nickname)
+            self._finish()
+
+    def _info(self) -> SessionInfo:
+        login = self._login
+        assert self._nickname is not None and self._term is not None
+        return SessionInfo(
+            nickname=self._nickname,
+            identity=login.identity,
+            peer=login.peer,
+            term=self._term,
+            size=self._size,
+        )
+
+    def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
+        assert self._chan is not None
+        driver = SSHDriver(
+            app,
+            channel=self._chan,
+            hard_limit=self._config.limits.output_hard_limit,
+            on_overflow=self._on_overflow,
+            **kwargs,
+        )
+        self._driver = driver
+        pending, self._pending = self._pending, []
+        for data in pending:
+            driver.feed(data)
+        return driver
+
+    def _on_app_error(self, error: BaseException) -> None:
+        """Log an app's exception without local variables; the session will end."""
+        if self._error is None:
+            self._error = error
+        log.error(
+            "session %s from %s crashed",
+            self._nickname,
+            self._login.peer,
+            exc_info=(type(error), error, error.__traceback__),
+        )
+
+    def _on_overflow(self) -> None:
+        log.warning("session %s: output buffer over limit, disconnecting", self._nickname)
+        self._close_message = OUTPUT_OVERFLOW
+        if self._chan is not None:
+            self._chan.get_connection().disconnect(asyncssh.DISC_BY_APPLICATION, OUTPUT_OVERFLOW)
+
+    def _set_size(self, width: int, height: int) -> None:
+        self._size = self._config.limits.clamp_size(width, height)
+
+    def _finish(self) -> None:
+        """Restore the terminal, say goodbye, report the exit status, close the channel."""
+        if self._driver is not None:
+            self._driver.restore_terminal()
+        chan = self._chan
+        if chan is not None and not chan.is_closing():
+            failed = self._error is not None
+            message = CRASHED if failed else self._close_message
+            try:
+                if message:
+                    chan.write(message.rstrip("\r\n").encode() + b"\r\n")
+                chan.exit(1 if failed else 0)
+            except OSError:
+                pass
+        self._app = None
+        self._done.set()
+        self._on_finished()

@@ -1,0 +1,185 @@
+"""An SSH client with a PTY whose output is rendered by pyte, for end-to-end tests.
+
+    async with SSHTerminal.connect(port, username="alice", key=key) as term:
+        await term.wait_for_text("hello alice")
+        await term.send_keys("q")
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+
+import asyncssh
+import pyte
+
+DEFAULT_TIMEOUT = 10.0
+
+KEYS = {
+    "escape": "\x1b",
+    "enter": "\r",
+    "tab": "\t",
+    "backspace": "\x7f",
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "right": "\x1b[C",
+    "left": "\x1b[D",
+    "ctrl+c": "\x03",
+}
+
+
+class _GuestClient(asyncssh.SSHClient):
+    """Answers keyboard-interactive auth with no prompts; records the auth banner."""
+
+    def __init__(self) -> None:
+        self.banner = ""
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.banner += msg
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: list[tuple[str, bool]]
+    ) -> list[str] | None:
+        return [] if not prompts else None
+
+
+class _TermSession(asyncssh.SSHClientSession[bytes]):
+    def __init__(self, terminal: SSHTerminal) -> None:
+        self._terminal = terminal
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self._terminal._received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._terminal._received(b"")
+
+
+class SSHTerminal:
+    """One SSH session with a PTY, its screen emulated by pyte."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        self.screen = pyte.Screen(*size)
+        self._stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        """Every byte received, in order."""
+        self.closed = False
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.banner = ""
+        self._changed = asyncio.Event()
+
+    @classmethod
+    @asynccontextmanager
+    async def connect(
+        cls,
+        port: int,
+        *,
+        username: str = "tester",
+        key: asyncssh.SSHKey | None = None,
+        size: tuple[int, int] = (80, 24),
+        term: str = "xterm-256color",
+        pty: bool = True,
+        host: str = "127.0.0.1",
+    ) -> AsyncIterator[SSHTerminal]:
+        """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None."""
+        terminal = cls(size)
+        client = _GuestClient()
+        conn = await asyncssh.connect(
+            host,
+            port,
+            username=username,
+            client_keys=[key] if key is not None else None,
+            client_factory=lambda: client,
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+            password_auth=False,
+            kbdint_auth=key is None,
+            public_key_auth=key is not None,
+        )
+        terminal.conn = conn
+        terminal.banner = client.banner
+        try:
+            terminal.chan, _ = await conn.create_session(
+                lambda: _TermSession(terminal),
+                term_type=term if pty else None,
+                term_size=size if pty else None,
+                request_pty=pty,
+                encoding=None,
+            )
+            yield terminal
+        finally:
+            conn.close()
+            await conn.wait_closed()
+
+    def _received(self, data: bytes) -> None:
+        if data:
+            self.raw += data
+            self._stream.feed(data)
+        else:
+            self.closed = True
+        self._changed.set()
+
+    # Reading
+
+    @property
+    def text(self) -> str:
+        """The screen as lines of text."""
+        return "\n".join(line.rstrip() for line in self.screen.display)
+
+    @property
+    def raw_text(self) -> str:
+        """Everything received, decoded."""
+        return self.raw.decode("utf-8", "replace")
+
+    async def wait_for(
+        self, predicate: Callable[[], bool], what: str, timeout: float = DEFAULT_TIMEOUT
+    ) -> None:
+        """Wait until `predicate()` holds after some output; fail with the screen if not."""
+
+        async def until() -> None:
+            while not predicate():
+                if self.closed:
+                    raise AssertionError(f"session closed waiting for {what}\n{self.text}")
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            await asyncio.wait_for(until(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"timed out waiting for {what}\n{self.text}") from None
+
+    async def wait_for_text(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until `text` is on the screen."""
+        await self.wait_for(lambda: text in self.text, repr(text), timeout)
+
+    async def wait_for_raw(self, data: bytes, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Wait until `data` appears in the raw output."""
+        await self.wait_for(lambda: data in self.raw, repr(data), timeout)
+
+    async def wait_closed(self, timeout: float = DEFAULT_TIMEOUT) -> int | None:
+        """Wait for the server to close the session; return its exit status."""
+        assert self.chan is not None
+        await asyncio.wait_for(self.chan.wait_closed(), timeout)
+        return self.chan.get_exit_status()
+
+    # Writing
+
+    async def send(self, data: str | bytes) -> None:
+        """Send raw input."""
+        assert self.chan is not None
+        self.chan.write(data.encode() if isinstance(data, str) else data)
+
+    async def send_keys(self, *keys: str) -> None:
+        """Send keys: single characters or names from KEYS (`escape`, `enter`, `up`...)."""
+        await self.send("".join(KEYS.get(key, key) for key in keys))
+
+    async def resize(self, width: int, height: int) -> None:
+        """Change the terminal size (the server sees a window-change request)."""
+        assert self.chan is not None
+        self.screen.resize(height, width)
+        self.chan.change_terminal_size(width, height)
