@@ -1,0 +1,165 @@
+"""Properties of random legal play in every edition and player count."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server.engine import EDITIONS, Game, IllegalAction, Play, find_edition
+
+CONFIGS = [
+    (edition.id, players)
+    for edition in EDITIONS.values()
+    for players in range(edition.min_players, edition.max_players + 1)
+]
+MAX_STEPS = 5_000
+
+# Which seats may see an event's secret part: the actor, plus the seats the event names.
+SECRET_AUDIENCE = {
+    "deal": lambda e: {e.seat},
+    "draw": lambda e: {e.seat},
+    "look": lambda e: {e.seat},
+    "chancellor_draw": lambda e: {e.seat},
+    "chancellor_return": lambda e: {e.seat},
+    "compare": lambda e: {e.seat, e.public["target"]},
+    "swap": lambda e: set(e.public["seats"]),
+}
+
+
+def all_cards(game: Game) -> Counter:
+    """Every card of the round, wherever it lies."""
+    cards = Counter(c.id for c in game.deck + game.set_aside + game.face_up)
+    for seat in range(game.players):
+        cards.update(c.id for c in game.hands[seat] + game.discards[seat])
+    return cards
+
+
+def check_invariants(game: Game) -> None:
+    """What must hold between any two actions."""
+    assert all_cards(game) == Counter(game.edition.deck_ids())
+    if game.round_over:
+        assert game.pending is None
+        return
+    decision = game.pending
+    assert decision is not None, "a round in progress always has exactly one pending decision"
+    assert game.alive[decision.seat], "a knocked-out player never decides"
+    assert decision.choices, "a pending decision always offers a choice"
+    for seat in range(game.players):
+        if not game.alive[seat]:
+            assert not game.hands[seat]
+
+
+def play_game(edition_id: str, players: int, seed: int, check: bool = True) -> Game:
+    """A whole game of uniformly random legal choices."""
+    rng = random.Random(seed)
+    game = Game(find_edition(edition_id), players, rng)
+    for _ in range(MAX_STEPS):
+        if game.game_over:
+            return game
+        if game.round_over:
+            game.start_round()
+        else:
+            decision = game.pending
+            game.act(decision.seat, rng.choice(decision.choices))
+        if check:
+            check_invariants(game)
+    raise AssertionError("the game did not terminate")
+
+
+@pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 2**32))
+def test_random_games_keep_invariants(edition_id: str, players: int, seed: int) -> None:
+    game = play_game(edition_id, players, seed)
+    assert game.game_winners
+    assert all(game.tokens[s] >= game.target for s in game.game_winners)
+    assert all(game.tokens[s] < game.target for s in set(range(players)) - set(game.game_winners))
+
+
+@pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
+def test_secrets_reach_only_their_audience(edition_id: str, players: int) -> None:
+    game = play_game(edition_id, players, seed=players, check=False)
+    for event in game.events:
+        if event.secret is None:
+            continue
+        assert event.kind in SECRET_AUDIENCE, f"unexpected secret event {event.kind}"
+        assert set(event.to) <= SECRET_AUDIENCE[event.kind](event)
+        for seat in range(players):
+            shown = event.for_seat(seat)
+            assert (set(event.secret) <= set(shown)) == (seat in event.to)
+        assert not set(event.secret) & set(event.for_seat(None))
+
+
+def resample_hidden(game: Game, seat: int | None, rng: random.Random) -> None:
+    """Re-deal every card `seat` cannot see among the places it cannot see into."""
+    hidden_places = [game.deck, game.set_aside]
+    hidden_places += [game.hands[s] for s in range(game.players) if s != seat]
+    pool = [card for place in hidden_places for card in place]
+    rng.shuffle(pool)
+    for place in hidden_places:
+        size = len(place)
+        place[:] = pool[:size]
+        del pool[:size]
+
+
+@pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), steps=st.integers(0, 60))
+def test_views_do_not_depend_on_hidden_cards(
+    edition_id: str, players: int, seed: int, steps: int
+) -> None:
+    rng = random.Random(seed)
+    game = Game(find_edition(edition_id), players, rng)
+    game.start_round()
+    for _ in range(steps):
+        if game.round_over:
+            break
+        decision = game.pending
+        game.act(decision.seat, rng.choice(decision.choices))
+    for seat in [None, *range(players)]:
+        if game.pending is not None and game.pending.kind != "play":
+            continue  # sub-decisions hold stashed cards; checked at play decisions
+        before = game.view(seat)
+        resample_hidden(game, seat, rng)
+        assert game.view(seat) == before
+
+
+def test_illegal_actions_leave_the_state_unchanged() -> None:
+    rng = random.Random(5)
+    game = Game(find_edition("2019"), 3, rng)
+    game.start_round()
+    decision = game.pending
+    snapshot = [game.view(s) for s in range(3)], len(game.events)
+    bad = [
+        ((decision.seat + 1) % 3, decision.choices[0], "not_your_turn"),
+        (decision.seat, Play("nonexistent"), "illegal_choice"),
+        (decision.seat, Play(game.hands[decision.seat][0].id, (decision.seat,), "guard"), None),
+    ]
+    for seat, choice, code in bad:
+        with pytest.raises(IllegalAction) as caught:
+            game.act(seat, choice)
+        if code:
+            assert caught.value.code == code
+        assert ([game.view(s) for s in range(3)], len(game.events)) == snapshot
+
+
+def test_a_seed_reproduces_a_whole_game() -> None:
+    first = play_game("premium", 6, seed=42, check=False)
+    second = play_game("premium", 6, seed=42, check=False)
+    assert [e.for_seat(None) for e in first.events] == [e.for_seat(None) for e in second.events]
+    assert first.tokens == second.tokens
+
+
+def test_views_are_plain_data_and_hide_other_hands() -> None:
+    game = Game(find_edition("classic"), 4, random.Random(3))
+    game.start_round(start=0)
+    view = game.view(1)
+    assert view["hand"] == [c.id for c in game.hands[1]]
+    assert view["choices"] == []
+    assert game.view(0)["choices"]
+    assert game.view(None)["hand"] == []
+    assert all("hand" not in seat for seat in view["seats"])
