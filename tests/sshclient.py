@@ -1,8 +1,7 @@
 """An SSH client with a PTY whose output is rendered by pyte, for end-to-end tests.
 
-    async with SSHTerminal.connect(port, username="alice", key=key) as term:
-        await term.wait_for_text("hello alice")
-        await term.send_keys("q")
+Usage: `async with SSHTerminal.connect(port, username="alice", key=key) as term:` then
+`await term.wait_for_text("hello alice")` and `await term.send_keys("q")`.
 """
 
 from __future__ import annotations
