@@ -6,6 +6,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from .choices import choice_to_dict
+from .edition import Edition
 
 if TYPE_CHECKING:
     from .game import Game
@@ -37,12 +38,21 @@ def make_view(game: Game, seat: int | None) -> dict:
         "marked": game.marked,
         "jester": list(game.jester) if game.jester else None,
         "unseen": _unseen(game, own_hand),
+        "cards": reference(game.edition),
         "round_over": game.round_over,
         "round_winners": list(game.round_winners),
         "game_over": game.game_over,
         "game_winners": list(game.game_winners),
         "next_start": game.next_start,
     }
+
+
+def reference(edition: Edition) -> list[dict]:
+    """The edition's reference card: every kind of card with its count and one-line text."""
+    return [
+        {"id": c.id, "name": c.name, "value": c.value, "count": c.count, "text": c.text}
+        for c in edition.cards
+    ]
 
 
 def _seat_view(game: Game, seat: int) -> dict:
