@@ -28,6 +28,14 @@ KEYS = {
 }
 
 
+class LoginRefused(Exception):
+    """The server closed the connection before login; `banner` holds what it said."""
+
+    def __init__(self, banner: str) -> None:
+        super().__init__(banner or "connection refused without a message")
+        self.banner = banner
+
+
 class _GuestClient(asyncssh.SSHClient):
     """Answers keyboard-interactive auth with no prompts; records the auth banner."""
 
@@ -83,11 +91,40 @@ class SSHTerminal:
         term: str = "xterm-256color",
         pty: bool = True,
         host: str = "127.0.0.1",
+        window: int = 2 * 1024 * 1024,
     ) -> AsyncIterator[SSHTerminal]:
-        """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None."""
+        """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None.
+
+        Raises LoginRefused if the server refuses the connection. `window` is the SSH
+        receive window: make it small to play a slow client with `pause_reading()`.
+        """
         terminal = cls(size)
         client = _GuestClient()
-        conn = await asyncssh.connect(
+        try:
+            conn = await cls._login(host, port, username, key, client)
+        except (asyncssh.DisconnectError, ConnectionError) as error:
+            raise LoginRefused(client.banner) from error
+        terminal.conn = conn
+        terminal.banner = client.banner
+        try:
+            terminal.chan, _ = await conn.create_session(
+                lambda: _TermSession(terminal),
+                term_type=term if pty else None,
+                term_size=size if pty else None,
+                request_pty=pty,
+                encoding=None,
+                window=window,
+            )
+            yield terminal
+        finally:
+            conn.close()
+            await conn.wait_closed()
+
+    @staticmethod
+    async def _login(
+        host: str, port: int, username: str, key: asyncssh.SSHKey | None, client: _GuestClient
+    ) -> asyncssh.SSHClientConnection:
+        return await asyncssh.connect(
             host,
             port,
             username=username,
@@ -100,20 +137,6 @@ class SSHTerminal:
             kbdint_auth=key is None,
             public_key_auth=key is not None,
         )
-        terminal.conn = conn
-        terminal.banner = client.banner
-        try:
-            terminal.chan, _ = await conn.create_session(
-                lambda: _TermSession(terminal),
-                term_type=term if pty else None,
-                term_size=size if pty else None,
-                request_pty=pty,
-                encoding=None,
-            )
-            yield terminal
-        finally:
-            conn.close()
-            await conn.wait_closed()
 
     def _received(self, data: bytes) -> None:
         if data:
@@ -176,6 +199,16 @@ class SSHTerminal:
     async def send_keys(self, *keys: str) -> None:
         """Send keys: single characters or names from KEYS (`escape`, `enter`, `up`...)."""
         await self.send("".join(KEYS.get(key, key) for key in keys))
+
+    def pause_reading(self) -> None:
+        """Stop reading output (a stalled client); the server's sends back up."""
+        assert self.chan is not None
+        self.chan.pause_reading()
+
+    def resume_reading(self) -> None:
+        """Read output again."""
+        assert self.chan is not None
+        self.chan.resume_reading()
 
     async def resize(self, width: int, height: int) -> None:
         """Change the terminal size (the server sees a window-change request)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -25,6 +26,8 @@ class EchoApp(App[None]):
         super().__init__()
         self.info = info
         self.keys = 0
+        self.seen: asyncio.Queue[str] = asyncio.Queue()
+        """Every key handled, for tests that must wait without output."""
 
     def compose(self) -> ComposeResult:
         kind = "guest" if self.info.guest else self.info.identity
@@ -41,6 +44,7 @@ class EchoApp(App[None]):
             return
         self.keys += 1
         self.query_one("#keys", Static).update(f"keys {self.keys} last {event.key}")
+        self.seen.put_nowait(event.key)
 
     def on_resize(self, event: events.Resize) -> None:
         self.query_one("#size", Static).update(f"size {event.size.width}x{event.size.height}")

@@ -44,6 +44,7 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._login: Login | None = None
         self._sessions = 0
         self._banner_sent = False
+        self._refusal: str | None = None
 
     @property
     def limits(self) -> SSHLimits:
@@ -54,25 +55,36 @@ class LoveletSSHServer(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername")
         self._peer = str(peer[0]) if peer else "?"
         reason = self._gate.admit(self._peer, conn)
-        if reason is not None:
-            log.info("refused connection from %s: %s", self._peer, reason)
-            conn.get_loop().call_soon(_refuse, conn, reason)
+        if reason is None:
+            self._admitted = True
             return
-        self._admitted = True
+        log.info("refusing connection from %s: %s", self._peer, reason)
+        if self._gate.begin_refusal():
+            self._refusal = reason  # told at begin_auth, once the client can show it
+        else:
+            conn.get_loop().call_soon(conn.abort)
 
     def connection_lost(self, exc: Exception | None) -> None:
         if self._admitted:
             self._admitted = False
             self._gate.release(self._peer, self._conn, logged_in=self._authenticated)
+        elif self._refusal is not None:
+            self._refusal = None
+            self._gate.end_refusal()
 
     # Authentication
 
     def begin_auth(self, username: str) -> bool:
         self._username = username
         self._candidate_key = None
-        if self._conn is not None and not self._banner_sent:
+        conn = self._conn
+        assert conn is not None
+        if self._refusal is not None:
+            conn.send_auth_banner(f"{self._refusal}\r\n")
+            conn.get_loop().call_soon(_refuse, conn, self._refusal)
+        elif not self._banner_sent:
             self._banner_sent = True
-            self._conn.send_auth_banner(AUTH_BANNER)
+            conn.send_auth_banner(AUTH_BANNER)
         return True
 
     def password_auth_supported(self) -> bool:

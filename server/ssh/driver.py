@@ -6,6 +6,7 @@ hooks, its console and its stdio redirection); Textual is pinned to 8.x in pypro
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 from codecs import getincrementaldecoder
@@ -75,6 +76,7 @@ class SSHDriver(Driver):
         *,
         channel: Channel,
         hard_limit: int,
+        stall_timeout: float,
         on_overflow: Callable[[], None],
         debug: bool = False,
         mouse: bool = True,
@@ -83,6 +85,8 @@ class SSHDriver(Driver):
         super().__init__(app, debug=debug, mouse=mouse, size=size)
         self._channel: Channel | None = channel
         self._hard_limit = hard_limit
+        self._stall_timeout = stall_timeout
+        self._stall_handle: asyncio.TimerHandle | None = None
         self._on_overflow = on_overflow
         self._out: list[str] = []
         self._paused = False
@@ -92,7 +96,7 @@ class SSHDriver(Driver):
         self._pending_input: list[bytes] = []
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._parser = XTermParser(debug=False)
-        self._tick_handle: Any = None
+        self._tick_handle: asyncio.TimerHandle | None = None
 
     @property
     def dropped_frames(self) -> int:
@@ -126,18 +130,32 @@ class SSHDriver(Driver):
             self._channel = None
             return
         if channel.get_write_buffer_size() > self._hard_limit:
+            self._overflow()
+
+    def _overflow(self) -> None:
+        """The client is hopelessly behind: stop writing and let the session drop it."""
+        self._cancel_stall()
+        if self._channel is not None:
             self._channel = None
             self._on_overflow()
 
     def pause_output(self) -> None:
         """The channel's send buffer is above its high-water mark."""
         self._paused = True
+        if self._stall_handle is None:
+            self._stall_handle = self._loop.call_later(self._stall_timeout, self._overflow)
 
     def resume_output(self) -> None:
         """The channel drained; repaint everything if frames were dropped."""
         self._paused = False
+        self._cancel_stall()
         if self._dropped_frames and self._app_mode:
             self._app.call_later(self._repaint)
+
+    def _cancel_stall(self) -> None:
+        if self._stall_handle is not None:
+            self._stall_handle.cancel()
+            self._stall_handle = None
 
     def _repaint(self) -> None:
         """Send a full frame (runs in the app's task)."""
@@ -149,6 +167,7 @@ class SSHDriver(Driver):
         """The channel is gone: discard all further output and input."""
         self._channel = None
         self.disable_input()
+        self._cancel_stall()
 
     # Application mode
 
@@ -188,6 +207,7 @@ class SSHDriver(Driver):
     def close(self) -> None:
         """Release timers."""
         self._cancel_tick()
+        self._cancel_stall()
 
     # Input
 

@@ -30,6 +30,13 @@ class SSHLimits:
     close_timeout: float = 5.0
     """How long a session's app may take to exit when asked politely."""
 
+    def __post_init__(self) -> None:
+        if not 0 <= self.output_low_water <= self.output_high_water:
+            raise ValueError("SSHLimits needs 0 <= output_low_water <= output_high_water")
+        (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
+        if not (1 <= min_w <= max_w and 1 <= min_h <= max_h):
+            raise ValueError("SSHLimits needs 1 <= min_size <= max_size")
+
     def clamp_size(self, width: int, height: int) -> tuple[int, int]:
         """Clamp a terminal size reported by a client."""
         (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
@@ -51,6 +58,7 @@ class ConnectionGate:
         self._total = 0
         self._logging_in = 0
         self._open: set[Connection] = set()
+        self._refusing = 0
 
     @property
     def total(self) -> int:
@@ -85,6 +93,17 @@ class ConnectionGate:
             del self._per_address[address]
         if not logged_in:
             self._logging_in -= 1
+
+    def begin_refusal(self) -> bool:
+        """May a refused connection stay open until it can be told why? (False under flood.)"""
+        if self._refusing >= self._limits.max_logins_in_progress:
+            return False
+        self._refusing += 1
+        return True
+
+    def end_refusal(self) -> None:
+        """A connection refused politely closed."""
+        self._refusing -= 1
 
     def close_all(self) -> None:
         """Close every admitted connection."""

@@ -72,6 +72,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._term: str | None = None
         self._size = config.limits.clamp_size(80, 24)
         self._nickname: str | None = None
+        self._info: SessionInfo | None = None
         self._app: App[Any] | None = None
         self._driver: SSHDriver | None = None
         self._pending: list[bytes] = []
@@ -84,6 +85,16 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def nickname(self) -> str | None:
         """The nickname held while the app runs."""
         return self._nickname
+
+    @property
+    def info(self) -> SessionInfo | None:
+        """What the app factory was given, once the app has started."""
+        return self._info
+
+    @property
+    def driver(self) -> SSHDriver | None:
+        """The driver bridging the app to this channel, once the app has started."""
+        return self._driver
 
     @property
     def app(self) -> App[Any] | None:
@@ -174,13 +185,18 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._task.cancel()
             await self._done.wait()
 
+    async def wait_closed(self) -> None:
+        """Wait until the app has ended and the channel is closed or closing."""
+        await self._done.wait()
+
     # Running the app
 
     async def _run(self) -> None:
         config = self._config
         self._nickname = config.registry.register(self._login.requested_name, self)
         try:
-            app = config.app_factory(self._info())
+            self._info = self._make_info()
+            app = config.app_factory(self._info)
             prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
             self._app = app
             if self._chan is None or self._close_message is not None:
@@ -192,7 +208,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             config.registry.unregister(self._nickname)
             self._finish()
 
-    def _info(self) -> SessionInfo:
+    def _make_info(self) -> SessionInfo:
         login = self._login
         assert self._nickname is not None and self._term is not None
         return SessionInfo(
@@ -209,6 +225,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             app,
             channel=self._chan,
             hard_limit=self._config.limits.output_hard_limit,
+            stall_timeout=self._config.limits.output_stall_timeout,
             on_overflow=self._on_overflow,
             **kwargs,
         )

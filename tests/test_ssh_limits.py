@@ -1,0 +1,176 @@
+"""Connection limits, forwarding refusals and output backpressure."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncssh
+import pytest
+from sshclient import LoginRefused, SSHTerminal
+from test_ssh_server import EchoApp
+
+from server.ssh import SSHLimits, SSHService, start_ssh_server
+
+
+@asynccontextmanager
+async def serving(tmp_path: Path, **limits: object) -> AsyncIterator[SSHService]:
+    service = await start_ssh_server("127.0.0.1", 0, tmp_path, EchoApp, SSHLimits(**limits))
+    try:
+        yield service
+    finally:
+        await service.close()
+
+
+@asynccontextmanager
+async def raw_tcp(port: int) -> AsyncIterator[asyncio.StreamReader]:
+    """A TCP connection that never logs in; yields once the server has sent its version."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    await reader.readline()
+    try:
+        yield reader
+    finally:
+        writer.close()
+        await writer.wait_closed()
+
+
+async def eventually_logs_in(port: int, timeout: float = 5.0) -> None:
+    """Retry a login until the server has noticed an earlier connection closing."""
+
+    async def loop() -> None:
+        while True:
+            try:
+                async with SSHTerminal.connect(port) as term:
+                    await term.wait_for_text("hello")
+                    return
+            except LoginRefused:
+                continue
+
+    await asyncio.wait_for(loop(), timeout)
+
+
+def app_of(service: SSHService, nickname: str) -> EchoApp:
+    session = service.sessions.get(nickname)
+    assert session is not None and isinstance(session.app, EchoApp)
+    return session.app
+
+
+async def test_connections_per_address_are_capped(tmp_path: Path) -> None:
+    async with serving(tmp_path, max_per_address=1) as service:
+        async with SSHTerminal.connect(service.port) as term:
+            await term.wait_for_text("hello")
+            with pytest.raises(LoginRefused, match="Too many connections from your address"):
+                async with SSHTerminal.connect(service.port):
+                    pass
+        await eventually_logs_in(service.port)
+
+
+async def test_total_connections_are_capped(tmp_path: Path) -> None:
+    async with (
+        serving(tmp_path, max_connections=1) as service,
+        SSHTerminal.connect(service.port) as term,
+    ):
+        await term.wait_for_text("hello")
+        with pytest.raises(LoginRefused, match="Server is full"):
+            async with SSHTerminal.connect(service.port):
+                pass
+
+
+async def test_logins_in_progress_are_capped_and_floods_dropped(tmp_path: Path) -> None:
+    async with serving(tmp_path, max_logins_in_progress=1) as service:
+        async with raw_tcp(service.port):
+            with pytest.raises(LoginRefused, match="Too many logins in progress"):
+                async with SSHTerminal.connect(service.port):
+                    pass
+            async with raw_tcp(service.port), raw_tcp(service.port) as dropped:
+                assert await dropped.read() == b""  # closed without a word
+        await eventually_logs_in(service.port)
+
+
+async def test_sessions_per_connection_are_capped(tmp_path: Path) -> None:
+    async with (
+        serving(tmp_path, max_sessions_per_connection=1) as service,
+        SSHTerminal.connect(service.port) as term,
+    ):
+        await term.wait_for_text("hello")
+        assert term.conn is not None
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await term.conn.create_session(asyncssh.SSHClientSession, term_type="xterm")
+
+
+async def test_commands_and_forwarding_are_refused(tmp_path: Path) -> None:
+    async with serving(tmp_path) as service, SSHTerminal.connect(service.port) as term:
+        await term.wait_for_text("hello")
+        conn = term.conn
+        assert conn is not None
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.run("cat /etc/passwd", check=False)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_connection("127.0.0.1", service.port)
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", 22)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.open_unix_connection("/tmp/socket")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.start_sftp_client()
+
+
+async def test_slow_client_drops_frames_then_gets_a_full_repaint(tmp_path: Path) -> None:
+    limits = {"output_high_water": 2048, "output_low_water": 512}
+    async with (
+        serving(tmp_path, **limits) as service,
+        SSHTerminal.connect(service.port, username="slow", window=1024) as term,
+    ):
+        await term.wait_for_text("keys 0")
+        session = service.sessions.get("slow")
+        assert session is not None and session.driver is not None
+        app = app_of(service, "slow")
+        term.pause_reading()
+        count = 0
+        while not session.driver.dropped_frames:
+            assert count < 1000, "output was never paused"
+            await term.send_keys("k")
+            assert await app.seen.get() == "k"
+            count += 1
+        assert f"keys {count}" not in term.text
+        term.resume_reading()
+        await term.wait_for_text(f"keys {count} last k")
+
+
+async def test_client_far_behind_is_disconnected(tmp_path: Path) -> None:
+    limits = {"output_high_water": 1 << 20, "output_hard_limit": 4096}
+    async with (
+        serving(tmp_path, **limits) as service,
+        SSHTerminal.connect(service.port, window=1024) as term,
+    ):
+        await term.wait_for_text("keys 0")
+        (session,) = service.sessions
+        term.pause_reading()
+        await term.resize(200, 60)
+        await asyncio.wait_for(session.wait_closed(), 5)
+        await term.wait_closed()
+        assert len(service.sessions) == 0
+
+
+async def test_stalled_client_is_disconnected(tmp_path: Path) -> None:
+    limits = {"output_high_water": 512, "output_low_water": 128, "output_stall_timeout": 0.2}
+    async with (
+        serving(tmp_path, **limits) as service,
+        SSHTerminal.connect(service.port, window=1024) as term,
+    ):
+        await term.wait_for_text("keys 0")
+        (session,) = service.sessions
+        term.pause_reading()
+        await term.resize(100, 30)
+        await asyncio.wait_for(session.wait_closed(), 5)
+        await term.wait_closed()
+        assert len(service.sessions) == 0
+
+
+def test_inconsistent_limits_are_rejected() -> None:
+    with pytest.raises(ValueError):
+        SSHLimits(output_high_water=100, output_low_water=200)
+    with pytest.raises(ValueError):
+        SSHLimits(min_size=(600, 10))
