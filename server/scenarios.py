@@ -37,6 +37,10 @@ EXPECT_KEYS = (
 )
 
 
+class OneOf(frozenset):
+    """An expectation met by any one of its members (`next_start = [0, 2]`)."""
+
+
 class ScenarioError(ValueError):
     """The scenario file itself is invalid (bad TOML, unknown key, wrong deck, ...)."""
 
@@ -280,6 +284,8 @@ def _parse_expect_value(key: str, value: Any, ctx: _Context, where: str) -> Any:
         if not isinstance(value, bool):
             raise ScenarioError(f"{where}: must be true or false")
         return value
+    if key == "next_start" and isinstance(value, list):
+        return OneOf(ctx.seat(v, where) for v in value)
     if key in INT_KEYS:
         if not isinstance(value, int) or isinstance(value, bool):
             raise ScenarioError(f"{where}: must be an integer")
@@ -447,6 +453,9 @@ def _check_expect(game: Game, players: int, expect: dict[str, Any], where: str) 
         got = _observe(game, players, key)
         if key in ("hands", "discards"):
             _check_seat_cards(key, want, got, where)
+        elif isinstance(want, OneOf):
+            if got not in want:
+                raise Mismatch(f"{where}: {key}: expected one of {_show(want)}, got {_show(got)}")
         elif got != want:
             raise Mismatch(f"{where}: {key}: expected {_show(want)}, got {_show(got)}")
 
