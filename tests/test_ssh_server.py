@@ -14,7 +14,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from server.ssh import SessionInfo, SSHService, start_ssh_server
-from server.ssh.session import CRASHED, NEED_PTY
+from server.ssh.session import CRASHED, NEED_PTY, clean_term
 
 
 class EchoApp(App[None]):
@@ -177,3 +177,36 @@ async def test_service_close_restores_terminals_with_message(tmp_path: Path) -> 
         assert b"\x1b[?1049l" in term.raw
         assert term.raw.endswith(b"bye for now\r\n")
     assert len(service.sessions) == 0
+
+
+async def test_dropped_client_ends_its_session(service: SSHService) -> None:
+    async with SSHTerminal.connect(service.port, username="gone") as term:
+        await term.wait_for_text("hello gone")
+        (session,) = service.sessions
+        assert term.conn is not None
+        term.conn.abort()
+        await asyncio.wait_for(session.wait_closed(), 5)
+    assert len(service.sessions) == 0
+
+
+async def test_failing_app_factory_ends_only_that_session(tmp_path: Path) -> None:
+    def factory(info: SessionInfo) -> App[None]:
+        if info.nickname == "bad":
+            raise ValueError("no app for you")
+        return EchoApp(info)
+
+    service = await start_ssh_server("127.0.0.1", 0, tmp_path, factory)
+    try:
+        async with SSHTerminal.connect(service.port, username="bad") as term:
+            assert await term.wait_closed() == 1
+            assert term.raw.decode() == CRASHED
+        async with SSHTerminal.connect(service.port, username="good") as term:
+            await term.wait_for_text("hello good")
+    finally:
+        await service.close()
+
+
+def test_term_is_sanitised() -> None:
+    assert clean_term("xterm-256color") == "xterm-256color"
+    assert clean_term("\x1b]0;x\x07screen.xterm+") == "0xscreen.xterm+"
+    assert clean_term("") == "xterm"
