@@ -450,7 +450,10 @@ def _check_expect(game: Game, players: int, expect: dict[str, Any], where: str) 
     for key, want in expect.items():
         if key == "error":
             continue
-        got = _observe(game, players, key)
+        try:
+            got = _observe(game, players, key)
+        except (KeyError, IndexError, TypeError) as err:
+            raise Mismatch(f"{where}: cannot read {key} off the game: {err!r}") from err
         if key in ("hands", "discards"):
             _check_seat_cards(key, want, got, where)
         elif isinstance(want, OneOf):
