@@ -46,6 +46,10 @@ RESTORE_TERMINAL = (
     "\x1b[?1049l"  # leave alternate screen
     "\x1b[?25h"  # show cursor
 )
+PASTE_START = "\x1b[200~"
+PASTE_END = "\x1b[201~"
+OUTPUT_OVERFLOW = "Your connection is too slow to keep up; disconnected."
+PASTE_TOO_LONG = "That paste was too long; disconnected."
 COLOR_SYSTEMS = {
     "standard": ColorSystem.STANDARD,
     "256": ColorSystem.EIGHT_BIT,
@@ -59,6 +63,38 @@ class Channel(Protocol):
     def write(self, data: bytes) -> None: ...
 
     def get_write_buffer_size(self) -> int: ...
+
+
+class PasteWatch:
+    """Follows bracketed-paste markers in the input; reports pastes longer than a limit.
+
+    Textual's parser buffers a paste until its end marker, so an endless paste would grow
+    without bound. Markers split across reads are found by keeping the last few characters.
+    """
+
+    def __init__(self, max_chars: int) -> None:
+        self._max = max_chars
+        self._pasting = False
+        self._length = 0
+        self._carry = ""
+
+    @property
+    def pasting(self) -> bool:
+        """Inside a paste (start marker seen, end marker not yet)."""
+        return self._pasting
+
+    def watch(self, text: str) -> bool:
+        """Account for `text`; False once an open paste exceeds the limit."""
+        window = self._carry + text
+        start = 0
+        while (index := window.find(PASTE_END if self._pasting else PASTE_START, start)) >= 0:
+            self._pasting = not self._pasting
+            self._length = 0
+            start = index + len(PASTE_START)
+        if self._pasting:
+            self._length += len(window) - max(start, len(self._carry))
+        self._carry = window[-(len(PASTE_START) - 1) :]
+        return self._length <= self._max
 
 
 class SSHDriver(Driver):
@@ -77,7 +113,8 @@ class SSHDriver(Driver):
         channel: Channel,
         hard_limit: int,
         stall_timeout: float,
-        on_overflow: Callable[[], None],
+        max_paste: int,
+        disconnect: Callable[[str], None],
         debug: bool = False,
         mouse: bool = True,
         size: tuple[int, int] | None = None,
@@ -87,7 +124,8 @@ class SSHDriver(Driver):
         self._hard_limit = hard_limit
         self._stall_timeout = stall_timeout
         self._stall_handle: asyncio.TimerHandle | None = None
-        self._on_overflow = on_overflow
+        self._disconnect = disconnect
+        self._paste = PasteWatch(max_paste)
         self._out: list[str] = []
         self._paused = False
         self._dropped_frames = 0
@@ -137,7 +175,7 @@ class SSHDriver(Driver):
         self._cancel_stall()
         if self._channel is not None:
             self._channel = None
-            self._on_overflow()
+            self._disconnect(OUTPUT_OVERFLOW)
 
     def pause_output(self) -> None:
         """The channel's send buffer is above its high-water mark."""
@@ -219,6 +257,10 @@ class SSHDriver(Driver):
             self._pending_input.append(data)
             return
         text = self._decode(data)
+        if not self._paste.watch(text):
+            self.disable_input()
+            self._disconnect(PASTE_TOO_LONG)
+            return
         if text:
             for message in self._parser.feed(text):
                 self.process_message(message)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -29,6 +31,13 @@ class SSHLimits:
     """A session whose output stays paused this long is disconnected."""
     close_timeout: float = 5.0
     """How long a session's app may take to exit when asked politely."""
+    input_rate: float = 4096.0
+    """Sustained bytes per second read from one session; faster input is paused."""
+    input_burst: int = 16 * 1024
+    input_window: int = 64 * 1024
+    """SSH receive window per channel: the most input buffered while reading is paused."""
+    max_paste: int = 64 * 1024
+    """A bracketed paste longer than this (characters) disconnects the session."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.output_low_water <= self.output_high_water:
@@ -41,6 +50,26 @@ class SSHLimits:
         """Clamp a terminal size reported by a client."""
         (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
         return min(max(width, min_w), max_w), min(max(height, min_h), max_h)
+
+
+class InputBudget:
+    """A token bucket for the bytes one client sends."""
+
+    def __init__(
+        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def spend(self, size: int) -> float:
+        """Take `size` bytes; return how long to stop reading (0.0 while within budget)."""
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate) - size
+        self._last = now
+        return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
 
 
 class Connection(Protocol):

@@ -83,6 +83,7 @@ async def start_ssh_server(
         keepalive_interval=limits.keepalive_interval,
         keepalive_count_max=limits.keepalive_count_max,
         config=None,
+        window=limits.input_window,
     )
     service = SSHService(acceptor.get_port(), fingerprint(host_key), registry, acceptor, gate)
     log.info("SSH listening on %s:%d, host key %s", host, service.port, service.fingerprint)

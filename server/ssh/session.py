@@ -13,7 +13,7 @@ import asyncssh
 from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.info import SessionInfo
-from server.ssh.limits import SSHLimits
+from server.ssh.limits import InputBudget, SSHLimits
 from server.ssh.registry import SessionRegistry
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ NEED_PTY = (
     "connect with plain `ssh` (or `ssh -t`), without a command.\r\n"
 )
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
-OUTPUT_OVERFLOW = "Your connection is too slow to keep up; disconnected."
 DEFAULT_TERM = "xterm"
 TERM_MAX_LEN = 40
 
@@ -80,6 +79,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._close_message: str | None = None
         self._error: BaseException | None = None
         self._done = asyncio.Event()
+        self._budget = InputBudget(config.limits.input_rate, config.limits.input_burst)
+        self._reading_paused = False
 
     @property
     def nickname(self) -> str | None:
@@ -135,10 +136,24 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype is not None:
             return
+        self._throttle(len(data))
         if self._driver is not None:
             self._driver.feed(data)
         else:
             self._pending.append(data)
+
+    def _throttle(self, size: int) -> None:
+        """Stop reading for a while when the client sends faster than `input_rate`."""
+        wait = self._budget.spend(size)
+        if wait > 0 and not self._reading_paused and self._chan is not None:
+            self._reading_paused = True
+            self._chan.pause_reading()
+            asyncio.get_running_loop().call_later(wait, self._resume_reading)
+
+    def _resume_reading(self) -> None:
+        self._reading_paused = False
+        if self._chan is not None:
+            self._chan.resume_reading()
 
     def eof_received(self) -> bool:
         self.request_close()
@@ -226,7 +241,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             channel=self._chan,
             hard_limit=self._config.limits.output_hard_limit,
             stall_timeout=self._config.limits.output_stall_timeout,
-            on_overflow=self._on_overflow,
+            max_paste=self._config.limits.max_paste,
+            disconnect=self._disconnect,
             **kwargs,
         )
         self._driver = driver
@@ -246,11 +262,11 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             exc_info=(type(error), error, error.__traceback__),
         )
 
-    def _on_overflow(self) -> None:
-        log.warning("session %s: output buffer over limit, disconnecting", self._nickname)
-        self._close_message = OUTPUT_OVERFLOW
+    def _disconnect(self, reason: str) -> None:
+        """Drop the whole connection at once (the client is misbehaving or hopeless)."""
+        log.warning("session %s from %s: %s", self._nickname, self._login.peer, reason)
         if self._chan is not None:
-            self._chan.get_connection().disconnect(asyncssh.DISC_BY_APPLICATION, OUTPUT_OVERFLOW)
+            self._chan.get_connection().disconnect(asyncssh.DISC_BY_APPLICATION, reason)
 
     def _set_size(self, width: int, height: int) -> None:
         self._size = self._config.limits.clamp_size(width, height)
