@@ -1,0 +1,192 @@
+"""Messages to msgpack bytes and back, validating strictly. No I/O, no state.
+
+`decode` raises only `RemoteProtocolError` (a `ProtocolError`), whatever the bytes; `encode`
+raises only `LocalProtocolError`, and what it returns always decodes to an equal message.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgpack
+
+from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.limits import LIMITS, Direction, Limits
+from protocol.messages import Message
+from protocol.registry import DIRECTION_OF, MESSAGES
+from protocol.schema import Invalid
+
+_CONTAINERS = frozenset({dict, list, tuple})
+_SCALARS = frozenset({str, int, bool, type(None)})
+
+
+class _ExtNotAllowed(Exception):
+    pass
+
+
+def _reject_ext(code: int, data: bytes) -> Any:
+    raise _ExtNotAllowed
+
+
+def to_wire(msg: Message) -> dict[str, Any]:
+    """The plain map sent for `msg` (shape only; `encode` also validates it)."""
+    direction = _direction_of(msg)
+    try:
+        return MESSAGES[direction].dump(msg)
+    except Invalid as err:
+        raise LocalProtocolError(err.code, f"{err.where()}: {err.reason}") from None
+
+
+def from_wire(wire: Any, direction: Direction) -> Message:
+    """The message in a decoded map, after the structure and field checks.
+
+    Raises `RemoteProtocolError`; byte-level limits (string bytes, list and map lengths) are
+    checked only by `decode`.
+    """
+    limits = LIMITS[direction]
+    if type(wire) is not dict:
+        raise RemoteProtocolError(ErrorCode.MALFORMED, f"expected a map, got {type(wire).__name__}")
+    check_structure(wire, limits.max_depth)
+    try:
+        return MESSAGES[direction].load(wire)
+    except Invalid as err:
+        raise RemoteProtocolError(err.code, f"{err.where()}: {err.reason}") from None
+
+
+def encode(msg: Message) -> bytes:
+    """msgpack bytes for `msg`; `LocalProtocolError` if the peer would reject them."""
+    direction = _direction_of(msg)
+    wire = to_wire(msg)
+    try:
+        data = msgpack.packb(wire, use_bin_type=True)
+    except (TypeError, ValueError, OverflowError) as err:
+        raise LocalProtocolError(ErrorCode.BAD_FIELD, f"cannot pack: {err}") from None
+    try:
+        decode(data, direction=direction)
+    except ProtocolError as err:
+        raise LocalProtocolError(err.code, err.reason) from None
+    return data
+
+
+def decode(data: bytes, *, direction: Direction) -> Message:
+    """The message in one frame sent towards `direction`; `RemoteProtocolError` if invalid."""
+    limits = LIMITS[direction]
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise RemoteProtocolError(ErrorCode.MALFORMED, "expected bytes")
+    size = data.nbytes if isinstance(data, memoryview) else len(data)
+    if size > limits.max_frame:
+        raise RemoteProtocolError(
+            ErrorCode.TOO_LARGE, f"frame of {size} bytes, at most {limits.max_frame}"
+        )
+    return from_wire(_unpack(data, limits), direction)
+
+
+def _unpack(data: bytes | bytearray | memoryview, limits: Limits) -> Any:
+    try:
+        return msgpack.unpackb(
+            data,
+            raw=False,
+            use_list=True,
+            strict_map_key=True,
+            max_str_len=limits.max_str_bytes,
+            max_bin_len=0,
+            max_array_len=limits.max_array_len,
+            max_map_len=limits.max_map_len,
+            max_ext_len=0,
+            ext_hook=_reject_ext,
+        )
+    except msgpack.StackError:
+        raise RemoteProtocolError(ErrorCode.TOO_DEEP, "nesting too deep") from None
+    except msgpack.ExtraData:
+        raise RemoteProtocolError(ErrorCode.MALFORMED, "trailing bytes after the message") from None
+    except _ExtNotAllowed:
+        raise RemoteProtocolError(ErrorCode.MALFORMED, "ext types are not allowed") from None
+    except Exception as err:  # msgpack reports most failures as ValueError; never leak any
+        raise RemoteProtocolError(*_unpack_failure(err, limits)) from None
+
+
+def _unpack_failure(err: Exception, limits: Limits) -> tuple[ErrorCode, str]:
+    text = str(err)
+    if "max_str_len" in text:
+        return ErrorCode.TOO_LONG, f"a string is longer than {limits.max_str_bytes} bytes"
+    if "max_array_len" in text:
+        return ErrorCode.TOO_LARGE, f"a list has more than {limits.max_array_len} items"
+    if "max_map_len" in text:
+        return ErrorCode.TOO_LARGE, f"a map has more than {limits.max_map_len} keys"
+    if "max_bin_len" in text or "max_ext_len" in text:
+        return ErrorCode.MALFORMED, "binary and ext values are not allowed"
+    if isinstance(err, UnicodeDecodeError):
+        return ErrorCode.MALFORMED, "invalid UTF-8 in a string"
+    return ErrorCode.MALFORMED, f"invalid msgpack ({type(err).__name__}: {text[:80]})"
+
+
+def check_structure(root: Any, max_depth: int) -> None:
+    """Reject nesting deeper than `max_depth`, non-str keys and any value but
+    str/int/bool/None/list/map (floats and bytes included). Iterative: no recursion limit."""
+    if not _structure_ok(root, max_depth):
+        _explain_structure(root, max_depth)
+
+
+def _structure_ok(root: Any, max_depth: int) -> bool:
+    """The fast check: no paths kept (the hot loop of decoding a table)."""
+    scalars, containers = _SCALARS, _CONTAINERS
+    if type(root) not in containers:
+        return False
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > max_depth:
+            return False
+        if type(node) is dict:
+            for key in node:
+                if type(key) is not str:
+                    return False
+            node = node.values()
+        for value in node:
+            kind = type(value)
+            if kind not in scalars:
+                if kind not in containers:
+                    return False
+                stack.append((value, depth + 1))
+    return True
+
+
+def _explain_structure(root: Any, max_depth: int) -> None:
+    """The slow check, run only when the fast one failed: raise naming the path."""
+    stack: list[tuple[Any, int, str]] = [(root, 1, "")]
+    while stack:
+        node, depth, path = stack.pop()
+        if type(node) not in _CONTAINERS:
+            raise _bad_value(path, "value", node)
+        if depth > max_depth:
+            raise RemoteProtocolError(
+                ErrorCode.TOO_DEEP, f"{_where(path)}: nested deeper than {max_depth}"
+            )
+        if type(node) is dict:
+            for key, value in node.items():
+                if type(key) is not str:
+                    raise _bad_value(path, "map key", key)
+                if type(value) not in _SCALARS:
+                    stack.append((value, depth + 1, f"{path}.{key[:40]}"))
+        else:
+            for index, value in enumerate(node):
+                if type(value) not in _SCALARS:
+                    stack.append((value, depth + 1, f"{path}[{index}]"))
+    raise RemoteProtocolError(ErrorCode.MALFORMED, "invalid structure")
+
+
+def _bad_value(path: str, what: str, value: Any) -> RemoteProtocolError:
+    return RemoteProtocolError(
+        ErrorCode.BAD_FIELD, f"{_where(path)}: {what} of type {type(value).__name__} is not allowed"
+    )
+
+
+def _where(path: str) -> str:
+    return path.lstrip(".") or "message"
+
+
+def _direction_of(msg: Any) -> Direction:
+    direction = DIRECTION_OF.get(type(msg))
+    if direction is None:
+        raise LocalProtocolError(ErrorCode.UNKNOWN_TYPE, f"{type(msg).__name__} is not a message")
+    return direction

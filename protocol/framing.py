@@ -1,0 +1,66 @@
+"""Length-prefixed frames for a byte stream: a 4-byte big-endian length, then the frame.
+
+Only needed when a session runs in another process; no I/O here either.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
+from protocol.limits import LIMITS, Direction
+
+_HEADER = struct.Struct(">I")
+HEADER_SIZE = _HEADER.size
+
+
+def frame(payload: bytes, *, direction: Direction) -> bytes:
+    """`payload` with its length prefix; `LocalProtocolError` if over the direction's limit."""
+    limit = LIMITS[direction].max_frame
+    if len(payload) > limit:
+        raise LocalProtocolError(
+            ErrorCode.TOO_LARGE, f"frame of {len(payload)} bytes, at most {limit}"
+        )
+    return _HEADER.pack(len(payload)) + payload
+
+
+class FrameReader:
+    """Splits a byte stream sent towards `direction` into frames.
+
+    A length over the limit raises `RemoteProtocolError(too_large)` as soon as the prefix
+    arrives; after that the reader is broken and every `feed` raises the same error.
+    """
+
+    __slots__ = ("_buffer", "_error", "max_frame")
+
+    def __init__(self, *, direction: Direction) -> None:
+        self.max_frame = LIMITS[direction].max_frame
+        self._buffer = bytearray()
+        self._error: RemoteProtocolError | None = None
+
+    @property
+    def pending(self) -> int:
+        """Bytes received that do not make a whole frame yet (0 at a frame boundary)."""
+        return len(self._buffer)
+
+    def feed(self, data: bytes | bytearray | memoryview) -> list[bytes]:
+        """Add received bytes; return every frame they complete, in order."""
+        if self._error is not None:
+            raise RemoteProtocolError(self._error.code, self._error.reason)
+        self._buffer += data
+        frames: list[bytes] = []
+        start = 0
+        while len(self._buffer) - start >= HEADER_SIZE:
+            (size,) = _HEADER.unpack_from(self._buffer, start)
+            if size > self.max_frame:
+                self._error = RemoteProtocolError(
+                    ErrorCode.TOO_LARGE, f"frame of {size} bytes, at most {self.max_frame}"
+                )
+                raise self._error
+            end = start + HEADER_SIZE + size
+            if end > len(self._buffer):
+                break
+            frames.append(bytes(self._buffer[start + HEADER_SIZE : end]))
+            start = end
+        del self._buffer[:start]
+        return frames

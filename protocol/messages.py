@@ -1,0 +1,294 @@
+"""Every protocol message as a frozen dataclass.
+
+`TYPE` is the wire tag, written down here and never derived from declaration order. The field
+rules (types, lengths, allowed values) live in `protocol.registry`; these classes hold no
+serialisation logic. Lists are tuples so messages stay immutable.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+# --- act choices ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayChoice:
+    """Play `card` at `targets` (seats), naming `guess` (a card id, or a number in premium)."""
+
+    TYPE: ClassVar[str] = "play"
+    card: str
+    targets: tuple[int, ...] = ()
+    guess: str | int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KeepChoice:
+    """Chancellor: keep `keep`, put `bottom` under the deck (listed top to bottom)."""
+
+    TYPE: ClassVar[str] = "keep"
+    keep: str
+    bottom: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LookChoice:
+    """Cardinal: look at the hand of `seat`."""
+
+    TYPE: ClassVar[str] = "look"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RedrawChoice:
+    """Bishop's target: discard and redraw, or not."""
+
+    TYPE: ClassVar[str] = "redraw"
+    redraw: bool
+
+
+Choice = PlayChoice | KeepChoice | LookChoice | RedrawChoice
+
+# --- client -> server -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """A bot to seat when a table is created."""
+
+    seat: int
+    level: str  # "easy" | "medium"
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """First message of a session: its protocol version and the player's name."""
+
+    TYPE: ClassVar[str] = "hello"
+    version: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreateTable:
+    """Open a table and sit at it; `timer` is seconds per decision, None for no timer."""
+
+    TYPE: ClassVar[str] = "create_table"
+    name: str
+    edition: str
+    seats: int
+    timer: int | None = None
+    bots: tuple[BotSpec, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Join:
+    """Join the table with this code as a player."""
+
+    TYPE: ClassVar[str] = "join"
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Spectate:
+    """Watch the table with this code."""
+
+    TYPE: ClassVar[str] = "spectate"
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Leave:
+    """Leave the current table for the lobby."""
+
+    TYPE: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True, slots=True)
+class Sit:
+    """Take an empty seat at the current table."""
+
+    TYPE: ClassVar[str] = "sit"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stand:
+    """Give up the seat and watch instead."""
+
+    TYPE: ClassVar[str] = "stand"
+
+
+@dataclass(frozen=True, slots=True)
+class AddBot:
+    """Host: put a bot of `level` ("easy" | "medium") in an empty seat."""
+
+    TYPE: ClassVar[str] = "add_bot"
+    seat: int
+    level: str
+
+
+@dataclass(frozen=True, slots=True)
+class RemoveBot:
+    """Host: remove the bot from `seat`."""
+
+    TYPE: ClassVar[str] = "remove_bot"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Host: start the game."""
+
+    TYPE: ClassVar[str] = "start"
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """After the game: play again with the same seats."""
+
+    TYPE: ClassVar[str] = "rematch"
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """Answer the pending decision of this session's seat."""
+
+    TYPE: ClassVar[str] = "act"
+    choice: Choice
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Say something to the lobby or, at a table, to the table."""
+
+    TYPE: ClassVar[str] = "chat"
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ContinueRound:
+    """After a round: start the next one."""
+
+    TYPE: ClassVar[str] = "continue_round"
+
+
+ClientMessage = (
+    Hello
+    | CreateTable
+    | Join
+    | Spectate
+    | Leave
+    | Sit
+    | Stand
+    | AddBot
+    | RemoveBot
+    | Start
+    | Rematch
+    | Act
+    | Chat
+    | ContinueRound
+)
+
+# --- server -> client -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd."""
+
+    TYPE: ClassVar[str] = "welcome"
+    version: int
+    name: str
+    identity: str | None
+    guest: bool
+    motd: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSummary:
+    """One line of the lobby's table list."""
+
+    code: str
+    name: str
+    edition: str
+    seats: int
+    taken: int
+    status: str  # "waiting" | "playing" | "round_over" | "finished"
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
+class Lobby:
+    """The lobby: open tables and the names of everyone online."""
+
+    TYPE: ClassVar[str] = "lobby"
+    tables: tuple[TableSummary, ...]
+    online: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat: its player's name (None if empty), bot level (None if human), connection."""
+
+    name: str | None
+    bot: str | None
+    connected: bool
+
+
+@dataclass(frozen=True, slots=True)
+class TableInfo:
+    """A table's setup; `you` is the receiver's seat, None for a spectator."""
+
+    code: str
+    name: str
+    edition: str
+    host: str | None
+    seats: tuple[SeatInfo, ...]
+    spectators: tuple[str, ...]
+    status: str  # "waiting" | "playing" | "round_over" | "finished"
+    timer: int | None
+    you: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """A table: its info, the receiver's view from the engine, and new events since the last."""
+
+    TYPE: ClassVar[str] = "table"
+    info: TableInfo
+    view: dict[str, Any] | None = None
+    events: tuple[dict[str, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A chat line said by `sender` in the lobby or at the table."""
+
+    TYPE: ClassVar[str] = "chat"
+    scope: str  # "lobby" | "table"
+    sender: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorReply:
+    """A request failed: a stable `code` (protocol, lobby or engine) and a message."""
+
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """Something to show the user (server shutting down, a player left, ...)."""
+
+    TYPE: ClassVar[str] = "notice"
+    text: str
+
+
+ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice
+
+Message = ClientMessage | ServerMessage

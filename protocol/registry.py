@@ -1,0 +1,167 @@
+"""The message table: for each direction, every wire tag with its dataclass and field specs.
+
+Adding a message is one dataclass in `protocol.messages` and one `Record` line here.
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from protocol import messages as m
+from protocol.errors import ErrorCode
+from protocol.limits import Direction
+from protocol.schema import (
+    Bool,
+    ByType,
+    Ident,
+    Int,
+    ListOf,
+    Nullable,
+    OneOf,
+    PlainMap,
+    Record,
+    Tagged,
+    Text,
+)
+
+# Protocol-wide facts, in characters (code points) unless said otherwise.
+MAX_SEATS = 8  # the largest edition (premium) seats 8
+MAX_NAME = 32  # player names
+MAX_TABLE_NAME = 40
+MAX_CODE = 16  # table codes
+MAX_CHAT = 200
+MAX_MOTD = 2000
+MAX_NOTICE = 1000
+MAX_ERROR_MESSAGE = 500
+MAX_IDENTITY = 128  # e.g. an SSH key fingerprint
+MAX_TIMER = 3600  # seconds per decision
+MAX_LIST = 1000  # tables, online names, spectators, events in one message
+BOT_LEVELS = ("easy", "medium")
+STATUSES = ("waiting", "playing", "round_over", "finished")
+
+SEAT = Int(0, MAX_SEATS - 1)
+NAME = Text(MAX_NAME)
+CODE = Text(MAX_CODE)
+CARD = Ident(32)
+LEVEL = OneOf(*BOT_LEVELS)
+STATUS = OneOf(*STATUSES)
+COUNT = Int(0, 1_000_000)
+
+CHOICE = Tagged(
+    [
+        Record(
+            m.PlayChoice,
+            {
+                "card": CARD,
+                "targets": ListOf(SEAT, MAX_SEATS),
+                "guess": Nullable(ByType({str: CARD, int: Int(0, 255)})),
+            },
+        ),
+        Record(m.KeepChoice, {"keep": CARD, "bottom": ListOf(CARD, MAX_SEATS)}),
+        Record(m.LookChoice, {"seat": SEAT}),
+        Record(m.RedrawChoice, {"redraw": Bool()}),
+    ]
+)
+
+TO_SERVER = Tagged(
+    [
+        Record(m.Hello, {"version": Int(0, 65535), "name": NAME}),
+        Record(
+            m.CreateTable,
+            {
+                "name": Text(MAX_TABLE_NAME),
+                "edition": Ident(32),
+                "seats": Int(2, MAX_SEATS),
+                "timer": Nullable(Int(1, MAX_TIMER)),
+                "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
+            },
+        ),
+        Record(m.Join, {"code": CODE}),
+        Record(m.Spectate, {"code": CODE}),
+        Record(m.Leave, {}),
+        Record(m.Sit, {"seat": SEAT}),
+        Record(m.Stand, {}),
+        Record(m.AddBot, {"seat": SEAT, "level": LEVEL}),
+        Record(m.RemoveBot, {"seat": SEAT}),
+        Record(m.Start, {}),
+        Record(m.Rematch, {}),
+        Record(m.Act, {"choice": CHOICE}),
+        Record(m.Chat, {"text": Text(MAX_CHAT)}),
+        Record(m.ContinueRound, {}),
+    ],
+    unknown=ErrorCode.UNKNOWN_TYPE,
+)
+
+TABLE_SUMMARY = Record(
+    m.TableSummary,
+    {
+        "code": CODE,
+        "name": Text(MAX_TABLE_NAME),
+        "edition": Ident(32),
+        "seats": Int(2, MAX_SEATS),
+        "taken": Int(0, MAX_SEATS),
+        "status": STATUS,
+        "spectators": COUNT,
+    },
+)
+
+SEAT_INFO = Record(
+    m.SeatInfo, {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool()}
+)
+
+TABLE_INFO = Record(
+    m.TableInfo,
+    {
+        "code": CODE,
+        "name": Text(MAX_TABLE_NAME),
+        "edition": Ident(32),
+        "host": Nullable(NAME),
+        "seats": ListOf(SEAT_INFO, MAX_SEATS, min_items=2),
+        "spectators": ListOf(NAME, MAX_LIST),
+        "status": STATUS,
+        "timer": Nullable(Int(1, MAX_TIMER)),
+        "you": Nullable(SEAT),
+    },
+)
+
+TO_CLIENT = Tagged(
+    [
+        Record(
+            m.Welcome,
+            {
+                "version": Int(0, 65535),
+                "name": NAME,
+                "identity": Nullable(Text(MAX_IDENTITY)),
+                "guest": Bool(),
+                "motd": Text(MAX_MOTD, min_len=0, multiline=True),
+            },
+        ),
+        Record(
+            m.Lobby, {"tables": ListOf(TABLE_SUMMARY, MAX_LIST), "online": ListOf(NAME, MAX_LIST)}
+        ),
+        Record(
+            m.TableState,
+            {
+                "info": TABLE_INFO,
+                "view": Nullable(PlainMap()),
+                "events": ListOf(PlainMap(), MAX_LIST),
+            },
+        ),
+        Record(
+            m.ChatLine, {"scope": OneOf("lobby", "table"), "sender": NAME, "text": Text(MAX_CHAT)}
+        ),
+        Record(
+            m.ErrorReply, {"code": Ident(64), "message": Text(MAX_ERROR_MESSAGE, multiline=True)}
+        ),
+        Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
+    ],
+    unknown=ErrorCode.UNKNOWN_TYPE,
+)
+
+MESSAGES: MappingProxyType[Direction, Tagged] = MappingProxyType(
+    {Direction.TO_SERVER: TO_SERVER, Direction.TO_CLIENT: TO_CLIENT}
+)
+
+DIRECTION_OF: MappingProxyType[type, Direction] = MappingProxyType(
+    {cls: direction for direction, table in MESSAGES.items() for cls in table.by_cls}
+)
