@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import sys
+import webbrowser
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -42,6 +44,10 @@ class EchoApp(App[None]):
         if event.key == "q":
             self.exit()
             return
+        if event.key == "s":
+            print("a stray print")
+            self.deliver_screenshot()
+            self.open_url("https://example.com")
         self.keys += 1
         self.query_one("#keys", Static).update(f"keys {self.keys} last {event.key}")
         self.seen.put_nowait(event.key)
@@ -210,3 +216,36 @@ def test_term_is_sanitised() -> None:
     assert clean_term("xterm-256color") == "xterm-256color"
     assert clean_term("\x1b]0;x\x07screen.xterm+") == "0xscreen.xterm+"
     assert clean_term("") == "xterm"
+
+
+async def test_nothing_happens_on_the_server_machine(
+    service: SSHService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DOWNLOAD_DIR", str(tmp_path))
+    opened: list[str] = []
+    monkeypatch.setattr(webbrowser, "open", lambda url, *args, **kwargs: opened.append(url))
+    stdout = sys.stdout
+    async with (
+        SSHTerminal.connect(service.port, username="one") as one,
+        SSHTerminal.connect(service.port, username="two") as two,
+    ):
+        await one.wait_for_text("hello one")
+        await two.wait_for_text("hello two")
+        await one.send_keys("s")
+        await one.wait_for_text("keys 1 last s")
+        await one.send_keys("q")
+        await one.wait_closed()
+        await two.send_keys("q")
+        await two.wait_closed()
+    assert list(tmp_path.rglob("*.svg")) == []
+    assert opened == []
+    assert sys.stdout is stdout
+
+
+async def test_colours_use_256_colour_codes(service: SSHService) -> None:
+    async with SSHTerminal.connect(service.port) as term:
+        await term.wait_for_text("keys 0")
+        assert b"38;5;" in term.raw or b"48;5;" in term.raw
+        assert b"38;2;" not in term.raw and b"48;2;" not in term.raw
