@@ -118,7 +118,9 @@ class LoveletSSHServer(asyncssh.SSHServer):
     # Channels
 
     def session_requested(self) -> LoveletSession | bool:
-        if self._login is None or self._sessions >= self.limits.max_sessions_per_connection:
+        if self._login is None or not self._gate.accepting:
+            return False
+        if self._sessions >= self.limits.max_sessions_per_connection:
             return False
         self._sessions += 1
         return LoveletSession(self._config, self._login, self._session_finished)

@@ -102,8 +102,9 @@ class SSHDriver(Driver):
 
     Output: `write()` buffers, `flush()` (once per frame) sends one channel write. While the
     channel is paused (slow client) frames are dropped and a full repaint follows the resume;
-    past `hard_limit` unsent bytes `on_overflow` is called. Input: `feed()` bytes from the
-    channel; a lone Esc is resolved by a `call_later` timer.
+    past `hard_limit` unsent bytes, or after `stall_timeout` seconds paused, `disconnect` is
+    called. Input: `feed()` bytes from the channel; a lone Esc is resolved by a `call_later`
+    timer; a bracketed paste longer than `max_paste` also calls `disconnect`.
     """
 
     def __init__(
@@ -129,6 +130,7 @@ class SSHDriver(Driver):
         self._out: list[str] = []
         self._paused = False
         self._dropped_frames = 0
+        self._stale = False
         self._app_mode = False
         self._input_enabled = True
         self._pending_input: list[bytes] = []
@@ -155,6 +157,7 @@ class SSHDriver(Driver):
         self._out.clear()
         if self._paused and self._app_mode:
             self._dropped_frames += 1
+            self._stale = True
             return
         self._send(data)
 
@@ -187,7 +190,8 @@ class SSHDriver(Driver):
         """The channel drained; repaint everything if frames were dropped."""
         self._paused = False
         self._cancel_stall()
-        if self._dropped_frames and self._app_mode:
+        if self._stale and self._app_mode:
+            self._stale = False
             self._app.call_later(self._repaint)
 
     def _cancel_stall(self) -> None:
@@ -198,8 +202,9 @@ class SSHDriver(Driver):
     def _repaint(self) -> None:
         """Send a full frame (runs in the app's task)."""
         app = self._app
-        screen = app.screen
-        app._display(screen, screen._compositor.render_full_update())
+        if self._app_mode and app.is_running:
+            screen = app.screen
+            app._display(screen, screen._compositor.render_full_update())
 
     def detach(self) -> None:
         """The channel is gone: discard all further output and input."""
@@ -211,12 +216,9 @@ class SSHDriver(Driver):
 
     def start_application_mode(self) -> None:
         """Switch the client's terminal to full-screen app mode and report its size."""
-        self.write(ENTER_APP_MODE)
-        if self._mouse:
-            self.write(MOUSE_ON)
-        self.write(SYNC_OUTPUT_QUERY)
+        mouse = MOUSE_ON if self._mouse else ""
+        self._send(ENTER_APP_MODE + mouse + SYNC_OUTPUT_QUERY)
         self._app_mode = True
-        self.flush()
         if self._size is not None:
             self.resize(*self._size)
         pending, self._pending_input = self._pending_input, []

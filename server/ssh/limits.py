@@ -88,6 +88,16 @@ class ConnectionGate:
         self._logging_in = 0
         self._open: set[Connection] = set()
         self._refusing = 0
+        self._open_for_business = True
+
+    @property
+    def accepting(self) -> bool:
+        """False once shutdown has begun: no new connections or sessions."""
+        return self._open_for_business
+
+    def shut(self) -> None:
+        """Refuse everything from now on."""
+        self._open_for_business = False
 
     @property
     def total(self) -> int:
@@ -97,6 +107,8 @@ class ConnectionGate:
     def admit(self, address: str, conn: Connection) -> str | None:
         """Register a new connection; return a refusal reason instead if over a limit."""
         limits = self._limits
+        if not self._open_for_business:
+            return "The server is shutting down."
         if self._total >= limits.max_connections:
             return "Server is full, please try again later."
         if self._per_address[address] >= limits.max_per_address:

@@ -36,9 +36,11 @@ class SSHService:
 
     async def close(self, message: str | None = SHUTDOWN_MESSAGE) -> None:
         """Stop listening, close every session (restoring terminals), drop connections."""
+        self._gate.shut()
         self._acceptor.close()
         await self.sessions.close_all(message)
         self._gate.close_all()
+        await self.sessions.close_all()  # any that started meanwhile
         await self._acceptor.wait_closed()
 
 

@@ -76,6 +76,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._driver: SSHDriver | None = None
         self._pending: list[bytes] = []
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
         self._close_message: str | None = None
         self._error: BaseException | None = None
         self._done = asyncio.Event()
@@ -129,7 +130,6 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         if self._term is None:
             self._chan.write(NEED_PTY.encode())
             self._chan.exit(1)
-            self._done.set()
             return
         self._task = asyncio.get_running_loop().create_task(self._run())
 
@@ -173,13 +173,13 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._driver.detach()
         self.request_close()
         if self._task is None:
-            self._done.set()
-            self._on_finished()
+            self._mark_done()
 
     # Closing from outside
 
     def request_close(self, message: str | None = None) -> None:
         """Ask the app to exit; `message` is shown on the restored terminal."""
+        self._closing = True
         if message is not None and self._close_message is None:
             self._close_message = message
         if self._app is not None:
@@ -214,7 +214,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             app = config.app_factory(self._info)
             prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
             self._app = app
-            if self._chan is None or self._close_message is not None:
+            if self._closing:
                 app.exit()
             await app.run_async(size=self._size, mouse=config.mouse)
         except Exception as error:
@@ -286,5 +286,9 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             except OSError:
                 pass
         self._app = None
-        self._done.set()
-        self._on_finished()
+        self._mark_done()
+
+    def _mark_done(self) -> None:
+        if not self._done.is_set():
+            self._done.set()
+            self._on_finished()
