@@ -17,19 +17,19 @@ def playout_rounds(edition_id: str, players: int, seconds: float, seed: int = 1)
     """Play random rounds for about `seconds` of CPU time; return rounds per CPU second."""
     rng = random.Random(seed)
     edition = find_edition(edition_id)
-    choice = rng.choice
+    uniform = rng.random
     rounds = 0
-    game = Game(edition, players, rng)
+    game = Game(edition, players, rng, record=False)
     started = time.process_time()
     deadline = started + seconds
     while True:
         for _ in range(200):
             if game.game_over:
-                game = Game(edition, players, rng)
+                game = Game(edition, players, rng, record=False)
             game.start_round()
             while not game.round_over:
-                decision = game.pending
-                game.act(decision.seat, choice(decision.choices))
+                seat, _, choices = game.pending
+                game.act(seat, choices[int(uniform() * len(choices))])
         rounds += 200
         now = time.process_time()
         if now >= deadline:

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 
-class Role(StrEnum):
-    """The rule a card follows; renamed cards (ppea) share the role of the card they copy."""
+class Role:
+    """The rule a card follows; renamed cards (ppea) share the role of the card they copy.
+
+    Plain string constants rather than an Enum: the engine compares roles in its inner loop,
+    and class-attribute access to Enum members is several times slower on Python 3.11.
+    """
 
     SPY = "spy"
     GUARD = "guard"
@@ -30,8 +33,8 @@ class Role(StrEnum):
     BISHOP = "bishop"
 
 
-class Chooses(StrEnum):
-    """Which players a card's effect chooses."""
+class Chooses:
+    """Which players a card's effect chooses (string constants, like `Role`)."""
 
     NOBODY = "nobody"
     OTHER = "other"  # exactly one other player
@@ -40,7 +43,7 @@ class Chooses(StrEnum):
     TWO_ANY = "two_any"  # Cardinal: exactly two players, yourself allowed
 
 
-CHOOSES_BY_ROLE: dict[Role, Chooses] = {
+CHOOSES_BY_ROLE: dict[str, str] = {
     Role.GUARD: Chooses.OTHER,
     Role.PRIEST: Chooses.OTHER,
     Role.BARON: Chooses.OTHER,
@@ -66,14 +69,14 @@ class CardSpec:
     value: int
     count: int
     text: str
-    role: Role
-    chooses: Chooses = field(init=False)  # which players its effect chooses
+    role: str  # a Role constant
+    chooses: str = field(init=False)  # a Chooses constant: which players its effect chooses
     choosing: bool = field(init=False)  # whether its effect chooses any player
     guesses: bool = field(init=False)  # whether playing it names a card or number
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "chooses", CHOOSES_BY_ROLE.get(self.role, Chooses.NOBODY))
-        object.__setattr__(self, "choosing", self.chooses is not Chooses.NOBODY)
+        object.__setattr__(self, "choosing", self.chooses != Chooses.NOBODY)
         object.__setattr__(self, "guesses", self.role in GUESSING_ROLES)
 
     def __repr__(self) -> str:

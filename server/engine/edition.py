@@ -23,6 +23,8 @@ class Edition:
     pair_bonus: tuple[str, ...] = ()
     by_id: Mapping[str, CardSpec] = field(init=False)
     guesses: tuple[str | int, ...] = field(init=False)
+    roles: frozenset[str] = field(init=False)  # the roles its cards follow
+    full_deck: tuple[CardSpec, ...] = field(init=False)  # every copy, in reference order
     # memo of legal plays by (card, card, seat, choosable others): a pure function's cache
     plays_memo: dict = field(init=False, repr=False, compare=False)
 
@@ -30,13 +32,16 @@ class Edition:
         by_id = {card.id: card for card in self.cards}
         object.__setattr__(self, "by_id", by_id)
         object.__setattr__(self, "guesses", self._legal_guesses())
+        object.__setattr__(self, "roles", frozenset(card.role for card in self.cards))
+        full_deck = tuple(card for card in self.cards for _ in range(card.count))
+        object.__setattr__(self, "full_deck", full_deck)
         object.__setattr__(self, "plays_memo", {})
 
     def _legal_guesses(self) -> tuple[str | int, ...]:
-        guard_value = next(c.value for c in self.cards if c.role is Role.GUARD)
+        guard_value = next(c.value for c in self.cards if c.role == Role.GUARD)
         if self.guess_by_value:
             return tuple(sorted({c.value for c in self.cards if c.value != guard_value}))
-        return tuple(c.id for c in self.cards if c.role is not Role.GUARD)
+        return tuple(c.id for c in self.cards if c.role != Role.GUARD)
 
     def tokens_to_win(self, players: int) -> int:
         """Favor tokens needed to win the game with this many players."""
@@ -52,7 +57,7 @@ class Edition:
 
     def deck(self) -> list[CardSpec]:
         """Every copy of every card, in reference order."""
-        return [card for card in self.cards for _ in range(card.count)]
+        return list(self.full_deck)
 
     def deck_ids(self) -> list[str]:
         """Every copy of every card as ids, in reference order."""

@@ -25,7 +25,7 @@ def guard(game: Game, seat: int, card: CardSpec, play: Play) -> None:
         return
     target = play.targets[0]
     held = game.hands[target][0]
-    if held.role is Role.ASSASSIN:
+    if held.role == Role.ASSASSIN:
         game.emit("assassin", target, guard=seat)
         game.knock_out(seat)
         if game.game_over:
@@ -96,7 +96,7 @@ def prince(game: Game, seat: int, card: CardSpec, play: Play) -> None:
     """A player discards their hand without effect and draws a new card."""
     target = play.targets[0]
     discarded = game.discard_hand(target)
-    if discarded is not None and discarded.role is not Role.PRINCESS:
+    if discarded is not None and discarded.role != Role.PRINCESS:
         game.draw_replacement(target)
 
 
@@ -192,11 +192,11 @@ def bishop_redraw(game: Game, seat: int, redraw: Redraw) -> None:
     game.emit("redraw", seat, redraw=redraw.redraw)
     if redraw.redraw:
         discarded = game.discard_hand(seat)
-        if discarded is not None and discarded.role is not Role.PRINCESS:
+        if discarded is not None and discarded.role != Role.PRINCESS:
             game.draw_replacement(seat)
 
 
-EFFECTS: dict[Role, Effect] = {
+EFFECTS: dict[str, Effect] = {
     Role.SPY: no_effect,
     Role.GUARD: guard,
     Role.PRIEST: priest,

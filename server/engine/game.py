@@ -36,6 +36,7 @@ class Game:
         if len(self.tokens) != players:
             raise SetupError(f"tokens lists {len(self.tokens)} seats for {players} players")
         self.record = record
+        self.roles = edition.roles
         self.events: list[Event] = []
         self.round = 0
         self.round_over = True
@@ -87,9 +88,10 @@ class Game:
         self._begin_turn(first)
 
     def _shuffled_deck(self) -> list[CardSpec]:
-        cards = self.edition.deck()
-        self.rng.shuffle(cards)
-        return cards
+        """A uniformly random order: sorting by independent random keys is an unbiased
+        shuffle and, unlike `Random.shuffle`, runs its loop in C."""
+        random_key = self.rng.random
+        return sorted(self.edition.full_deck, key=lambda _: random_key())
 
     def _deck_from_ids(self, deck: Sequence[str]) -> list[CardSpec]:
         expected = Counter(self.edition.deck_ids())
@@ -111,6 +113,8 @@ class Game:
         return self.rng.randrange(self.players)
 
     def _emit_round_start(self, first: int) -> None:
+        if not self.record:
+            return
         self.emit(
             "round_start",
             None,
@@ -229,7 +233,7 @@ class Game:
         card = hand.pop()
         self.discards[seat].append(card)
         self.emit("discard", seat, card=card.id)
-        if card.role is Role.PRINCESS:
+        if card.role == Role.PRINCESS:
             self.knock_out(seat)
         return card
 
@@ -247,7 +251,9 @@ class Game:
 
     def knock_out(self, seat: int) -> None:
         """`seat` leaves the round, discarding their hand face up."""
-        constable = Role.CONSTABLE in [card.role for card in self.discards[seat]]
+        constable = Role.CONSTABLE in self.roles and Role.CONSTABLE in [
+            c.role for c in self.discards[seat]
+        ]
         hand = self.hands[seat]
         revealed = [card.id for card in hand]
         self.discards[seat].extend(hand)
@@ -278,18 +284,19 @@ class Game:
         hand = self.hands[seat]
         if not hand:
             return -1
-        bonus = sum(1 for card in self.discards[seat] if card.role is Role.COUNT)
-        return hand[0].value + bonus
+        if Role.COUNT not in self.roles:
+            return hand[0].value
+        return hand[0].value + [c.role for c in self.discards[seat]].count(Role.COUNT)
 
     def _showdown(self) -> None:
         contenders = [seat for seat in range(self.players) if self.alive[seat]]
-        revealed = {seat: self.hands[seat][0].id for seat in contenders if self.hands[seat]}
-        self.emit("showdown", None, hands={str(s): c for s, c in revealed.items()})
-        held = {s: self.hands[s][0].role for s in contenders if self.hands[s]}
-        if Role.PRINCESS in held.values():
-            contenders = [s for s in contenders if held.get(s) is not Role.BISHOP]
-        best = max(self.hand_score(s) for s in contenders)
-        winners = [s for s in contenders if self.hand_score(s) == best]
+        held = {s: self.hands[s][0] for s in contenders if self.hands[s]}
+        self.emit("showdown", None, hands={str(s): card.id for s, card in held.items()})
+        if Role.BISHOP in self.roles and any(c.role == Role.PRINCESS for c in held.values()):
+            contenders = [s for s in contenders if s not in held or held[s].role != Role.BISHOP]
+        scores = {s: self.hand_score(s) for s in contenders}
+        best = max(scores.values())
+        winners = [s for s, score in scores.items() if score == best]
         if len(winners) > 1 and self.edition.tie_break_by_discards:
             totals = {s: sum(card.value for card in self.discards[s]) for s in winners}
             top = max(totals.values())
@@ -301,20 +308,22 @@ class Game:
         self.pending = None
         self.turn = None
         self.round_winners = winners
-        gains = Counter(winners)
-        gains.update(self._bonus_gains(winners))
-        for seat, gained in sorted(gains.items()):
+        gains = dict.fromkeys(winners, 1)
+        for seat in self._bonus_gains(winners):
+            gains[seat] = gains.get(seat, 0) + 1
+        for seat, gained in gains.items():
             self.tokens[seat] += gained
         self.next_start = winners[0] if len(winners) == 1 else self.rng.choice(winners)
-        self.emit(
-            "round_end",
-            None,
-            winners=list(winners),
-            reason=reason,
-            gains={str(s): g for s, g in sorted(gains.items())},
-            tokens=list(self.tokens),
-            next_start=self.next_start,
-        )
+        if self.record:
+            self.emit(
+                "round_end",
+                None,
+                winners=list(winners),
+                reason=reason,
+                gains={str(s): g for s, g in sorted(gains.items())},
+                tokens=list(self.tokens),
+                next_start=self.next_start,
+            )
         if max(self.tokens) >= self.target:
             self._end_game(mid_round=False)
 
@@ -322,9 +331,10 @@ class Game:
         """Seats gaining a bonus token this round end: Spy, Princess pair, Jester."""
         alive = [s for s in range(self.players) if self.alive[s]]
         gains = []
-        spies = [s for s in alive if any(c.role is Role.SPY for c in self.discards[s])]
-        if len(spies) == 1:
-            gains.append(spies[0])
+        if Role.SPY in self.roles:
+            spies = [s for s in alive if Role.SPY in [c.role for c in self.discards[s]]]
+            if len(spies) == 1:
+                gains.append(spies[0])
         if self.edition.pair_bonus:
             gains.extend(self._pair_bonus(alive))
         if self.jester is not None and self.jester[1] in winners:

@@ -60,13 +60,13 @@ def card_plays(
 ) -> tuple[Play, ...]:
     """The plays of one card given the other players it may choose."""
     chooses = card.chooses
-    if chooses is Chooses.NOBODY:
+    if chooses == Chooses.NOBODY:
         return (Play(card.id),)
-    if chooses is Chooses.OTHER:
+    if chooses == Chooses.OTHER:
         target_sets = [(t,) for t in others]
-    elif chooses is Chooses.ANY:
+    elif chooses == Chooses.ANY:
         target_sets = [(t,) for t in sorted((*others, seat))]
-    elif chooses is Chooses.ONE_OR_TWO_OTHERS:
+    elif chooses == Chooses.ONE_OR_TWO_OTHERS:
         target_sets = [(t,) for t in others] + list(combinations(others, 2))
     else:
         target_sets = list(combinations(sorted((*others, seat)), 2))
