@@ -1,0 +1,451 @@
+"""The protocol package: round trips, wire stability, every error code, framing."""
+
+from __future__ import annotations
+
+import dataclasses
+import subprocess
+import sys
+import time
+from typing import Any
+
+import msgpack
+import pytest
+
+from protocol import (
+    LIMITS,
+    PROTOCOL_VERSION,
+    Act,
+    AddBot,
+    BotSpec,
+    Chat,
+    ChatLine,
+    ContinueRound,
+    CreateTable,
+    Direction,
+    ErrorCode,
+    ErrorReply,
+    FrameReader,
+    Hello,
+    Join,
+    KeepChoice,
+    Leave,
+    Lobby,
+    LocalProtocolError,
+    LookChoice,
+    Message,
+    Notice,
+    PlayChoice,
+    ProtocolError,
+    RedrawChoice,
+    Rematch,
+    RemoteProtocolError,
+    RemoveBot,
+    SeatInfo,
+    Sit,
+    Spectate,
+    Stand,
+    Start,
+    TableInfo,
+    TableState,
+    TableSummary,
+    Welcome,
+    decode,
+    encode,
+    frame,
+    from_wire,
+    to_wire,
+)
+from protocol.registry import DIRECTION_OF, MESSAGES
+
+TO_SERVER, TO_CLIENT = Direction.TO_SERVER, Direction.TO_CLIENT
+
+
+def table_info(**changes: Any) -> TableInfo:
+    """A table at play: four seats (one bot), two spectators, the receiver at seat 1."""
+    seats = (
+        SeatInfo("ann", None, True),
+        SeatInfo("bob", None, False),
+        SeatInfo("cyd", None, True),
+        SeatInfo("Bot 1", "easy", True),
+    )
+    info = TableInfo("K7QX", "Friday night", "2019", "ann", seats, ("eve", "fay"), "playing", 60, 1)
+    return dataclasses.replace(info, **changes)
+
+
+def typical_table() -> TableState:
+    """A table message as the server sends it mid-round: a 40-key view and 10 events."""
+    view: dict[str, Any] = {f"stat_{i}": i for i in range(28)}
+    view |= {
+        "you": 1,
+        "hand": ["guard", "priest"],
+        "deck_count": 9,
+        "turn": 2,
+        "round": 3,
+        "removed": ["countess"],
+        "players": [
+            {"seat": s, "tokens": s, "out": False, "protected": s == 2, "discards": ["guard"]}
+            for s in range(4)
+        ],
+        "pending": {"kind": "play", "seat": 1, "choices": [{"type": "play", "card": "guard"}]},
+        "winner": None,
+        "last": "baron",
+        "deck_seen": [],
+        "tokens_to_win": 4,
+    }
+    events = tuple(
+        {"kind": "play", "seat": i % 4, "card": "guard", "targets": [2], "guess": "baron"}
+        for i in range(10)
+    )
+    return TableState(table_info(), view, events)
+
+
+# One or more samples of every message; `test_samples_cover_every_message` keeps it complete.
+SAMPLES: list[Message] = [
+    Hello(PROTOCOL_VERSION, "ann"),
+    Hello(0, "Zoë 🌹"),
+    CreateTable("Friday night", "classic", 4, None, ()),
+    CreateTable("t", "premium", 8, 3600, (BotSpec(1, "easy"), BotSpec(7, "medium"))),
+    Join("K7QX"),
+    Spectate("K7QX"),
+    Leave(),
+    Sit(0),
+    Stand(),
+    AddBot(3, "medium"),
+    RemoveBot(7),
+    Start(),
+    Rematch(),
+    Act(PlayChoice("guard", (2,), "priest")),
+    Act(PlayChoice("guard", (2,), 7)),
+    Act(PlayChoice("handmaid")),
+    Act(KeepChoice("spy", ("guard", "baron"))),
+    Act(LookChoice(4)),
+    Act(RedrawChoice(False)),
+    Chat("hello there"),
+    Chat("x" * 200),
+    ContinueRound(),
+    Welcome(PROTOCOL_VERSION, "ann", "SHA256:abc", False, "Be kind.\nHave fun."),
+    Welcome(PROTOCOL_VERSION, "guest-4", None, True, ""),
+    Lobby((), ()),
+    Lobby((TableSummary("K7QX", "Friday", "2019", 4, 3, "waiting", 0),), ("ann", "bob")),
+    typical_table(),
+    TableState(table_info(you=None, status="waiting", timer=None, host=None), None, ()),
+    ChatLine("lobby", "ann", "hi"),
+    ChatLine("table", "bob", "gg"),
+    ErrorReply("not_your_turn", "It is not your turn."),
+    Notice("The server restarts in 5 minutes."),
+]
+
+
+def direction_of(msg: Message) -> Direction:
+    return DIRECTION_OF[type(msg)]
+
+
+def raw(obj: Any) -> bytes:
+    return msgpack.packb(obj, use_bin_type=True)
+
+
+def wire(msg: Message, **changes: Any) -> dict[str, Any]:
+    """The wire map of `msg` with some keys replaced (a value of `...` deletes the key)."""
+    result = to_wire(msg) | changes
+    return {key: value for key, value in result.items() if value is not ...}
+
+
+# --- round trips and wire stability -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("msg", SAMPLES, ids=lambda m: type(m).__name__)
+def test_round_trip(msg: Message) -> None:
+    data = encode(msg)
+    assert decode(data, direction=direction_of(msg)) == msg
+    assert from_wire(to_wire(msg), direction_of(msg)) == msg
+    assert encode(decode(data, direction=direction_of(msg))) == data
+
+
+def test_samples_cover_every_message() -> None:
+    sampled = {type(msg) for msg in SAMPLES}
+    for table in MESSAGES.values():
+        assert set(table.by_cls) <= sampled
+    choices = {type(msg.choice) for msg in SAMPLES if isinstance(msg, Act)}
+    assert choices == {PlayChoice, KeepChoice, LookChoice, RedrawChoice}
+
+
+def test_wire_tags_are_written_down() -> None:
+    """Tags are part of the wire format: renaming one is a protocol version change."""
+    assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_SERVER].by_tag.items()} == {
+        "hello": "Hello",
+        "create_table": "CreateTable",
+        "join": "Join",
+        "spectate": "Spectate",
+        "leave": "Leave",
+        "sit": "Sit",
+        "stand": "Stand",
+        "add_bot": "AddBot",
+        "remove_bot": "RemoveBot",
+        "start": "Start",
+        "rematch": "Rematch",
+        "act": "Act",
+        "chat": "Chat",
+        "continue_round": "ContinueRound",
+    }
+    assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
+        "welcome": "Welcome",
+        "lobby": "Lobby",
+        "table": "TableState",
+        "chat": "ChatLine",
+        "error": "ErrorReply",
+        "notice": "Notice",
+    }
+    assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
+        "play",
+        "keep",
+        "look",
+        "redraw",
+    ]
+
+
+def test_golden_bytes() -> None:
+    assert encode(Hello(1, "ann")) == b"\x83\xa4type\xa5hello\xa7version\x01\xa4name\xa3ann"
+    assert to_wire(Act(PlayChoice("guard", (2,), "priest"))) == {
+        "type": "act",
+        "choice": {"type": "play", "card": "guard", "targets": [2], "guess": "priest"},
+    }
+
+
+def test_messages_are_frozen_slotted_dataclasses() -> None:
+    for cls in DIRECTION_OF:
+        assert dataclasses.is_dataclass(cls) and "__slots__" in vars(cls)
+        assert cls.__dataclass_params__.frozen
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        Hello(1, "ann").name = "bob"  # type: ignore[misc]
+
+
+def test_decoded_lists_are_tuples() -> None:
+    msg = decode(encode(SAMPLES[3]), direction=TO_SERVER)
+    assert isinstance(msg, CreateTable) and isinstance(msg.bots, tuple)
+
+
+# --- invalid input: one case per error code and per kind of check ------------------------------
+
+PLAY = {"type": "play", "card": "guard", "targets": [1], "guess": None}
+S, C, E = TO_SERVER, TO_CLIENT, ErrorCode
+
+
+def act(**changes: Any) -> dict[str, Any]:
+    """An `act` wire map whose play choice has some fields changed."""
+    return {"type": "act", "choice": PLAY | changes}
+
+
+def table(**changes: Any) -> dict[str, Any]:
+    """The typical table's wire map with some of its `info` fields changed."""
+    info = to_wire(typical_table())["info"]
+    return wire(typical_table(), info=info | changes)
+
+
+def nested(depth: int) -> list[Any]:
+    """`depth` lists inside each other."""
+    value: list[Any] = [1]
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+INVALID: dict[str, tuple[Direction, Any, ErrorCode]] = {
+    # id: (direction, wire map or raw bytes, expected code)
+    "empty": (S, b"", E.MALFORMED),
+    "truncated": (S, encode(Hello(1, "ann"))[:-1], E.MALFORMED),
+    "trailing": (S, encode(Leave()) + b"\xc0", E.MALFORMED),
+    "reserved byte": (S, b"\xc1", E.MALFORMED),
+    "not a map": (S, raw(["hello", 1, "ann"]), E.MALFORMED),
+    "scalar": (C, raw(7), E.MALFORMED),
+    "bin": (S, raw({"type": "chat", "text": b"hi"}), E.MALFORMED),
+    "ext": (S, raw({"type": "chat", "text": msgpack.ExtType(1, b"x")}), E.MALFORMED),
+    "empty ext": (S, b"\x82\xa4type\xa4chat\xa4text\xc7\x00\x05", E.MALFORMED),
+    "bad utf-8": (S, b"\x82\xa4type\xa4chat\xa4text\xa2\xff\xfe", E.MALFORMED),
+    "int key": (S, raw({"type": "leave", 1: 2}), E.MALFORMED),
+    "unknown type": (S, {"type": "fly"}, E.UNKNOWN_TYPE),
+    "wrong direction": (S, to_wire(Notice("hi")), E.UNKNOWN_TYPE),
+    "wrong direction 2": (C, to_wire(Start()), E.UNKNOWN_TYPE),
+    "no type": (S, {"code": "K7QX"}, E.MISSING_FIELD),
+    "type not str": (S, {"type": 1}, E.BAD_FIELD),
+    "missing": (S, {"type": "hello", "version": 1}, E.MISSING_FIELD),
+    "missing nested": (S, {"type": "act", "choice": {"type": "look"}}, E.MISSING_FIELD),
+    "missing motd": (C, wire(SAMPLES[22], motd=...), E.MISSING_FIELD),
+    "unexpected": (S, {"type": "leave", "now": True}, E.UNEXPECTED_FIELD),
+    "unexpected nested": (S, act(x=1), E.UNEXPECTED_FIELD),
+    "str for int": (S, {"type": "sit", "seat": "1"}, E.BAD_FIELD),
+    "bool for int": (S, {"type": "sit", "seat": True}, E.BAD_FIELD),
+    "int for bool": (S, {"type": "act", "choice": {"type": "redraw", "redraw": 1}}, E.BAD_FIELD),
+    "float": (S, {"type": "sit", "seat": 1.0}, E.BAD_FIELD),
+    "seat range": (S, {"type": "sit", "seat": 8}, E.BAD_FIELD),
+    "negative": (S, {"type": "remove_bot", "seat": -1}, E.BAD_FIELD),
+    "huge int": (S, {"type": "sit", "seat": 2**64 - 1}, E.BAD_FIELD),
+    "bad level": (S, {"type": "add_bot", "seat": 1, "level": "hard"}, E.BAD_FIELD),
+    "bad choice": (S, {"type": "act", "choice": {"type": "pass"}}, E.BAD_FIELD),
+    "choice not map": (S, {"type": "act", "choice": "guard"}, E.BAD_FIELD),
+    "targets not list": (S, act(targets=1), E.BAD_FIELD),
+    "guess float": (S, act(guess=1.5), E.BAD_FIELD),
+    "guess bool": (S, act(guess=True), E.BAD_FIELD),
+    "card id": (S, act(card="Guard!"), E.BAD_FIELD),
+    "empty name": (S, {"type": "hello", "version": 1, "name": ""}, E.BAD_FIELD),
+    "escape in name": (S, {"type": "hello", "version": 1, "name": "a\x1b[2J"}, E.BAD_FIELD),
+    "newline in chat": (S, {"type": "chat", "text": "a\nb"}, E.BAD_FIELD),
+    "c1 control": (S, {"type": "chat", "text": "a\x9bb"}, E.BAD_FIELD),
+    "bad status": (C, table(status="x"), E.BAD_FIELD),
+    "no seats": (C, table(seats=[]), E.BAD_FIELD),
+    "bad scope": (C, {"type": "chat", "scope": "world", "sender": "a", "text": "b"}, E.BAD_FIELD),
+    "float in view": (C, wire(typical_table(), view={"a": [1, {"b": 0.5}]}), E.BAD_FIELD),
+    "view not map": (C, wire(typical_table(), view=[1, 2]), E.BAD_FIELD),
+    "event not map": (C, wire(typical_table(), events=[1]), E.BAD_FIELD),
+    "long chat": (S, {"type": "chat", "text": "é" * 201}, E.TOO_LONG),
+    "long name": (S, {"type": "hello", "version": 1, "name": "n" * 33}, E.TOO_LONG),
+    "long card": (S, act(card="g" * 33), E.TOO_LONG),
+    "huge string": (S, {"type": "chat", "text": "x" * 5000}, E.TOO_LONG),
+    "long key": (S, {"type": "leave", "k" * 2000: 1}, E.TOO_LONG),
+    "too many targets": (S, act(targets=[1] * 9), E.TOO_LARGE),
+    "array limit": (S, act(targets=[1] * 17), E.TOO_LARGE),
+    "map limit": (S, {f"k{i}": i for i in range(17)}, E.TOO_LARGE),
+    "frame limit": (S, b"\x00" * (64 * 1024 + 1), E.TOO_LARGE),
+    "frame limit to client": (C, b"\x00" * (1024 * 1024 + 1), E.TOO_LARGE),
+    "deep": (S, act(targets=[[[1]]]), E.TOO_DEEP),
+    "very deep": (S, b"\x81\xa1a" + b"\x91" * 5000 + b"\xc0", E.TOO_DEEP),
+    "deep view": (
+        C,
+        wire(typical_table(), view={"a": [[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]}),
+        E.TOO_DEEP,
+    ),
+}
+
+
+@pytest.mark.parametrize(("direction", "data", "code"), INVALID.values(), ids=INVALID.keys())
+def test_invalid_input_gives_its_code(direction: Direction, data: Any, code: ErrorCode) -> None:
+    data = data if isinstance(data, bytes) else raw(data)
+    with pytest.raises(RemoteProtocolError) as caught:
+        decode(data, direction=direction)
+    assert caught.value.code == code, caught.value
+    assert caught.value.reason
+
+
+def test_depth_limit_is_inclusive() -> None:
+    deepest = TableState(table_info(), {"a": nested(14)})  # the top-level map is depth 1
+    assert decode(encode(deepest), direction=TO_CLIENT) == deepest
+    with pytest.raises(LocalProtocolError, match="deeper than 16"):
+        encode(TableState(table_info(), {"a": nested(15)}))
+
+
+def test_every_code_is_tested() -> None:
+    assert {code for _, _, code in INVALID.values()} == set(ErrorCode)
+
+
+def test_reason_names_the_field() -> None:
+    bad = {"type": "create_table", "name": "t", "edition": "classic", "seats": 4, "timer": None}
+    bad["bots"] = [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "hard"}]
+    with pytest.raises(ProtocolError, match=r"bots\[1\]\.level"):
+        decode(raw(bad), direction=TO_SERVER)
+
+
+def test_decode_rejects_non_bytes() -> None:
+    for data in ("hello", None, 7, [1]):
+        with pytest.raises(RemoteProtocolError) as caught:
+            decode(data, direction=TO_SERVER)  # type: ignore[arg-type]
+        assert caught.value.code == ErrorCode.MALFORMED
+
+
+def test_decode_accepts_bytearray_and_memoryview() -> None:
+    data = encode(Chat("hi"))
+    assert decode(bytearray(data), direction=TO_SERVER) == Chat("hi")
+    assert decode(memoryview(data), direction=TO_SERVER) == Chat("hi")
+
+
+def test_error_is_printable_and_split_by_fault() -> None:
+    err = RemoteProtocolError(ErrorCode.TOO_LONG, "text: 300 characters, at most 200")
+    assert str(err) == "too_long: text: 300 characters, at most 200"
+    assert isinstance(err, ProtocolError) and not isinstance(err, LocalProtocolError)
+    assert err.code == "too_long"  # a StrEnum: sends as the plain string
+
+
+# --- encoding invalid messages ------------------------------------------------------------------
+
+BAD_MESSAGES: list[tuple[Any, ErrorCode]] = [
+    ("not a message", ErrorCode.UNKNOWN_TYPE),
+    (Chat("x" * 201), ErrorCode.TOO_LONG),
+    (Sit(-1), ErrorCode.BAD_FIELD),
+    (Act("guard"), ErrorCode.BAD_FIELD),  # type: ignore[arg-type]
+    (Lobby(({"code": "K7QX"},), ()), ErrorCode.BAD_FIELD),  # type: ignore[arg-type]
+    (TableState(table_info(), {"a": 0.5}), ErrorCode.BAD_FIELD),
+    (TableState(table_info(), {"a": {1, 2}}), ErrorCode.BAD_FIELD),
+    (TableState(table_info(), {"a": 2**70}), ErrorCode.BAD_FIELD),
+    (TableState(table_info(), {"a": b"bytes"}), ErrorCode.MALFORMED),
+    (Notice("\ud800"), ErrorCode.BAD_FIELD),
+    (TableState(table_info(), {"a": "x" * (17 * 1024)}), ErrorCode.TOO_LONG),
+    (TableState(table_info(), {f"k{i}": "x" * 16000 for i in range(70)}), ErrorCode.TOO_LARGE),
+]
+
+
+@pytest.mark.parametrize(("msg", "code"), BAD_MESSAGES, ids=lambda v: str(v)[:30])
+def test_encode_refuses_what_the_peer_would_reject(msg: Any, code: ErrorCode) -> None:
+    with pytest.raises(LocalProtocolError) as caught:
+        encode(msg)
+    assert caught.value.code == code, caught.value
+
+
+def test_encode_accepts_engine_tuples_in_views() -> None:
+    msg = TableState(table_info(), {"hand": ("guard",)}, ({"targets": (1, 2)},))
+    back = decode(encode(msg), direction=TO_CLIENT)
+    assert isinstance(back, TableState) and back.view == {"hand": ["guard"]}
+
+
+# --- framing ------------------------------------------------------------------------------------
+
+
+def test_frames_survive_any_split() -> None:
+    frames = [encode(msg) for msg in SAMPLES if direction_of(msg) is TO_CLIENT]
+    stream = b"".join(frame(f, direction=TO_CLIENT) for f in frames)
+    for step in (1, 3, 7, 1000, len(stream)):
+        reader, got = FrameReader(direction=TO_CLIENT), []
+        for start in range(0, len(stream), step):
+            got += reader.feed(stream[start : start + step])
+        assert got == frames and reader.pending == 0
+
+
+def test_frame_reader_refuses_an_oversize_length_at_once() -> None:
+    reader = FrameReader(direction=TO_SERVER)
+    assert reader.feed(frame(encode(Leave()), direction=TO_SERVER)[:3]) == []
+    assert reader.pending == 3
+    reader = FrameReader(direction=TO_SERVER)
+    with pytest.raises(RemoteProtocolError) as caught:
+        reader.feed((64 * 1024 + 1).to_bytes(4, "big"))
+    assert caught.value.code == ErrorCode.TOO_LARGE
+    with pytest.raises(RemoteProtocolError):  # broken for good
+        reader.feed(frame(encode(Leave()), direction=TO_SERVER))
+
+
+def test_frame_refuses_oversize_payload() -> None:
+    limit = LIMITS[TO_SERVER].max_frame
+    assert len(frame(b"x" * limit, direction=TO_SERVER)) == limit + 4
+    with pytest.raises(LocalProtocolError):
+        frame(b"x" * (limit + 1), direction=TO_SERVER)
+
+
+# --- boundaries and cost ------------------------------------------------------------------------
+
+
+def test_protocol_imports_no_io() -> None:
+    code = (
+        "import sys, protocol; "
+        "bad = [m for m in ('asyncio', 'asyncssh', 'textual', 'server', 'lovelet_tui', 'socket')"
+        " if m in sys.modules]; print(bad)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "[]"
+
+
+def test_typical_table_is_cheap() -> None:
+    """A guard against accidental quadratic work, not a benchmark (see docs/protocol.md)."""
+    msg = typical_table()
+    assert len(msg.view or {}) == 40 and len(msg.events) == 10
+    start = time.perf_counter()
+    for _ in range(100):
+        decode(encode(msg), direction=TO_CLIENT)
+    assert (time.perf_counter() - start) / 100 < 0.005
