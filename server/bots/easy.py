@@ -1,0 +1,45 @@
+"""The easy bot: random among the legal choices, except those that knock itself out."""
+
+from __future__ import annotations
+
+import random
+
+from server.engine import Role
+
+from .cards import CardBook, card_book
+
+
+class EasyBot:
+    """Plays at random, but never discards its own Princess by choice nor names an absent card."""
+
+    level = "easy"
+
+    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
+        """A random choice among the sensible ones (any legal one if none is sensible)."""
+        choices = view["choices"]
+        book = card_book(view["edition"])
+        sensible = [choice for choice in choices if not reckless(choice, view, book)]
+        return rng.choice(sensible or choices)
+
+
+def reckless(choice: dict, view: dict, book: CardBook) -> bool:
+    """Whether `choice` knocks the bot's own seat out for sure, or names a card nobody can hold."""
+    hand = view["hand"]
+    holds_princess = any(book.has(card, Role.PRINCESS) for card in hand)
+    if choice["type"] == "redraw":
+        return choice["redraw"] and holds_princess
+    if choice["type"] != "play":
+        return False
+    card = choice["card"]
+    if book.has(card, Role.PRINCESS):
+        return True
+    if book.has(card, Role.PRINCE) and view["viewer"] in choice["targets"]:
+        kept = list(hand)
+        kept.remove(card)
+        return any(book.has(other, Role.PRINCESS) for other in kept)
+    guess = choice["guess"]
+    if guess is None:
+        return False
+    return not any(
+        count and book.named(card_id, guess) for card_id, count in view["unseen"].items()
+    )

@@ -1,0 +1,237 @@
+"""A quick estimate of a seat's chance to win the round holding a given card.
+
+The model: each opponent's hand is a distribution (from `Beliefs`); opponents act like
+careful random players (never the Princess by choice); the card kept now matters more the
+closer the showdown is. All numbers are in tokens this seat expects from the round.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from server.engine import Role
+
+from .beliefs import Beliefs
+from .cards import CardBook
+
+Dist = dict[str, float]
+
+SHOWDOWN_WEIGHT_EARLY = 0.5  # how much the kept card's rank counts while the round is young
+MAX_DANGER = 0.95
+
+
+@dataclass
+class Table:
+    """Everything one decision needs, from the seat's view and beliefs."""
+
+    book: CardBook
+    me: int
+    hand: list[str]
+    opponents: list[int]  # alive, in turn order after me
+    protected: set[int]
+    dists: dict[int, Dist]
+    pool: dict[str, int]  # unseen copies not known to lie elsewhere: what a draw may bring
+    deck_size: int
+    bonus: list[int]  # Count bonus per seat
+    discards: list[list[str]]
+    tokens: list[int]
+    exposed: dict[int, str]  # opponent seat -> the card of mine they know
+    guess_options: int  # how many guesses could name some unseen card
+    _memo: dict = field(default_factory=dict)
+
+    @classmethod
+    def from_view(cls, view: dict, beliefs: Beliefs) -> Table:
+        """The table as the viewing seat knows it."""
+        book = beliefs.book
+        me, players = view["viewer"], view["players"]
+        seats = view["seats"]
+        beliefs.alive = [seat["alive"] for seat in seats]
+        beliefs.deck_size = view["deck_size"]
+        pool = dict(view["unseen"])
+        for card in beliefs.known_in_deck():
+            pool[card] -= 1
+        order = [(me + step) % players for step in range(1, players)]
+        opponents = [seat for seat in order if seats[seat]["alive"]]
+        dists = {
+            seat: beliefs.distribution(seat, beliefs.pool_for(seat, pool)) for seat in opponents
+        }
+        return cls(
+            book=book,
+            me=me,
+            hand=list(view["hand"]),
+            opponents=opponents,
+            protected={s for s, seat in enumerate(seats) if seat["protected"]},
+            dists=dists,
+            pool={card: n for card, n in pool.items() if n > 0},
+            deck_size=view["deck_size"],
+            bonus=[_counts(book, seat["discards"]) for seat in seats],
+            discards=[seat["discards"] for seat in seats],
+            tokens=[seat["tokens"] for seat in seats],
+            exposed=dict(beliefs.exposed),
+            guess_options=_guess_options(book, view["unseen"], view["hand"]),
+        )
+
+    # -------------------------------------------------------------- the estimate
+
+    def win(
+        self,
+        card: str,
+        dists: dict[int, Dist] | None = None,
+        shielded: bool = False,
+        bonus: int = 0,
+    ) -> float:
+        """Tokens expected from the round when keeping `card` against `dists` (default: all)."""
+        if dists is None:
+            key = (card, shielded, bonus)
+            if key not in self._memo:
+                self._memo[key] = self._win(card, self.dists, shielded, bonus)
+            return self._memo[key]
+        return self._win(card, dists, shielded, bonus)
+
+    def _win(self, card: str, dists: dict[int, Dist], shielded: bool, bonus: int) -> float:
+        players = len(dists) + 1
+        beat = 1.0
+        for seat, dist in dists.items():
+            beat *= self.beat(card, seat, dist, bonus)
+        showdown = self.showdown_weight(players - 1)
+        weight = showdown + (1 - showdown) * SHOWDOWN_WEIGHT_EARLY
+        strength = weight * beat + (1 - weight) / players
+        if shielded:
+            return strength
+        return strength * self.survival(card, dists)
+
+    def round_survival(self, card: str) -> float:
+        """Chance of lasting to the end of the round, holding cards as safe as `card`."""
+        survive = self.survival(card, self.dists)
+        turns_left = max(1.0, self.deck_size / (len(self.opponents) + 1))
+        return survive**turns_left
+
+    def another_turn(self) -> bool:
+        """Whether the deck lasts until this seat's next turn."""
+        return self.deck_size > len(self.opponents)
+
+    def showdown_weight(self, others: int) -> float:
+        """How surely the card kept now is the one shown at the showdown."""
+        if self.deck_size <= others:
+            return 1.0
+        return others / self.deck_size
+
+    def beat(self, card: str, seat: int, dist: Dist, bonus: int = 0) -> float:
+        """Chance `card` beats `seat`'s hand at a showdown (ties count half)."""
+        memo_key = ("beat", card, seat, bonus)
+        stable = dist is self.dists.get(seat)
+        if stable and memo_key in self._memo:
+            return self._memo[memo_key]
+        book = self.book
+        mine = book.value[card] + self.bonus[self.me] + bonus
+        theirs_bonus = self.bonus[seat]
+        total = 0.0
+        for other, p in dist.items():
+            total += p * _showdown(book, card, mine, other, book.value[other] + theirs_bonus)
+        if stable:
+            self._memo[memo_key] = total
+        return total
+
+    def survival(self, card: str, dists: dict[int, Dist]) -> float:
+        """Chance of still being in the round at the next turn, holding `card`."""
+        acting = [seat for seat in self.opponents if seat in dists][: max(self.deck_size, 0)]
+        alive = len(dists) + 1
+        survive = 1.0
+        for seat in acting:
+            survive *= 1 - self.danger(card, seat, dists[seat], alive)
+        return survive
+
+    def danger(self, card: str, seat: int, dist: Dist, alive: int) -> float:
+        """Chance that `seat`, playing one of its two cards at random, knocks out `card`."""
+        targets = alive - 1 - sum(1 for s in self.protected if s != seat)
+        if targets <= 0:
+            return 0.0
+        book = self.book
+        plays, other = self.habits(seat, dist)
+        mine = book.value[card]
+        danger = plays.get(Role.GUARD, 0.0) * self.guessed(card, seat) / targets
+        danger += plays.get(Role.BARON, 0.0) * _above(other, mine) / targets
+        danger += plays.get(Role.DOWAGER_QUEEN, 0.0) * _below(other, mine) / targets
+        if book.role[card] is Role.PRINCESS:
+            danger += plays.get(Role.PRINCE, 0.0) / (targets + 1)
+        return min(danger, MAX_DANGER)
+
+    def guessed(self, card: str, seat: int) -> float:
+        """Chance a Guard of `seat` aimed at me names `card`."""
+        role = self.book.role[card]
+        if role in (Role.GUARD, Role.ASSASSIN):
+            return 0.0
+        if self.exposed.get(seat) == card:
+            return 1.0
+        return 1 / max(self.guess_options, 1)
+
+    def habits(self, seat: int, dist: Dist) -> tuple[dict[Role, float], dict[int, float]]:
+        """For `seat` holding `dist` and drawing: the odds of each role being played, and of
+        each value being kept (a random one of its two cards is played)."""
+        key = ("habits", seat)
+        stable = dist is self.dists.get(seat)
+        if stable and key in self._memo:
+            return self._memo[key]
+        plays: dict[Role, float] = {}
+        kept: dict[int, float] = {}
+        book = self.book
+        for card, p in self.mixed(dist).items():
+            role, value = book.role[card], book.value[card]
+            plays[role] = plays.get(role, 0.0) + p
+            kept[value] = kept.get(value, 0.0) + p
+        if stable:
+            self._memo[key] = (plays, kept)
+        return plays, kept
+
+    def mixed(self, dist: Dist) -> Dist:
+        """Half `dist`, half a fresh draw."""
+        draw = self.draw_odds()
+        mixed = {card: 0.5 * p for card, p in draw.items()}
+        for card, p in dist.items():
+            mixed[card] = mixed.get(card, 0.0) + 0.5 * p
+        return mixed
+
+    def draw_odds(self) -> Dist:
+        """What a card drawn now may be."""
+        if "draw" not in self._memo:
+            total = sum(self.pool.values()) or 1
+            self._memo["draw"] = {card: n / total for card, n in self.pool.items()}
+        return self._memo["draw"]
+
+    def without(self, seat: int) -> dict[int, Dist]:
+        """The opponents' distributions with `seat` out of the round."""
+        return {s: d for s, d in self.dists.items() if s != seat}
+
+    def replacing(self, seat: int, dist: Dist) -> dict[int, Dist]:
+        """The opponents' distributions with `seat` holding `dist` instead."""
+        return {s: (dist if s == seat else d) for s, d in self.dists.items()}
+
+
+def _showdown(book: CardBook, card: str, mine: int, other: str, theirs: int) -> float:
+    """1 if `card` (worth `mine`) beats `other` (worth `theirs`), 0.5 on a tie, else 0."""
+    roles = (book.role[card], book.role[other])
+    if roles == (Role.PRINCESS, Role.BISHOP):
+        return 1.0
+    if roles == (Role.BISHOP, Role.PRINCESS):
+        return 0.0
+    if mine == theirs:
+        return 0.5
+    return 1.0 if mine > theirs else 0.0
+
+
+def _above(values: dict[int, float], value: int) -> float:
+    return sum(p for v, p in values.items() if v > value)
+
+
+def _below(values: dict[int, float], value: int) -> float:
+    return sum(p for v, p in values.items() if v < value)
+
+
+def _counts(book: CardBook, discards: list[str]) -> int:
+    return sum(1 for card in discards if book.role[card] is Role.COUNT)
+
+
+def _guess_options(book: CardBook, unseen: dict[str, int], hand: list[str]) -> int:
+    """How many guesses name a card an opponent might think a player holds."""
+    possible = [card for card, n in unseen.items() if n > 0] + list(hand)
+    return sum(1 for guess in book.guesses if any(book.named(card, guess) for card in possible))

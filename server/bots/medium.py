@@ -1,0 +1,320 @@
+"""The medium bot: counts cards from its own view and log, and scores every legal choice by
+the tokens it expects from the round (see `estimate.Table`)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from server.engine import Role
+
+from .beliefs import RoundFollower
+from .estimate import Dist, Table
+
+INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
+GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
+SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for later
+KNOWN_TARGET_KEPT = 0.5  # share of a sure Guard hit expected next turn when keeping a Guard
+TIE = 1e-9
+
+
+class MediumBot:
+    """Plays the choice with the best estimate, from what its seat has seen and been shown."""
+
+    level = "medium"
+
+    def __init__(self) -> None:
+        self._follower = RoundFollower()
+
+    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
+        """The best-scoring element of `view["choices"]`, ties broken at random."""
+        table = Table.from_view(view, self._follower.follow(view, log))
+        choices = view["choices"]
+        if len(choices) == 1:
+            return choices[0]
+        score = SCORERS[view["pending"]["kind"]]
+        scores = [score(table, choice) for choice in choices]
+        best = max(scores)
+        return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
+
+
+# ------------------------------------------------------------------ plays
+
+
+def score_play(table: Table, choice: dict) -> float:
+    """Tokens expected from the round after this play."""
+    card = choice["card"]
+    kept = list(table.hand)
+    kept.remove(card)
+    keeping = kept[0] if kept else card
+    score = PLAY_SCORERS.get(table.book.role[card], _no_effect)
+    return score(table, choice, keeping) + potential(table, keeping)
+
+
+def potential(table: Table, kept: str) -> float:
+    """What keeping `kept` promises for the next turn: a Spy to play, a Guard for a known card."""
+    if not table.another_turn():
+        return 0.0
+    role = table.book.role[kept]
+    if role is Role.SPY:
+        return SPY_KEPT * spy_bonus(table, kept)
+    if role is Role.GUARD:
+        gains = [
+            table.win(kept, table.without(seat)) - table.win(kept)
+            for seat, dist in table.dists.items()
+            if _certain_hit(table, dist)
+        ]
+        return KNOWN_TARGET_KEPT * max(gains, default=0.0)
+    return 0.0
+
+
+def _certain_hit(table: Table, dist: Dist) -> bool:
+    book = table.book
+    return len(dist) == 1 and not any(book.has(card, Role.GUARD) for card in dist)
+
+
+def _no_effect(table: Table, choice: dict, kept: str) -> float:
+    return table.win(kept)
+
+
+def _princess(table: Table, choice: dict, kept: str) -> float:
+    return 0.0
+
+
+def _named_odds(table: Table, seat: int, guess: str | int | None) -> float:
+    named = table.book.named
+    return sum(p for card, p in table.dists[seat].items() if named(card, guess))
+
+
+def _role_odds(table: Table, dist: Dist, role: Role) -> float:
+    return sum(p for card, p in dist.items() if table.book.role[card] is role)
+
+
+def _guard(table: Table, choice: dict, kept: str) -> float:
+    if not choice["targets"]:
+        return table.win(kept)
+    seat = choice["targets"][0]
+    hit = _named_odds(table, seat, choice["guess"])
+    assassin = _role_odds(table, table.dists[seat], Role.ASSASSIN)
+    return hit * table.win(kept, table.without(seat)) + (1 - hit - assassin) * table.win(kept)
+
+
+def info(table: Table, seat: int, kept: str) -> float:
+    """What looking at `seat`'s hand is worth: more when less is known and a Guard is kept."""
+    dist = table.dists[seat]
+    unknown = 1 - max(dist.values(), default=1.0)
+    gain = table.win(kept, table.without(seat)) - table.win(kept)
+    weight = INFO_WEIGHT * (GUARD_AFTER_LOOK if table.book.has(kept, Role.GUARD) else 1.0)
+    return weight * unknown * gain
+
+
+def _priest(table: Table, choice: dict, kept: str) -> float:
+    if not choice["targets"]:
+        return table.win(kept)
+    return table.win(kept) + info(table, choice["targets"][0], kept)
+
+
+def _baroness(table: Table, choice: dict, kept: str) -> float:
+    return table.win(kept) + sum(info(table, seat, kept) for seat in choice["targets"])
+
+
+def _compare(table: Table, choice: dict, kept: str, lower_loses: bool) -> float:
+    if not choice["targets"]:
+        return table.win(kept)
+    seat = choice["targets"][0]
+    mine = table.book.value[kept]
+    win = tie = 0.0
+    for card, p in table.dists[seat].items():
+        theirs = table.book.value[card]
+        if theirs == mine:
+            tie += p
+        elif (theirs < mine) == lower_loses:
+            win += p
+    return win * table.win(kept, table.without(seat)) + tie * table.win(kept)
+
+
+def _baron(table: Table, choice: dict, kept: str) -> float:
+    return _compare(table, choice, kept, lower_loses=True)
+
+
+def _dowager_queen(table: Table, choice: dict, kept: str) -> float:
+    return _compare(table, choice, kept, lower_loses=False)
+
+
+def _handmaid(table: Table, choice: dict, kept: str) -> float:
+    return table.win(kept, shielded=True)
+
+
+def _prince(table: Table, choice: dict, kept: str) -> float:
+    seat = choice["targets"][0]
+    if seat == table.me:
+        if table.book.has(kept, Role.PRINCESS):
+            return 0.0
+        return sum(p * table.win(card) for card, p in table.draw_odds().items())
+    princess = _role_odds(table, table.dists[seat], Role.PRINCESS)
+    redrawn = table.replacing(seat, table.draw_odds())
+    return princess * table.win(kept, table.without(seat)) + (1 - princess) * table.win(
+        kept, redrawn
+    )
+
+
+def _swap_with(table: Table, seat: int, kept: str) -> float:
+    """Trade `kept` for `seat`'s hand, which then holds `kept` for sure."""
+    after = table.replacing(seat, {kept: 1.0})
+    return sum(p * table.win(card, after) for card, p in table.dists[seat].items())
+
+
+def _king(table: Table, choice: dict, kept: str) -> float:
+    if not choice["targets"]:
+        return table.win(kept)
+    return _swap_with(table, choice["targets"][0], kept)
+
+
+def _cardinal(table: Table, choice: dict, kept: str) -> float:
+    if not choice["targets"]:
+        return table.win(kept)
+    first, second = choice["targets"]
+    if table.me in (first, second):
+        return _swap_with(table, second if first == table.me else first, kept)
+    return table.win(kept) + max(info(table, first, kept), info(table, second, kept))
+
+
+def _chancellor(table: Table, choice: dict, kept: str) -> float:
+    draws = min(2, table.deck_size)
+    if draws == 0:
+        return table.win(kept)
+    pool = table.pool
+    total = sum(pool.values())
+    worth = {card: table.win(card) for card in pool}
+    floor = table.win(kept)
+    if draws == 1 or total < 2:
+        return sum(n / total * max(floor, worth[card]) for card, n in pool.items())
+    expected = 0.0
+    for first, n_first in pool.items():
+        best_first = max(floor, worth[first])
+        for second, n_second in pool.items():
+            n_second -= first == second
+            if n_second > 0:
+                odds = n_first * n_second / (total * (total - 1))
+                expected += odds * max(best_first, worth[second])
+    return expected
+
+
+def spy_bonus(table: Table, kept: str) -> float:
+    """The Spy's token: expected if no other seat still in the round shows a Spy at the end."""
+    book = table.book
+    spies = book.ids_of(Role.SPY)
+    shown = [
+        seat for seat in (table.me, *table.opponents) if set(table.discards[seat]) & set(spies)
+    ]
+    if shown:
+        return 0.0
+    unseen = sum(table.pool.get(card, 0) for card in spies)
+    return table.round_survival(kept) * max(0.0, 1 - 0.5 * unseen)
+
+
+def _spy(table: Table, choice: dict, kept: str) -> float:
+    return table.win(kept) + spy_bonus(table, kept)
+
+
+def _constable(table: Table, choice: dict, kept: str) -> float:
+    return table.win(kept) + 1 - table.round_survival(kept)
+
+
+def _count(table: Table, choice: dict, kept: str) -> float:
+    return table.win(kept, bonus=1)
+
+
+def _jester(table: Table, choice: dict, kept: str) -> float:
+    if not choice["targets"]:
+        return table.win(kept)
+    seat = choice["targets"][0]
+    strength = {s: _mean_value(table, d) + 1 for s, d in table.dists.items()}
+    their_share = strength[seat] / sum(strength.values())
+    return table.win(kept) + (1 - table.win(kept)) * their_share
+
+
+def _mean_value(table: Table, dist: Dist) -> float:
+    return sum(p * table.book.value[card] for card, p in dist.items())
+
+
+def _bishop(table: Table, choice: dict, kept: str) -> float:
+    if not choice["targets"]:
+        return table.win(kept)
+    return table.win(kept) + _named_odds(table, choice["targets"][0], choice["guess"])
+
+
+def _sycophant(table: Table, choice: dict, kept: str) -> float:
+    """Mark the leader, if it is not the next to play (whose card could not choose itself)."""
+    seat = choice["targets"][0]
+    if seat == table.me:
+        return table.win(kept)
+    next_up = table.opponents[0] if table.opponents else None
+    return table.win(kept) + TIE * 10 * (table.tokens[seat] + 1) * (seat != next_up)
+
+
+PLAY_SCORERS: dict[Role, Callable[[Table, dict, str], float]] = {
+    Role.SPY: _spy,
+    Role.GUARD: _guard,
+    Role.PRIEST: _priest,
+    Role.BARON: _baron,
+    Role.HANDMAID: _handmaid,
+    Role.PRINCE: _prince,
+    Role.CHANCELLOR: _chancellor,
+    Role.KING: _king,
+    Role.PRINCESS: _princess,
+    Role.JESTER: _jester,
+    Role.CARDINAL: _cardinal,
+    Role.BARONESS: _baroness,
+    Role.SYCOPHANT: _sycophant,
+    Role.COUNT: _count,
+    Role.CONSTABLE: _constable,
+    Role.DOWAGER_QUEEN: _dowager_queen,
+    Role.BISHOP: _bishop,
+}
+
+
+# ------------------------------------------------------------------ sub-decisions
+
+
+def score_keep(table: Table, choice: dict) -> float:
+    """Chancellor: keep the best card; under the deck, the worse card deeper, unless it
+    comes back to this seat."""
+    keep = choice["keep"]
+    return table.win(keep) + potential(table, keep) + TIE * 100 * _bottom_order(table, choice)
+
+
+def _bottom_order(table: Table, choice: dict) -> float:
+    cycle = [*table.opponents, table.me]
+    score = 0.0
+    for depth, card in enumerate(choice["bottom"]):
+        drawer = cycle[(table.deck_size + depth) % len(cycle)]
+        value = table.book.value[card]
+        score += value if drawer == table.me else -value * (1 + depth)
+    return score
+
+
+def score_look(table: Table, choice: dict) -> float:
+    """Cardinal: look at the hand this seat knows least about (its own it sees anyway)."""
+    seat = choice["seat"]
+    if seat == table.me:
+        return 0.0
+    return 1 - max(table.dists[seat].values(), default=1.0)
+
+
+def score_redraw(table: Table, choice: dict) -> float:
+    """Bishop's target: redraw a card worth less than a fresh draw; never the Princess."""
+    held = table.hand[0]
+    if not choice["redraw"]:
+        return table.win(held)
+    if table.book.has(held, Role.PRINCESS):
+        return -1.0
+    return sum(p * table.win(card) for card, p in table.draw_odds().items())
+
+
+SCORERS: dict[str, Callable[[Table, dict], float]] = {
+    "play": score_play,
+    "chancellor": score_keep,
+    "cardinal_look": score_look,
+    "bishop_redraw": score_redraw,
+}
