@@ -1,0 +1,339 @@
+"""Fuzzing the protocol: whatever the bytes, decoding raises nothing but ProtocolError.
+
+Valid messages are generated from the registry's own field specs, so a new message is fuzzed
+as soon as it is registered.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+from typing import Any
+
+import msgpack
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from protocol import (
+    LIMITS,
+    Direction,
+    ErrorCode,
+    FrameReader,
+    LocalProtocolError,
+    Message,
+    ProtocolError,
+    RemoteProtocolError,
+    decode,
+    encode,
+    frame,
+    from_wire,
+    to_wire,
+)
+from protocol.registry import DIRECTION_OF, MESSAGES
+from protocol.schema import (
+    Bool,
+    ByType,
+    Ident,
+    Int,
+    ListOf,
+    Nullable,
+    OneOf,
+    PlainMap,
+    Record,
+    Spec,
+    Tagged,
+    Text,
+)
+
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DIRECTIONS = st.sampled_from(list(Direction))
+
+# --- strategies ---------------------------------------------------------------------------------
+
+INTS = st.integers(-(2**63), 2**64 - 1)  # what msgpack can carry
+SCALARS = st.none() | st.booleans() | INTS | st.text(max_size=12)
+
+
+def plain(depth: int) -> st.SearchStrategy[Any]:
+    """Engine-like plain values nested at most `depth` deep."""
+    if depth == 0:
+        return SCALARS
+    inner = plain(depth - 1)
+    return (
+        SCALARS
+        | st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    )
+
+
+def text(spec: Text) -> st.SearchStrategy[str]:
+    chars = st.characters(exclude_categories=("Cc", "Cs"))
+    if spec.multiline:
+        chars = chars | st.just("\n")
+    return st.text(chars, min_size=spec.min_len, max_size=spec.max_len)
+
+
+def valid(spec: Spec) -> st.SearchStrategy[Any]:
+    """Values that `spec.load` accepts, as the Python side holds them."""
+    match spec:
+        case Int():
+            return st.integers(spec.lo, spec.hi)
+        case Bool():
+            return st.booleans()
+        case Text():
+            return text(spec)
+        case Ident():
+            return st.from_regex(rf"[a-z0-9_]{{1,{spec.max_len}}}", fullmatch=True)
+        case OneOf():
+            return st.sampled_from(sorted(spec.values))
+        case Nullable():
+            return st.none() | valid(spec.inner)
+        case ByType():
+            return st.one_of([valid(inner) for inner in spec.specs.values()])
+        case ListOf():
+            size = min(spec.max_items, max(spec.min_items, 6))
+            return st.lists(valid(spec.item), min_size=spec.min_items, max_size=size).map(tuple)
+        case PlainMap():
+            return st.dictionaries(st.text(max_size=8), plain(3), max_size=8)
+        case Record():
+            return st.builds(spec.cls, **{name: valid(inner) for name, inner in spec.fields})
+        case Tagged():
+            return st.one_of([valid(record) for record in spec.by_tag.values()])
+    raise TypeError(f"no strategy for {spec!r}")
+
+
+MESSAGE_STRATEGIES = {direction: valid(table) for direction, table in MESSAGES.items()}
+VALID_MESSAGES = st.one_of(list(MESSAGE_STRATEGIES.values()))
+
+# Anything msgpack can carry, including what the protocol forbids (floats, bin, ext, big ints).
+PACKABLE_SCALARS = (
+    SCALARS
+    | st.floats(allow_nan=True)
+    | st.binary(max_size=8)
+    | INTS
+    | st.text(max_size=300)
+    | st.builds(msgpack.ExtType, st.integers(0, 127), st.binary(max_size=4))
+)
+PACKABLE = st.recursive(
+    PACKABLE_SCALARS,
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8) | INTS, inner, max_size=5)
+    ),
+    max_leaves=20,
+)
+
+# Anything at all for from_wire, including values msgpack could never produce.
+PYTHON_VALUES = st.recursive(
+    PACKABLE_SCALARS | st.sets(st.integers(), max_size=3) | st.just(object()) | st.just(1j),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.tuples(inner, inner)
+        | st.dictionaries(st.text(max_size=8) | st.integers() | st.none(), inner, max_size=4)
+    ),
+    max_leaves=15,
+)
+
+
+def attempt(data: bytes, direction: Direction) -> Message | ProtocolError:
+    """Decode, returning the RemoteProtocolError instead of raising it; anything else escapes."""
+    try:
+        return decode(data, direction=direction)
+    except RemoteProtocolError as err:
+        assert isinstance(err.code, ErrorCode) and err.reason
+        return err
+
+
+def direction_of(msg: Message) -> Direction:
+    return DIRECTION_OF[type(msg)]
+
+
+def accepted_is_consistent(result: Message | ProtocolError, direction: Direction) -> None:
+    """Whatever decode accepts, encode accepts too and gives back the same message."""
+    if not isinstance(result, ProtocolError):
+        assert decode(encode(result), direction=direction) == result
+
+
+# --- valid messages -----------------------------------------------------------------------------
+
+
+@FUZZ
+@given(VALID_MESSAGES)
+def test_every_valid_message_round_trips(msg: Message) -> None:
+    data = encode(msg)
+    assert decode(data, direction=direction_of(msg)) == msg
+    assert from_wire(to_wire(msg), direction_of(msg)) == msg
+
+
+# --- random and mutated bytes -------------------------------------------------------------------
+
+
+@FUZZ
+@given(st.binary(max_size=300), DIRECTIONS)
+def test_random_bytes(data: bytes, direction: Direction) -> None:
+    accepted_is_consistent(attempt(data, direction), direction)
+
+
+@FUZZ
+@given(st.lists(SCALARS | st.binary(max_size=4), max_size=6), DIRECTIONS)
+def test_random_msgpack_sequences(values: list[Any], direction: Direction) -> None:
+    data = b"".join(msgpack.packb(value) for value in values)
+    accepted_is_consistent(attempt(data, direction), direction)
+
+
+def mutate(data: bytes, draw: Any) -> bytes:
+    """One random edit: flip a bit, truncate, insert, delete or overwrite bytes."""
+    buffer = bytearray(data)
+    kind = draw(st.sampled_from(["flip", "truncate", "insert", "delete", "overwrite"]))
+    at = draw(st.integers(0, len(buffer)))
+    if kind == "flip" and at < len(buffer):
+        buffer[at] ^= 1 << draw(st.integers(0, 7))
+    elif kind == "truncate":
+        del buffer[at:]
+    elif kind == "insert":
+        buffer[at:at] = draw(st.binary(min_size=1, max_size=8))
+    elif kind == "delete":
+        del buffer[at : at + draw(st.integers(1, 8))]
+    elif kind == "overwrite":
+        patch = draw(st.binary(min_size=1, max_size=8))
+        buffer[at : at + len(patch)] = patch
+    return bytes(buffer)
+
+
+@FUZZ
+@given(VALID_MESSAGES, st.data())
+def test_mutated_frames(msg: Message, data: st.DataObject) -> None:
+    frame_bytes = encode(msg)
+    for _ in range(data.draw(st.integers(1, 4))):
+        frame_bytes = mutate(frame_bytes, data.draw)
+    direction = data.draw(st.sampled_from([direction_of(msg), *Direction]))
+    accepted_is_consistent(attempt(frame_bytes, direction), direction)
+
+
+# --- valid frames with a wrong value somewhere --------------------------------------------------
+
+
+def maps_in(value: Any) -> list[dict[str, Any]]:
+    """Every map inside a wire value, the value itself included."""
+    found, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found.append(node)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+    return found
+
+
+@FUZZ
+@given(VALID_MESSAGES, st.data())
+def test_wrong_field_values(msg: Message, data: st.DataObject) -> None:
+    wire = to_wire(msg)
+    target = data.draw(st.sampled_from(maps_in(wire)))
+    key = data.draw(st.sampled_from([*target, "type", "extra"]))
+    action = data.draw(st.sampled_from(["replace", "delete"]))
+    if action == "delete" and key in target:
+        del target[key]
+    else:
+        target[key] = data.draw(PACKABLE)
+    direction = direction_of(msg)
+    accepted_is_consistent(attempt(msgpack.packb(wire, use_bin_type=True), direction), direction)
+
+
+@FUZZ
+@given(PYTHON_VALUES, DIRECTIONS)
+def test_from_wire_on_any_python_value(value: Any, direction: Direction) -> None:
+    with contextlib.suppress(RemoteProtocolError):
+        from_wire(value, direction)
+
+
+@FUZZ
+@given(VALID_MESSAGES, PYTHON_VALUES, st.data())
+def test_from_wire_with_any_python_value_inside(
+    msg: Message, value: Any, data: st.DataObject
+) -> None:
+    wire = to_wire(msg)
+    target = data.draw(st.sampled_from(maps_in(wire)))
+    target[data.draw(st.sampled_from([*target, "extra"]))] = value
+    with contextlib.suppress(RemoteProtocolError):
+        from_wire(wire, direction_of(msg))
+
+
+# --- deep nesting and huge strings --------------------------------------------------------------
+
+
+def pack_with(wire: dict[str, Any], key: str, raw_value: bytes) -> bytes:
+    """`wire` packed with `raw_value` (already msgpack bytes) under `key`; packb alone refuses
+    nesting deeper than 512."""
+    rest = {k: v for k, v in wire.items() if k != key}
+    header = msgpack.packb({k: None for k in range(len(rest) + 1)})[:1]  # a fixmap header
+    return header + msgpack.packb(rest)[1:] + msgpack.packb(key) + raw_value
+
+
+@FUZZ
+@given(VALID_MESSAGES, st.integers(1, 3000), st.booleans(), st.data())
+def test_deep_nesting(msg: Message, depth: int, as_maps: bool, data: st.DataObject) -> None:
+    nest = (b"\x81\xa1a" if as_maps else b"\x91") * depth + b"\x00"
+    wire = to_wire(msg)
+    direction = direction_of(msg)
+    result = attempt(pack_with(wire, data.draw(st.sampled_from(list(wire))), nest), direction)
+    if 1 + depth > LIMITS[direction].max_depth:
+        assert isinstance(result, ProtocolError) and result.code == ErrorCode.TOO_DEEP
+
+
+@FUZZ
+@given(VALID_MESSAGES, st.integers(0, 40_000), st.sampled_from("aé€🌹"), st.data())
+def test_huge_strings(msg: Message, length: int, char: str, data: st.DataObject) -> None:
+    huge = char * length
+    wire = to_wire(msg)
+    target = data.draw(st.sampled_from(maps_in(wire)))
+    if data.draw(st.booleans()):
+        target[huge] = 1
+    else:
+        target[data.draw(st.sampled_from(list(target)))] = huge
+    direction = direction_of(msg)
+    result = attempt(msgpack.packb(wire), direction)
+    if len(huge.encode()) > LIMITS[direction].max_str_bytes:
+        assert isinstance(result, ProtocolError)
+        assert result.code in (ErrorCode.TOO_LONG, ErrorCode.TOO_LARGE)
+
+
+# --- encoding arbitrary instances ---------------------------------------------------------------
+
+
+@FUZZ
+@given(st.sampled_from(sorted(DIRECTION_OF, key=lambda cls: cls.__name__)), st.data())
+def test_encode_raises_only_local_errors(cls: type, data: st.DataObject) -> None:
+    values = {f.name: data.draw(PYTHON_VALUES) for f in dataclasses.fields(cls)}
+    try:
+        frame_bytes = encode(cls(**values))
+    except LocalProtocolError:
+        return
+    assert not isinstance(attempt(frame_bytes, DIRECTION_OF[cls]), ProtocolError)
+
+
+# --- framing ------------------------------------------------------------------------------------
+
+
+@FUZZ
+@given(st.lists(VALID_MESSAGES, max_size=5), st.lists(st.integers(1, 50), max_size=50))
+def test_framing_any_chunking(msgs: list[Message], cuts: list[int]) -> None:
+    payloads = [encode(msg) for msg in msgs]
+    stream = b"".join(frame(p, direction=Direction.TO_CLIENT) for p in payloads)
+    reader, got, at = FrameReader(direction=Direction.TO_CLIENT), [], 0
+    for cut in [*cuts, len(stream)]:
+        got += reader.feed(stream[at : at + cut])
+        at += cut
+    assert got == payloads and reader.pending == 0
+
+
+@FUZZ
+@given(st.lists(st.binary(max_size=40), max_size=20), DIRECTIONS)
+def test_framing_random_bytes(chunks: list[bytes], direction: Direction) -> None:
+    reader = FrameReader(direction=direction)
+    try:
+        for chunk in chunks:
+            for payload in reader.feed(chunk):
+                attempt(payload, direction)
+    except RemoteProtocolError as err:
+        assert err.code == ErrorCode.TOO_LARGE
