@@ -1,0 +1,115 @@
+"""Every key binding of the app in one table: screens take their bindings from it, and the
+help screen lists it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+DIGITS = "1234567890"  # option keys in list order: the tenth option is 0
+
+
+@dataclass(frozen=True, slots=True)
+class KeyAction:
+    """One key (or a comma-separated set of keys) bound to an action in one scope."""
+
+    scope: str
+    keys: str
+    action: str
+    description: str
+    show: bool = True
+    key_display: str | None = None
+    priority: bool = False  # before the focused widget's own binding for the key
+
+
+SCOPES = {
+    "app": "Everywhere",
+    "lobby": "Lobby",
+    "table": "At a table",
+    "chat": "Typing a chat line",
+    "form": "New table form",
+    "field": "A choice field of the form",
+    "help": "Help",
+    "rules": "Rules",
+}
+
+ACTIONS: tuple[KeyAction, ...] = (
+    KeyAction("app", "question_mark", "help", "Help", key_display="?"),
+    KeyAction("app", "ctrl+q", "quit", "Quit"),
+    KeyAction("lobby", "n", "new_table", "New table"),
+    KeyAction("lobby", "j", "join", "Join"),
+    KeyAction("lobby", "w", "watch", "Watch"),
+    KeyAction("lobby", "c", "chat", "Chat"),
+    KeyAction("table", "digits", "pick", "Pick", key_display="1-9"),
+    KeyAction("table", "up", "move(-1)", "Up", show=False),
+    KeyAction("table", "down", "move(1)", "Down", show=False),
+    KeyAction("table", "enter", "choose", "Choose", show=False),
+    KeyAction("table", "escape", "back", "Back"),
+    KeyAction("table", "n", "next_round", "Next round"),
+    KeyAction("table", "r", "rematch", "Rematch"),
+    KeyAction("table", "s", "sit", "Sit"),
+    KeyAction("table", "u", "stand", "Stand up"),
+    KeyAction("table", "b", "bot", "Bot"),
+    KeyAction("table", "g", "start", "Start"),
+    KeyAction("table", "t", "tracker", "Tracker"),
+    KeyAction("table", "c", "chat", "Chat"),
+    KeyAction("table", "l", "leave", "Leave"),
+    KeyAction("table", "pageup", "scroll_log(-1)", "Log up", show=False),
+    KeyAction("table", "pagedown", "scroll_log(1)", "Log down", show=False),
+    KeyAction("chat", "enter", "submit", "Send"),
+    KeyAction("chat", "escape", "leave_chat", "Stop typing"),
+    KeyAction("form", "enter", "create", "Create", priority=True),
+    KeyAction("form", "tab", "app.focus_next", "Next field"),
+    KeyAction("form", "shift+tab", "app.focus_previous", "Previous field", show=False),
+    KeyAction("form", "escape", "cancel", "Cancel"),
+    KeyAction("field", "left", "cycle(-1)", "Previous", key_display="←"),
+    KeyAction("field", "right", "cycle(1)", "Next", key_display="→"),
+    KeyAction("help", "r", "rules", "Rules"),
+    KeyAction("help", "escape", "close", "Close"),
+    KeyAction("rules", "left", "edition(-1)", "Previous edition", key_display="←"),
+    KeyAction("rules", "right", "edition(1)", "Next edition", key_display="→"),
+    KeyAction("rules", "escape", "close", "Close"),
+)
+
+
+def bindings(scope: str) -> list[Binding]:
+    """The Textual bindings of `scope`; "digits" becomes one `pick('d')` binding per digit."""
+    result: list[Binding] = []
+    for entry in ACTIONS:
+        if entry.scope != scope:
+            continue
+        if entry.keys == "digits":
+            result.extend(_digit_bindings(entry))
+        else:
+            result.append(
+                Binding(
+                    entry.keys,
+                    entry.action,
+                    entry.description,
+                    show=entry.show,
+                    key_display=entry.key_display,
+                    priority=entry.priority,
+                )
+            )
+    return result
+
+
+def _digit_bindings(entry: KeyAction) -> list[Binding]:
+    return [
+        Binding(
+            digit,
+            f"{entry.action}('{digit}')",
+            entry.description,
+            show=digit == DIGITS[0],
+            key_display=entry.key_display,
+        )
+        for digit in DIGITS
+    ]
+
+
+def key_label(entry: KeyAction) -> str:
+    """How the help screen names the key(s) of `entry`."""
+    if entry.key_display:
+        return entry.key_display
+    return entry.keys.replace("pageup", "PgUp").replace("pagedown", "PgDn")

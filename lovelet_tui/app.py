@@ -1,0 +1,147 @@
+"""The lovelet Textual app: decodes what the server side delivers and routes it to screens."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App
+
+from lovelet_tui.actions import bindings
+from lovelet_tui.link import Link
+from lovelet_tui.messages import Arrived, Outgoing, Rejected
+from lovelet_tui.screens.help import HelpScreen
+from lovelet_tui.screens.lobby import LobbyScreen
+from lovelet_tui.screens.table import TableScreen
+from lovelet_tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
+from protocol import (
+    PROTOCOL_VERSION,
+    ChatLine,
+    ClientMessage,
+    CreateTable,
+    Direction,
+    ErrorReply,
+    Hello,
+    Join,
+    Leave,
+    Lobby,
+    LocalProtocolError,
+    Notice,
+    ProtocolError,
+    ServerMessage,
+    Spectate,
+    TableState,
+    Welcome,
+    decode,
+    encode,
+)
+
+GUEST_NAME = "guest"  # sent in `hello` when the app was given no name
+
+
+class LoveletApp(App[None]):
+    """One player's session. The server side calls `deliver` with each frame for it."""
+
+    TITLE = "lovelet"
+    CSS_PATH = "app.tcss"
+    BINDINGS = bindings("app")
+    ENABLE_COMMAND_PALETTE = False
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
+    VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, "-tall")]
+
+    def __init__(self, link: Link, name: str = "") -> None:
+        super().__init__()
+        self.link = link
+        self.player_name = name
+        self.lobby = LobbyScreen()
+        self.table: TableScreen | None = None
+        self.left: str | None = None  # the table just left: late updates for it are dropped
+
+    def deliver(self, frame: bytes) -> None:
+        """Take one frame from the server side. Safe from any task: it only decodes and posts."""
+        try:
+            message = decode(frame, direction=Direction.TO_CLIENT)
+        except ProtocolError as err:
+            self.post_message(Rejected(err.reason))
+            return
+        self.post_message(Arrived(message))
+
+    def get_default_screen(self) -> LobbyScreen:
+        return self.lobby
+
+    def on_mount(self) -> None:
+        self.send(Hello(PROTOCOL_VERSION, self.player_name or GUEST_NAME))
+
+    def on_unmount(self) -> None:
+        self.link.close()
+
+    def send(self, message: ClientMessage) -> None:
+        """Encode and send; a message the server would refuse is reported here instead."""
+        try:
+            frame = encode(message)
+        except LocalProtocolError as err:
+            self.notify(err.reason, title="Not sent", severity="error", markup=False)
+            return
+        if isinstance(message, Join | Spectate | CreateTable):
+            self.left = None
+        self.link.send(frame)
+
+    def on_outgoing(self, event: Outgoing) -> None:
+        self.send(event.message)
+
+    def on_rejected(self, event: Rejected) -> None:
+        self.notify(
+            event.reason, title="Bad message from the server", severity="error", markup=False
+        )
+
+    async def on_arrived(self, event: Arrived) -> None:
+        await self.route(event.message)
+
+    async def route(self, message: ServerMessage) -> None:
+        """Hand a server message to the screen that shows it."""
+        match message:
+            case Welcome():
+                self.lobby.show_welcome(message)
+            case Lobby():
+                self.lobby.show_lobby(message)
+            case TableState():
+                await self._show_table(message)
+            case ChatLine(scope="table") if self.table is not None:
+                self.table.add_chat(message)
+            case ChatLine():
+                self.lobby.add_chat(message)
+            case ErrorReply():
+                self.notify(message.message, title="Refused", severity="error", markup=False)
+                if self.table is not None:
+                    self.table.reopen()
+            case Notice():
+                self.notify(message.text, markup=False)
+
+    async def _show_table(self, state: TableState) -> None:
+        code = state.info.code
+        if code == self.left:
+            return
+        table = self.table
+        if table is None or table.code != code:
+            table = await self._open_table(code)
+        table.show_state(state)
+
+    async def _open_table(self, code: str) -> TableScreen:
+        """A new table screen right above the lobby (closing help, forms or another table)."""
+        while len(self.screen_stack) > 1:
+            await self.pop_screen()
+        self.table = TableScreen(code)
+        await self.push_screen(self.table, callback=self._table_closed)
+        return self.table
+
+    def _table_closed(self, code: str | None) -> None:
+        self.send(Leave())
+        self.left = code
+        self.table = None
+
+    def action_help(self) -> None:
+        """Help for where the player is: the table's reference card, and the keys."""
+        table = self.table
+        if table is not None and table.info is not None:
+            self.push_screen(HelpScreen(table.info.edition, table.reference))
+        else:
+            self.push_screen(HelpScreen())

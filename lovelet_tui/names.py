@@ -1,0 +1,69 @@
+"""How a table's seats, cards and guesses are named in sentences, from its info and view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from protocol import TableInfo
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """Names for one receiver: its own seat is "you"."""
+
+    players: tuple[str, ...]
+    you: int | None = None
+    cards: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+    @classmethod
+    def for_table(cls, info: TableInfo, view: Mapping[str, Any] | None) -> Names:
+        """Seat names from `info` (empty seats as "seat N"), cards from the view's reference."""
+        players = tuple(seat.name or f"seat {i + 1}" for i, seat in enumerate(info.seats))
+        reference = view.get("cards", []) if view else []
+        return cls(players, info.you, {card["id"]: card for card in reference})
+
+    def player(self, seat: int | None, *, capital: bool = False) -> str:
+        """The seat's name, or "you" for the receiver."""
+        if seat is None or not 0 <= seat < len(self.players):
+            return "nobody" if seat is None else f"seat {seat + 1}"
+        if seat == self.you:
+            return "You" if capital else "you"
+        return self.players[seat]
+
+    def whose(self, seat: int | None) -> str:
+        """The possessive: "your" or "Bo's"."""
+        return "your" if seat is not None and seat == self.you else f"{self.player(seat)}'s"
+
+    def group(self, seats: Sequence[int], *, capital: bool = False) -> str:
+        """Several seats, e.g. "Ana and you"; `capital` capitalises a leading "you"."""
+        return join([self.player(s, capital=capital and i == 0) for i, s in enumerate(seats)])
+
+    def card(self, card_id: str) -> str:
+        """A card's display name (its id if this client has no reference for it)."""
+        spec = self.cards.get(card_id)
+        return str(spec["name"]) if spec else card_id
+
+    def hand(self, card_ids: Sequence[str]) -> str:
+        """Cards in a sentence: "Guard and Priest"."""
+        return join([self.card(card_id) for card_id in card_ids]) or "nothing"
+
+    def guess(self, guess: str | int | None) -> str:
+        """A named card, or a number (premium) with the cards of that value."""
+        if isinstance(guess, int):
+            same = [str(c["name"]) for c in self.cards.values() if c.get("value") == guess]
+            return f"{guess} ({', '.join(same)})" if same else str(guess)
+        return "nothing" if guess is None else self.card(guess)
+
+    def value(self, card_id: str) -> int | None:
+        """A card's value from the reference."""
+        spec = self.cards.get(card_id)
+        return spec.get("value") if spec else None
+
+
+def join(words: Sequence[str]) -> str:
+    """ "A", "A and B", "A, B and C"."""
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"

@@ -1,0 +1,259 @@
+"""The game log in plain sentences: one line per event a receiver may see, or none."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
+
+from rich.text import Text
+
+from lovelet_tui.names import Names
+
+Event = Mapping[str, Any]
+
+# A field that is present only for the seats allowed to see it marks a private line.
+PRIVATE_FIELD = {
+    "deal": "card",
+    "draw": "card",
+    "look": "cards",
+    "compare": "cards",
+    "swap": "cards",
+    "chancellor_draw": "cards",
+    "chancellor_return": "keep",
+}
+HEADLINES = frozenset({"round_start", "round_end", "game_end"})
+REASONS = {"last_standing": "last one standing", "showdown": "highest card"}
+PRIVATE_STYLE = "italic"
+HEADLINE_STYLE = "bold"
+
+
+def narrate(events: Iterable[Event], names: Names) -> list[Text]:
+    """The log lines for `events`, in order; a Guard's guess joins the line of its play."""
+    lines: list[Text] = []
+    previous: Event | None = None
+    for event in events:
+        if previous is not None and _answers(event, previous) and lines:
+            lines[-1].append(" — hit" if event.get("hit") else " — miss")
+        else:
+            sentence = SENTENCES.get(str(event.get("kind")), _unknown)(event, names)
+            if sentence:
+                lines.append(Text(sentence, style=_style(event)))
+        previous = event
+    return lines
+
+
+def _answers(event: Event, play: Event) -> bool:
+    """Is `event` the result of the guess named in `play`, its line just before?"""
+    return (
+        event.get("kind") == "guess"
+        and play.get("kind") == "play"
+        and event.get("seat") == play.get("seat")
+        and [event.get("target")] == list(play.get("targets") or [])
+        and event.get("guess") == play.get("guess")
+    )
+
+
+def _style(event: Event) -> str:
+    kind = str(event.get("kind"))
+    if kind in HEADLINES:
+        return HEADLINE_STYLE
+    return PRIVATE_STYLE if PRIVATE_FIELD.get(kind) in event else ""
+
+
+def _actor(event: Event, names: Names) -> str:
+    return names.player(event.get("seat"), capital=True)
+
+
+def _was(seat: int | None, names: Names) -> str:
+    return "were" if seat is not None and seat == names.you else "was"
+
+
+def _round_start(event: Event, names: Names) -> str:
+    line = f"Round {event.get('round')}: {names.player(event.get('start'))} to play first"
+    face_up = event.get("face_up") or []
+    return f"{line}; face up: {names.hand(face_up)}" if face_up else line
+
+
+def _deal(event: Event, names: Names) -> str | None:
+    return f"You were dealt {names.card(event['card'])}" if "card" in event else None
+
+
+def _draw(event: Event, names: Names) -> str | None:
+    source = " (the set-aside card)" if event.get("set_aside") else ""
+    if "card" in event:
+        return f"You drew {names.card(event['card'])}{source}"
+    return f"{_actor(event, names)} drew the set-aside card" if source else None
+
+
+def _draw_nothing(event: Event, names: Names) -> str:
+    return f"{_actor(event, names)} drew nothing: no cards left"
+
+
+def _play(event: Event, names: Names) -> str:
+    seat = event.get("seat")
+    line = f"{_actor(event, names)} played {names.card(str(event.get('card')))}"
+    targets = list(event.get("targets") or [])
+    if targets:
+        line += " on " + " and ".join(_target(t, seat, names) for t in targets)
+    if event.get("guess") is not None:
+        line += f", guessed {names.guess(event['guess'])}"
+    return line
+
+
+def _target(target: Any, seat: int | None, names: Names) -> str:
+    if target != seat:
+        return names.player(target)
+    return "yourself" if seat == names.you else "themself"
+
+
+def _guess(event: Event, names: Names) -> str:
+    result = "hit" if event.get("hit") else "miss"
+    target = names.player(event.get("target"))
+    return f"{_actor(event, names)} named {names.guess(event.get('guess'))} for {target} — {result}"
+
+
+def _assassin(event: Event, names: Names) -> str:
+    guard = names.whose(event.get("guard"))
+    return f"{_actor(event, names)} revealed the Assassin to {guard} Guard"
+
+
+def _look(event: Event, names: Names) -> str:
+    seat, target = event.get("seat"), event.get("target")
+    whose = "their own" if target == seat != names.you else names.whose(target)
+    if "cards" in event:
+        return f"You saw {whose} hand: {names.hand(event['cards'])}"
+    return f"{_actor(event, names)} looked at {whose} hand"
+
+
+def _compare(event: Event, names: Names) -> str:
+    seat, target = event.get("seat"), event.get("target")
+    line = f"{_actor(event, names)} compared hands with {names.player(target)}"
+    cards = event.get("cards") or {}
+    if cards:
+        shown = [f"{names.whose(s)} {names.card(cards.get(str(s), '?'))}" for s in (seat, target)]
+        line += f" ({' vs '.join(shown)})"
+    loser = event.get("loser")
+    return f"{line}: {'tie' if loser is None else names.player(loser) + ' lost'}"
+
+
+def _protected(event: Event, names: Names) -> str:
+    return f"{_actor(event, names)}: protected until next turn"
+
+
+def _discard(event: Event, names: Names) -> str:
+    return f"{_actor(event, names)} discarded {names.card(str(event.get('card')))}"
+
+
+def _knocked_out(event: Event, names: Names) -> str:
+    seat = event.get("seat")
+    line = f"{_actor(event, names)} {_was(seat, names)} knocked out"
+    cards = event.get("cards") or []
+    return f"{line}, holding {names.hand(cards)}" if cards else line
+
+
+def _swap(event: Event, names: Names) -> str:
+    seats = list(event.get("seats") or [])
+    line = f"{names.group(seats, capital=True)} swapped hands"
+    cards = event.get("cards") or {}
+    if names.you in seats and cards:
+        other = next(s for s in seats if s != names.you)
+        given, got = cards.get(str(names.you), []), cards.get(str(other), [])
+        line += f": you gave {names.hand(given)} and got {names.hand(got)}"
+    return line
+
+
+def _chancellor_draw(event: Event, names: Names) -> str:
+    line = f"{_actor(event, names)} drew {_count(event.get('count'))} to choose from"
+    return f"{line}: {names.hand(event['cards'])}" if "cards" in event else line
+
+
+def _chancellor_return(event: Event, names: Names) -> str:
+    line = f"{_actor(event, names)} put {_count(event.get('count'))} under the deck"
+    if "keep" in event:
+        bottom = names.hand(event.get("bottom") or [])
+        line += f": kept {names.card(event['keep'])}, {bottom} at the bottom"
+    return line
+
+
+def _count(count: Any) -> str:
+    return "1 card" if count == 1 else f"{count} cards"
+
+
+def _marked(event: Event, names: Names) -> str:
+    target = _target(event.get("target"), event.get("seat"), names)
+    return f"{_actor(event, names)} marked {target} (Sycophant)"
+
+
+def _jester(event: Event, names: Names) -> str:
+    target = names.player(event.get("target"))
+    return f"{_actor(event, names)} bet on {target} winning the round (Jester)"
+
+
+def _redraw(event: Event, names: Names) -> str:
+    if event.get("redraw"):
+        return f"{_actor(event, names)} discarded and drew a new card"
+    return f"{_actor(event, names)} kept {names.whose(event.get('seat'))} hand"
+
+
+def _token(event: Event, names: Names) -> str:
+    reason = str(event.get("reason", "")).capitalize()
+    return f"{_actor(event, names)} gained a token ({reason}), now {event.get('tokens')}"
+
+
+def _no_effect(event: Event, names: Names) -> str:
+    whose = names.whose(event.get("seat"))
+    return f"{whose[0].upper()}{whose[1:]} {names.card(str(event.get('card')))} had no effect"
+
+
+def _showdown(event: Event, names: Names) -> str:
+    hands = event.get("hands") or {}
+    shown = [f"{names.player(int(s))} {names.card(c)}" for s, c in hands.items()]
+    return f"Showdown: {', '.join(shown)}"
+
+
+def _round_end(event: Event, names: Names) -> str:
+    winners = names.group(event.get("winners") or [])
+    reason = REASONS.get(str(event.get("reason")), str(event.get("reason")))
+    gains = event.get("gains") or {}
+    line = f"Round over: {winners} won ({reason})"
+    return f"{line}; tokens: {gained(gains, names)}" if gains else line
+
+
+def gained(gains: Mapping[str, int], names: Names) -> str:
+    """Tokens gained at a round's end, e.g. "Ana +1, you +1"."""
+    return ", ".join(f"{names.player(int(seat))} +{n}" for seat, n in gains.items())
+
+
+def _game_end(event: Event, names: Names) -> str:
+    return f"Game over: {names.group(event.get('winners') or [])} won the game"
+
+
+def _unknown(event: Event, names: Names) -> str:
+    return str(event.get("kind")).replace("_", " ")
+
+
+SENTENCES: dict[str, Callable[[Event, Names], str | None]] = {
+    "round_start": _round_start,
+    "deal": _deal,
+    "draw": _draw,
+    "draw_nothing": _draw_nothing,
+    "play": _play,
+    "guess": _guess,
+    "assassin": _assassin,
+    "look": _look,
+    "compare": _compare,
+    "protected": _protected,
+    "discard": _discard,
+    "knocked_out": _knocked_out,
+    "swap": _swap,
+    "chancellor_draw": _chancellor_draw,
+    "chancellor_return": _chancellor_return,
+    "marked": _marked,
+    "jester": _jester,
+    "redraw": _redraw,
+    "token": _token,
+    "no_effect": _no_effect,
+    "showdown": _showdown,
+    "round_end": _round_end,
+    "game_end": _game_end,
+}

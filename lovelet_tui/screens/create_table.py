@@ -1,0 +1,93 @@
+"""The new-table form: name, edition, seats, bots and their level, turn timer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Input, Label
+
+from lovelet_tui.actions import bindings
+from lovelet_tui.editions import BY_ID, EDITIONS
+from lovelet_tui.messages import Outgoing
+from lovelet_tui.widgets.cycler import Cycler
+from lovelet_tui.widgets.too_small import TooSmall
+from protocol import BotSpec, CreateTable
+from protocol.registry import BOT_LEVELS, MAX_TABLE_NAME
+
+DEFAULT_EDITION = "2019"
+DEFAULT_SEATS = 4
+TIMERS = ((None, "none"), (30, "30 s"), (60, "1 min"), (120, "2 min"), (300, "5 min"))
+
+
+class CreateTableScreen(ModalScreen[None]):
+    """Sends `CreateTable` on Enter; the host takes seat 1, bots the next seats."""
+
+    CSS_PATH = "create_table.tcss"
+    BINDINGS = bindings("form")
+
+    def __init__(self, player: str) -> None:
+        super().__init__()
+        self.default_name = f"{player}'s table"[:MAX_TABLE_NAME] if player else "New table"
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with Vertical(id="form"):
+            yield Label("New table", id="title")
+            with Horizontal(id="name-row"):
+                yield Label("Name", id="name-label")
+                yield Input(placeholder=self.default_name, max_length=MAX_TABLE_NAME, id="name")
+            yield Cycler("Edition", [(e.id, e.name) for e in EDITIONS], id="edition")
+            yield Cycler("Seats", [(DEFAULT_SEATS, str(DEFAULT_SEATS))], id="seats")
+            yield Cycler("Bots", [(0, "0")], id="bots")
+            yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
+            yield Cycler("Turn timer", TIMERS, id="timer")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#name", Input).cursor_blink = False
+        edition = self.query_one("#edition", Cycler)
+        edition.set_options(edition.options, DEFAULT_EDITION)
+        self._fit_seats(DEFAULT_SEATS)
+
+    def on_cycler_changed(self, event: Cycler.Changed) -> None:
+        if event.cycler.id == "edition":
+            self._fit_seats(self._value("seats"))
+        elif event.cycler.id == "seats":
+            self._fit_bots()
+
+    def _value(self, field: str) -> Any:
+        return self.query_one(f"#{field}", Cycler).value
+
+    def _fit_seats(self, wanted: int) -> None:
+        """Offer the edition's player counts, keeping `wanted` as near as possible."""
+        info = BY_ID[self._value("edition")]
+        low, high = info.min_players, info.max_players
+        options = [(n, str(n)) for n in range(low, high + 1)]
+        self.query_one("#seats", Cycler).set_options(options, max(low, min(high, wanted)))
+        self._fit_bots()
+
+    def _fit_bots(self) -> None:
+        """Offer 0 to seats - 1 bots, keeping the count if it still fits."""
+        seats, field = self._value("seats"), self.query_one("#bots", Cycler)
+        field.set_options([(n, str(n)) for n in range(seats)], min(field.value, seats - 1))
+
+    def action_create(self) -> None:
+        """Send the request and close the form."""
+        name = self.query_one("#name", Input).value.strip() or self.default_name
+        level = self._value("level")
+        request = CreateTable(
+            name=name,
+            edition=self._value("edition"),
+            seats=self._value("seats"),
+            timer=self._value("timer"),
+            bots=tuple(BotSpec(seat, level) for seat in range(1, 1 + self._value("bots"))),
+        )
+        self.post_message(Outgoing(request))
+        self.dismiss()
+
+    def action_cancel(self) -> None:
+        """Close the form without creating a table."""
+        self.dismiss()

@@ -1,0 +1,84 @@
+"""Help: the table edition's reference card and every key, from the actions table."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from lovelet_tui.actions import ACTIONS, SCOPES, bindings, key_label
+from lovelet_tui.editions import EDITIONS, edition_name
+from lovelet_tui.screens.rules import RulesScreen
+from lovelet_tui.widgets.too_small import TooSmall
+
+
+class HelpScreen(Screen[None]):
+    """Scrolls with ↑↓ and PgUp/PgDn; `r` opens the rules of the edition."""
+
+    CSS_PATH = "help.tcss"
+    BINDINGS = bindings("help")
+
+    def __init__(self, edition: str | None = None, cards: Sequence[Mapping[str, Any]] = ()) -> None:
+        super().__init__()
+        self.edition = edition
+        self.cards = cards
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with VerticalScroll(id="main"):
+            yield Static(Group(*self._sections()))
+        yield Footer()
+
+    def _sections(self) -> list[RenderableType]:
+        sections: list[RenderableType] = []
+        if self.cards and self.edition:
+            sections += [_title(edition_name(self.edition)), _reference(self.cards), Text()]
+        return [*sections, _title("Keys"), _keys()]
+
+    def action_rules(self) -> None:
+        """Show the rules of this table's edition (the first edition in the lobby)."""
+        self.app.push_screen(RulesScreen(self.edition or EDITIONS[0].id))
+
+    def action_close(self) -> None:
+        """Back to where help was opened."""
+        self.dismiss()
+
+
+def _title(text: str) -> Text:
+    return Text(text, style="bold underline")
+
+
+def _reference(cards: Sequence[Mapping[str, Any]]) -> Table:
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right")
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right")
+    table.add_column(ratio=1)
+    for card in cards:
+        table.add_row(
+            str(card.get("value", "")),
+            Text(str(card.get("name", "")), style="bold"),
+            f"×{card.get('count', '')}",
+            str(card.get("text", "")),
+        )
+    return table
+
+
+def _keys() -> Table:
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True, style="bold")
+    table.add_column()
+    shown_scope = ""
+    for entry in ACTIONS:
+        scope = SCOPES[entry.scope] if entry.scope != shown_scope else ""
+        shown_scope = entry.scope
+        table.add_row(scope, key_label(entry), entry.description)
+    return table

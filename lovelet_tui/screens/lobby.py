@@ -1,0 +1,126 @@
+"""The lobby: open tables, who is online, a new-table form, join, watch and lobby chat."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, RichLog, Static
+
+from lovelet_tui.actions import bindings
+from lovelet_tui.editions import edition_name
+from lovelet_tui.messages import Outgoing
+from lovelet_tui.screens.create_table import CreateTableScreen
+from lovelet_tui.widgets.chat_input import ChatInput
+from lovelet_tui.widgets.too_small import TooSmall
+from protocol import Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
+
+COLUMNS = ("Code", "Name", "Edition", "Seats", "Status", "Watching")
+STATUS = {"waiting": "open", "playing": "playing", "round_over": "playing", "finished": "over"}
+
+
+class LobbyScreen(Screen[None]):
+    """The first screen; the app fills it from `welcome`, `lobby` and lobby chat messages."""
+
+    CSS_PATH = "lobby.tcss"
+    BINDINGS = bindings("lobby")
+    AUTO_FOCUS = "#tables"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.player = ""
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with Vertical(id="main"):
+            yield Static("lovelet · connecting…", id="welcome")
+            yield Static(id="tables-title")
+            yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+            yield Static(id="online")
+            yield RichLog(id="chat", max_lines=200, wrap=True)
+            yield ChatInput()
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(DataTable).add_columns(*COLUMNS)
+        self.query_one("#chat", RichLog).can_focus = False
+        self._show_tables(())
+
+    def show_welcome(self, welcome: Welcome) -> None:
+        """Who we are, and the message of the day."""
+        self.player = welcome.name
+        guest = " (guest)" if welcome.guest else ""
+        line = Text.assemble(("lovelet", "bold"), " · signed in as ", (welcome.name, "bold"), guest)
+        self.query_one("#welcome", Static).update(line, layout=False)
+        if welcome.motd:
+            self.query_one("#chat", RichLog).write(Text(welcome.motd, style="italic"))
+
+    def show_lobby(self, lobby: Lobby) -> None:
+        """The table list (the cursor stays on its table) and the names online."""
+        self._show_tables(lobby.tables)
+        online = Text.assemble(("Online: ", "bold"), ", ".join(lobby.online) or "nobody")
+        self.query_one("#online", Static).update(online, layout=False)
+
+    def add_chat(self, line: ChatLine) -> None:
+        """One lobby chat line, shown literally."""
+        self.query_one("#chat", RichLog).write(
+            Text.assemble((line.sender, "bold"), ": ", line.text)
+        )
+
+    def _show_tables(self, tables: tuple[TableSummary, ...]) -> None:
+        grid = self.query_one(DataTable)
+        selected = self._selected()
+        grid.clear()
+        for table in tables:
+            grid.add_row(*_row(table), key=table.code)
+        if selected is not None and selected in grid.rows:
+            grid.move_cursor(row=grid.get_row_index(selected))
+        title = f"Tables ({len(tables)})" if tables else "No tables yet: press n to open one"
+        self.query_one("#tables-title", Static).update(Text(title, style="bold"), layout=False)
+
+    def _selected(self) -> str | None:
+        grid = self.query_one(DataTable)
+        if not grid.row_count:
+            return None
+        return grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value
+
+    def action_new_table(self) -> None:
+        """Open the new-table form."""
+        self.app.push_screen(CreateTableScreen(self.player))
+
+    def action_join(self) -> None:
+        """Join the selected table as a player."""
+        code = self._selected()
+        if code is not None:
+            self.post_message(Outgoing(Join(code)))
+
+    def action_watch(self) -> None:
+        """Watch the selected table."""
+        code = self._selected()
+        if code is not None:
+            self.post_message(Outgoing(Spectate(code)))
+
+    def action_chat(self) -> None:
+        """Start typing a lobby chat line."""
+        self.query_one(ChatInput).open()
+
+    def on_chat_input_closed(self, event: ChatInput.Closed) -> None:
+        if event.text:
+            self.post_message(Outgoing(Chat(event.text)))
+        self.query_one(DataTable).focus()
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        self.action_join()
+
+
+def _row(table: TableSummary) -> tuple[Text, ...]:
+    """A table's cells; every text that came from a client stays a plain Text."""
+    return (
+        Text(table.code),
+        Text(table.name),
+        Text(edition_name(table.edition, short=True)),
+        Text(f"{table.taken}/{table.seats}"),
+        Text(STATUS.get(table.status, table.status)),
+        Text(str(table.spectators)),
+    )

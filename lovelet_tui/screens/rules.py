@@ -1,0 +1,48 @@
+"""The rules of one edition in short plain text; ← and → switch editions."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from lovelet_tui.actions import bindings
+from lovelet_tui.editions import BY_ID, EDITIONS
+from lovelet_tui.widgets.too_small import TooSmall
+
+
+class RulesScreen(Screen[None]):
+    """Rules text for `edition`; Esc goes back to help."""
+
+    CSS_PATH = "rules.tcss"
+    BINDINGS = bindings("rules")
+
+    def __init__(self, edition: str) -> None:
+        super().__init__()
+        known = edition if edition in BY_ID else EDITIONS[0].id
+        self.index = [e.id for e in EDITIONS].index(known)
+
+    def compose(self) -> ComposeResult:
+        yield TooSmall()
+        with VerticalScroll(id="main"):
+            yield Static(id="rules")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self._draw()
+
+    def action_edition(self, delta: int) -> None:
+        """Show the next or previous edition's rules."""
+        self.index = (self.index + delta) % len(EDITIONS)
+        self._draw()
+
+    def action_close(self) -> None:
+        """Back to help."""
+        self.dismiss()
+
+    def _draw(self) -> None:
+        edition = EDITIONS[self.index]
+        text = Text.assemble((edition.name, "bold underline"), "\n\n", edition.rules)
+        self.query_one("#rules", Static).update(text)

@@ -1,0 +1,1 @@
+"""Reusable widgets: small, fixed-size, updated in place."""

@@ -1,0 +1,45 @@
+"""The receiver's hand: each card's name, value and one-line effect."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.widgets import Static
+
+from lovelet_tui.names import Names
+
+GUTTER = "Hand  "
+
+
+class HandView(Static):
+    """Up to three cards (a Chancellor's draw), one line each, cut to the width."""
+
+    DEFAULT_CSS = """
+    HandView {
+        height: 3;
+        padding: 0 1;
+        text-wrap: nowrap;
+        text-overflow: ellipsis;
+    }
+    """
+
+    def show(self, hand: Sequence[str], names: Names, *, seated: bool) -> None:
+        """Render `hand`; a spectator (`seated` false) sees a note instead."""
+        if not seated:
+            self.update(Text("You are watching this table.", style="dim"), layout=False)
+            return
+        cards = [_card_line(card, names) for card in hand] or [Text("no cards", style="dim")]
+        gutters = [GUTTER] + [" " * len(GUTTER)] * (len(cards) - 1)
+        lines = [
+            Text.assemble((gutter, "bold"), card)
+            for gutter, card in zip(gutters, cards, strict=True)
+        ]
+        self.update(Text("\n").join(lines), layout=False)
+
+
+def _card_line(card: str, names: Names) -> Text:
+    spec = names.cards.get(card, {})
+    line = Text(f"{names.card(card)} {spec.get('value', '?')}", style="bold")
+    line.append(f"  {spec.get('text', '')}", style="")
+    return line

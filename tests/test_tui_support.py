@@ -1,0 +1,92 @@
+"""Helpers for the TUI tests (no tests here): a fake link, the screen as text, and table
+states built from the real engine so fixtures have the real shapes."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from rich.console import Console
+from textual.app import App
+
+from protocol import (
+    ClientMessage,
+    Direction,
+    SeatInfo,
+    TableInfo,
+    TableState,
+    decode,
+)
+from server.engine import Game, find_edition
+
+NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
+
+
+class FakeLink:
+    """Records what the app sends, decoded; remembers whether it was closed."""
+
+    def __init__(self) -> None:
+        self.sent: list[ClientMessage] = []
+        self.closed = False
+
+    def send(self, frame: bytes) -> None:
+        self.sent.append(decode(frame, direction=Direction.TO_SERVER))  # type: ignore[arg-type]
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def screen_text(app: App[object]) -> str:
+    """What the terminal shows now, as plain text."""
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), record=True)
+    update = app.screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    console.print(update)
+    return console.export_text()
+
+
+def stacked_deck(edition: str, first: Sequence[str]) -> list[str]:
+    """The edition's deck, top first, beginning with `first` (set-aside, deals, draws)."""
+    rest = Counter(find_edition(edition).deck_ids())
+    rest.subtract(first)
+    return [*first, *rest.elements()]
+
+
+def new_game(edition: str, players: int, first: Sequence[str] = (), start: int = 0) -> Game:
+    """A game whose first round is dealt from a deck beginning with `first`."""
+    game = Game(find_edition(edition), players=players, rng=random.Random(1))
+    game.start_round(deck=stacked_deck(edition, first) if first else None, start=start)
+    return game
+
+
+def table_info(
+    game: Game | None,
+    you: int | None,
+    *,
+    players: int = 4,
+    edition: str = "2019",
+    status: str = "playing",
+    seats: Sequence[SeatInfo] | None = None,
+    host: str | None = "Ana",
+) -> TableInfo:
+    """A table's info around `game` (or a table not started yet)."""
+    count = game.players if game else players
+    return TableInfo(
+        code="T1",
+        name="Friday game",
+        edition=game.edition.id if game else edition,
+        host=host,
+        seats=tuple(seats or (SeatInfo(NAMES[i], None, True) for i in range(count))),
+        spectators=(),
+        status=status,
+        timer=None,
+        you=you,
+    )
+
+
+def table_state(game: Game, seat: int | None, since: int = 0, **info: object) -> TableState:
+    """What the server sends `seat`: its view and the events from index `since` on."""
+    events = tuple(event.for_seat(seat) for event in game.events[since:])
+    return TableState(table_info(game, seat, **info), game.view(seat), events)  # type: ignore[arg-type]
