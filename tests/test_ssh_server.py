@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import sys
+import weakref
 import webbrowser
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -249,3 +251,21 @@ async def test_colours_use_256_colour_codes(service: SSHService) -> None:
         await term.wait_for_text("keys 0")
         assert b"38;5;" in term.raw or b"48;5;" in term.raw
         assert b"38;2;" not in term.raw and b"48;2;" not in term.raw
+
+
+async def test_finished_sessions_are_freed(service: SSHService) -> None:
+    refs = []
+    for name in ("keyq", "dropped"):
+        async with SSHTerminal.connect(service.port, username=name) as term:
+            await term.wait_for_text(f"hello {name}")
+            (session,) = service.sessions
+            refs += [weakref.ref(session), weakref.ref(session.app)]
+            await term.send_keys("a", "escape", "up")
+            await term.wait_for_text("keys 3 last up")
+            if name == "keyq":
+                await term.send_keys("q")
+                await term.wait_closed()
+        await session.wait_closed()
+        del session
+    gc.collect()
+    assert [ref() for ref in refs] == [None] * 4

@@ -239,10 +239,15 @@ class SSHDriver(Driver):
         self._send(RESTORE_TERMINAL)
 
     def disable_input(self) -> None:
-        """Stop turning input into events."""
+        """Stop turning input into events, and release the parser's state.
+
+        XTermParser's class-level lru_cache keeps parser instances alive after the session;
+        closing the parse generator drops its last event, which would otherwise pin the app.
+        """
         self._input_enabled = False
         self._pending_input.clear()
         self._cancel_tick()
+        self._parser._gen.close()
 
     def close(self) -> None:
         """Release timers."""
