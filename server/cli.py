@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
+
+import platformdirs
 
 from .engine import EDITIONS
 
@@ -28,6 +32,43 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
+    from .lobby import LobbySettings
+    from .serve import serve
+    from .ssh.keys import HostKeyError
+
+    logging.basicConfig(
+        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    try:
+        asyncio.run(serve(args.listen, data_dir(args.data_dir), LobbySettings()))
+    except (HostKeyError, ValueError, OSError) as err:
+        print(f"lovelet serve: {err}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from .local import play
+
+    try:
+        EDITIONS[args.edition].check_players(args.players)
+    except ValueError as err:
+        print(f"lovelet play: {err}", file=sys.stderr)
+        return 2
+    play(args.edition, args.players, args.bots)
+    return 0
+
+
+def data_dir(flag: str | None) -> Path:
+    """The data directory: the flag, else $LOVELET_DATA_DIR, else the platform's user data dir."""
+    chosen = flag or os.environ.get("LOVELET_DATA_DIR")
+    return Path(chosen) if chosen else Path(platformdirs.user_data_dir("lovelet"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every subcommand."""
     parser = argparse.ArgumentParser(prog="lovelet", description="Love Letter over SSH.")
@@ -43,6 +84,17 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=1)
     sim.set_defaults(run=_simulate)
+
+    serve = commands.add_parser("serve", help="run the SSH server")
+    serve.add_argument("--listen", default="0.0.0.0:2222", help="HOST:PORT (default 0.0.0.0:2222)")
+    serve.add_argument("--data-dir", help="where the host key and database live")
+    serve.set_defaults(run=_serve)
+
+    local = commands.add_parser("play", help="play in this terminal against bots")
+    local.add_argument("--edition", choices=sorted(EDITIONS), default="2019")
+    local.add_argument("--players", type=int, default=4)
+    local.add_argument("--bots", choices=["easy", "medium"], default="medium")
+    local.set_defaults(run=_play)
     return parser
 
 

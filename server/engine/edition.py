@@ -25,6 +25,7 @@ class Edition:
     guesses: tuple[str | int, ...] = field(init=False)
     roles: frozenset[str] = field(init=False)  # the roles its cards follow
     full_deck: tuple[CardSpec, ...] = field(init=False)  # every copy, in reference order
+    reference: tuple[dict, ...] = field(init=False, repr=False)  # the reference card, as data
     # memo of legal plays by (card, card, seat, choosable others): a pure function's cache
     plays_memo: dict = field(init=False, repr=False, compare=False)
 
@@ -35,6 +36,11 @@ class Edition:
         object.__setattr__(self, "roles", frozenset(card.role for card in self.cards))
         full_deck = tuple(card for card in self.cards for _ in range(card.count))
         object.__setattr__(self, "full_deck", full_deck)
+        reference = tuple(
+            {"id": c.id, "name": c.name, "value": c.value, "count": c.count, "text": c.text}
+            for c in self.cards
+        )
+        object.__setattr__(self, "reference", reference)
         object.__setattr__(self, "plays_memo", {})
 
     def _legal_guesses(self) -> tuple[str | int, ...]:

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import TYPE_CHECKING
 
 from .choices import choice_to_dict
-from .edition import Edition
 
 if TYPE_CHECKING:
     from .game import Game
@@ -38,21 +36,13 @@ def make_view(game: Game, seat: int | None) -> dict:
         "marked": game.marked,
         "jester": list(game.jester) if game.jester else None,
         "unseen": _unseen(game, own_hand),
-        "cards": reference(game.edition),
+        "cards": game.edition.reference,
         "round_over": game.round_over,
         "round_winners": list(game.round_winners),
         "game_over": game.game_over,
         "game_winners": list(game.game_winners),
         "next_start": game.next_start,
     }
-
-
-def reference(edition: Edition) -> list[dict]:
-    """The edition's reference card: every kind of card with its count and one-line text."""
-    return [
-        {"id": c.id, "name": c.name, "value": c.value, "count": c.count, "text": c.text}
-        for c in edition.cards
-    ]
 
 
 def _seat_view(game: Game, seat: int) -> dict:
@@ -74,8 +64,12 @@ def _choices_for(game: Game, seat: int | None) -> list[dict]:
 
 def _unseen(game: Game, own_hand: list[str]) -> dict[str, int]:
     """How many copies of each card this seat has not seen: not in its hand, discards, face up."""
-    seen = Counter(own_hand)
-    seen.update(card.id for card in game.face_up)
+    unseen = {card.id: card.count for card in game.edition.cards}
+    for card_id in own_hand:
+        unseen[card_id] -= 1
+    for card in game.face_up:
+        unseen[card.id] -= 1
     for pile in game.discards:
-        seen.update(card.id for card in pile)
-    return {card.id: card.count - seen[card.id] for card in game.edition.cards}
+        for card in pile:
+            unseen[card.id] -= 1
+    return unseen

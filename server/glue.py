@@ -1,0 +1,52 @@
+"""Bind one app to the lobby: frames from the app go in, frames from the lobby come out."""
+
+from __future__ import annotations
+
+import secrets
+
+from lovelet_tui.app import LoveletApp
+
+from .lobby import Attachment, Identity, Lobby
+from .ssh.info import SessionInfo
+
+
+class LobbyLink:
+    """The app's `Link`: its frames go to the lobby; `close` detaches the session once."""
+
+    def __init__(self) -> None:
+        self.attachment: Attachment | None = None
+
+    def send(self, frame: bytes) -> None:
+        """A frame from the app to the lobby."""
+        if self.attachment is not None:
+            self.attachment.receive(frame)
+
+    def close(self) -> None:
+        """The app is gone: free its place in the lobby."""
+        if self.attachment is not None:
+            self.attachment.detach()
+            self.attachment = None
+
+
+def attach_app(lobby: Lobby, identity: Identity) -> LoveletApp:
+    """A new app whose frames travel to and from `lobby` as `identity`."""
+    link = LobbyLink()
+    app = LoveletApp(link, identity.name)
+    link.attachment = lobby.attach(identity, app.deliver)
+    return app
+
+
+def identity_of(info: SessionInfo) -> Identity:
+    """The lobby identity of an SSH session: its key fingerprint, or a one-off guest id."""
+    if info.identity is None:
+        return Identity(f"guest:{secrets.token_hex(8)}", info.nickname, guest=True)
+    return Identity(info.identity, info.nickname)
+
+
+def ssh_app_factory(lobby: Lobby):
+    """The factory the SSH server calls for each terminal session."""
+
+    def make_app(info: SessionInfo) -> LoveletApp:
+        return attach_app(lobby, identity_of(info))
+
+    return make_app

@@ -1,0 +1,46 @@
+"""A session as the lobby sees it: who it is, where it sends frames, where it sits."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from protocol import Message, encode
+
+if TYPE_CHECKING:
+    from .table import Table
+
+SendFrame = Callable[[bytes], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Identity:
+    """Who a session is: a stable `id` (key fingerprint, or a one-off guest id) and a name."""
+
+    id: str
+    name: str
+    guest: bool = False
+
+
+@dataclass(eq=False)
+class Session:
+    """One attached client: its identity, its outgoing frame sink and its place."""
+
+    identity: Identity
+    send_frame: SendFrame
+    table: Table | None = None
+    greeted: bool = False
+    events_sent: int = 0  # how many of its table's log entries it has received
+    log_epoch: int = -1  # which game of the table those entries belong to
+    closed: bool = field(default=False)
+
+    @property
+    def name(self) -> str:
+        """The player's display name."""
+        return self.identity.name
+
+    def send(self, message: Message) -> None:
+        """Encode and send one message; a closed session drops it."""
+        if not self.closed:
+            self.send_frame(encode(message))

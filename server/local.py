@@ -1,0 +1,42 @@
+"""`lovelet play`: the same app in your own terminal, against bots, without SSH."""
+
+from __future__ import annotations
+
+import getpass
+
+from lovelet_tui.app import LoveletApp
+
+from protocol import BotSpec, CreateTable, Start, encode
+
+from .glue import LobbyLink
+from .lobby import Identity, Lobby, LobbySettings, TableSettings
+
+
+class LocalLink(LobbyLink):
+    """After the app's hello, sets up a table with bots and starts it, as the player would."""
+
+    def __init__(self, setup: list[bytes]) -> None:
+        super().__init__()
+        self._setup = setup
+
+    def send(self, frame: bytes) -> None:
+        """Forward the frame; the first one (hello) is followed by the table set-up."""
+        super().send(frame)
+        setup, self._setup = self._setup, []
+        for queued in setup:
+            super().send(queued)
+
+
+def play(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> None:
+    """Play one table in this terminal until the player quits."""
+    name = (getpass.getuser() or "you")[:16]
+    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=bot_delay, round_pause=30)))
+    bot_seats = tuple(BotSpec(seat, bots) for seat in range(1, players))
+    setup = [
+        encode(CreateTable(f"{name}'s table", edition, players, None, bot_seats)),
+        encode(Start()),
+    ]
+    link = LocalLink(setup)
+    app = LoveletApp(link, name)
+    link.attachment = lobby.attach(Identity(f"local:{name}", name), app.deliver)
+    app.run()

@@ -1,0 +1,186 @@
+"""The redaction guarantee: no frame carries a card its receiver may not know at that moment.
+
+Games run through the real lobby and table runtime. Every seat is played either by a table bot
+or by an in-process client choosing at random from the choices it is sent; a spectator watches
+every table. Each frame is decoded in the receiver's sink and checked against the true state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from itertools import cycle
+
+import pytest
+
+from protocol import (
+    CreateTable,
+    Direction,
+    Hello,
+    Rematch,
+    Sit,
+    Spectate,
+    Stand,
+    Start,
+    TableState,
+    decode,
+    encode,
+    from_wire,
+)
+from protocol.version import PROTOCOL_VERSION
+from server.engine import EDITIONS, Game
+from server.lobby import Identity, Lobby, LobbySettings, TableSettings
+
+GAMES = 1000
+CONFIGS = [(e.id, n) for e in EDITIONS.values() for n in range(e.min_players, e.max_players + 1)]
+SEAT_KEYS = {"alive", "protected", "discards", "hand_size", "tokens"}
+CARD_FIELDS = {"card", "cards", "keep", "bottom", "hands", "face_up"}
+# Event kinds whose card fields are private, and who may see them (from the public fields).
+PRIVATE: dict[str, Callable[[dict], set[int]]] = {
+    "deal": lambda e: {e["seat"]},
+    "draw": lambda e: {e["seat"]},
+    "look": lambda e: {e["seat"]},
+    "chancellor_draw": lambda e: {e["seat"]},
+    "chancellor_return": lambda e: {e["seat"]},
+    "compare": lambda e: {e["seat"], e["target"]},
+    "swap": lambda e: set(e["seats"]),
+}
+# Event kinds that show cards to everyone, and which fields may carry them.
+PUBLIC = {
+    "round_start": {"face_up"},
+    "play": {"card"},
+    "discard": {"card"},
+    "no_effect": {"card"},
+    "knocked_out": {"cards"},
+    "showdown": {"hands"},
+}
+
+
+class Leak(AssertionError):
+    """A frame told its receiver something it may not know."""
+
+
+def check_frame(state: TableState, game: Game | None, seat: int | None) -> None:
+    """Raise Leak if this table update shows `seat` (None: a spectator) too much."""
+    for event in state.events:
+        check_event(event, seat)
+    if state.view is not None and game is not None:
+        check_view(state.view, game, seat)
+
+
+def check_event(event: dict, seat: int | None) -> None:
+    shown = CARD_FIELDS & set(event)
+    if not shown:
+        return
+    kind = event["kind"]
+    if kind in PRIVATE:
+        if seat not in PRIVATE[kind](event):
+            raise Leak(f"seat {seat} was sent the private part of {event}")
+    elif not shown <= PUBLIC.get(kind, set()):
+        raise Leak(f"seat {seat} was sent cards in an unexpected event {event}")
+
+
+def check_view(view: dict, game: Game, seat: int | None) -> None:
+    truth = [c.id for c in game.hands[seat]] if seat is not None else []
+    if view["hand"] != truth:
+        raise Leak(f"seat {seat} was sent hand {view['hand']}, holds {truth}")
+    for index, shown in enumerate(view["seats"]):
+        if set(shown) != SEAT_KEYS:
+            raise Leak(f"seat {seat} was sent extra seat fields {set(shown) - SEAT_KEYS}")
+        if shown["discards"] != [c.id for c in game.discards[index]]:
+            raise Leak(f"seat {seat} was sent wrong discards for seat {index}")
+    if view["face_up"] != [c.id for c in game.face_up]:
+        raise Leak(f"seat {seat} was sent face-up cards that are not face up")
+    deciding = game.pending is not None and game.pending.seat == seat
+    if view["choices"] and not deciding:
+        raise Leak(f"seat {seat} was sent another seat's choices")
+
+
+class Receiver:
+    """A seat's or spectator's client: checks every frame, and plays at random when asked."""
+
+    def __init__(self, lobby: Lobby, name: str, rng: random.Random, play: bool) -> None:
+        self.rng, self.play = rng, play
+        self.frames = 0
+        self.last: TableState | None = None
+        self.errors: list[str] = []
+        self.attachment = lobby.attach(Identity(f"SHA256:{name}", name), self._on_frame)
+        self.finished = asyncio.Event()
+
+    def send(self, message: object) -> None:
+        self.attachment.receive(encode(message))
+
+    def _on_frame(self, frame: bytes) -> None:
+        message = decode(frame, direction=Direction.TO_CLIENT)
+        if not isinstance(message, TableState):
+            return
+        self.frames += 1
+        self.last = message
+        if message.info.status == "finished":
+            self.finished.set()
+        table = self.attachment.session.table
+        check_frame(message, table.game if table else None, message.info.you)
+        view = message.view
+        if self.play and view and view["choices"]:
+            choice = self.rng.choice(view["choices"])
+            act = from_wire({"type": "act", "choice": choice}, Direction.TO_SERVER)
+            asyncio.get_running_loop().call_soon(self.send, act)
+
+
+async def run_table(lobby: Lobby, edition: str, players: int, games: int, rng: random.Random):
+    """Play `games` games at one table; return how many frames were checked."""
+    host = Receiver(lobby, f"host-{edition}-{players}", rng, play=False)
+    host.send(Hello(PROTOCOL_VERSION, "host"))
+    host.send(CreateTable("redaction", edition, players))
+    table = host.attachment.session.table
+    host.send(Stand())  # the host watches; seats are filled below
+    humans = []
+    levels = cycle([None, "easy", "medium"])  # seat 0 is always a client, to ask for rematches
+    for seat in range(players):
+        level = next(levels)
+        if level is None:
+            human = Receiver(lobby, f"p{seat}-{edition}-{players}", rng, play=True)
+            human.send(Hello(PROTOCOL_VERSION, "p"))
+            human.send(Spectate(table.code))
+            human.send(Sit(seat))
+            humans.append(human)
+        else:
+            table.add_bot(host.attachment.session, seat, level)
+    watcher = Receiver(lobby, f"w-{edition}-{players}", rng, play=False)
+    watcher.send(Hello(PROTOCOL_VERSION, "w"))
+    watcher.send(Spectate(table.code))
+    for game in range(games):
+        watcher.finished.clear()
+        if game == 0:
+            host.send(Start())
+        else:
+            humans[0].send(Rematch())
+        await asyncio.wait_for(watcher.finished.wait(), 60)
+    return sum(r.frames for r in [host, watcher, *humans])
+
+
+async def test_no_frame_leaks_across_a_thousand_games() -> None:
+    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0, grace=60, round_pause=0)))
+    rng = random.Random(2024)
+    per_config = -(-GAMES // len(CONFIGS))
+    frames = 0
+    for edition, players in CONFIGS:
+        frames += await run_table(lobby, edition, players, per_config, rng)
+    assert frames > GAMES * 20
+
+
+def test_the_checker_catches_a_leak() -> None:
+    game = Game(EDITIONS["2019"], 3, random.Random(1))
+    game.start_round(start=0)
+    leaky_view = game.view(1)
+    leaky_view["hand"] = [c.id for c in game.hands[0]]  # seat 0's hand sent to seat 1
+    with pytest.raises(Leak):
+        check_view(leaky_view, game, 1)
+    private = next(e for e in game.events if e.kind == "draw")
+    with pytest.raises(Leak):
+        check_event({**private.public, "kind": "draw", "seat": 0, **private.secret}, 1)
+    with pytest.raises(Leak):
+        check_event({"kind": "protected", "seat": 0, "card": "king"}, 2)
+    check_event(private.for_seat(0), 0)
+    check_view(game.view(1), game, 1)
