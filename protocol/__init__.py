@@ -6,7 +6,14 @@ See docs/protocol.md. Typical use::
     msg = decode(data, direction=Direction.TO_SERVER)  # RemoteProtocolError if invalid
 """
 
-from protocol.codec import decode, encode, from_wire, to_wire
+from protocol.codec import (
+    choice_from_wire,
+    choice_to_wire,
+    decode,
+    encode,
+    from_wire,
+    to_wire,
+)
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.framing import FrameReader, frame
 from protocol.limits import LIMITS, Direction, Limits
@@ -88,6 +95,8 @@ __all__ = [
     "TableState",
     "TableSummary",
     "Welcome",
+    "choice_from_wire",
+    "choice_to_wire",
     "decode",
     "encode",
     "frame",

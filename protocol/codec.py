@@ -12,12 +12,13 @@ import msgpack
 
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.limits import LIMITS, Direction, Limits
-from protocol.messages import Message
-from protocol.registry import DIRECTION_OF, MESSAGES
+from protocol.messages import Choice, Message
+from protocol.registry import CHOICE, DIRECTION_OF, MESSAGES
 from protocol.schema import Invalid
 
 _CONTAINERS = frozenset({dict, list, tuple})
 _SCALARS = frozenset({str, int, bool, type(None)})
+_CHOICE_DEPTH = 2  # the choice map and its lists
 
 
 class _ExtNotAllowed(Exception):
@@ -45,12 +46,33 @@ def from_wire(wire: Any, direction: Direction) -> Message:
     """
     limits = LIMITS[direction]
     if type(wire) is not dict:
-        raise RemoteProtocolError(ErrorCode.MALFORMED, f"expected a map, got {type(wire).__name__}")
+        raise RemoteProtocolError(ErrorCode.MALFORMED, f"expected a map, got {_kind(wire)}")
     check_structure(wire, limits.max_depth)
     try:
         return MESSAGES[direction].load(wire)
     except Invalid as err:
         raise RemoteProtocolError(err.code, f"{err.where()}: {err.reason}") from None
+
+
+def choice_to_wire(choice: Choice) -> dict[str, Any]:
+    """The wire map of an act choice, checked; `LocalProtocolError` if invalid."""
+    try:
+        wire = CHOICE.dump(choice)
+        CHOICE.load(wire)
+    except Invalid as err:
+        raise LocalProtocolError(err.code, f"{err.where('choice')}: {err.reason}") from None
+    return wire
+
+
+def choice_from_wire(wire: Any) -> Choice:
+    """The act choice in a plain map; `RemoteProtocolError` if invalid."""
+    if type(wire) is not dict:
+        raise RemoteProtocolError(ErrorCode.BAD_FIELD, f"choice: expected a map, got {_kind(wire)}")
+    check_structure(wire, _CHOICE_DEPTH, root_name="choice")
+    try:
+        return CHOICE.load(wire)
+    except Invalid as err:
+        raise RemoteProtocolError(err.code, f"{err.where('choice')}: {err.reason}") from None
 
 
 def encode(msg: Message) -> bytes:
@@ -120,11 +142,11 @@ def _unpack_failure(err: Exception, limits: Limits) -> tuple[ErrorCode, str]:
     return ErrorCode.MALFORMED, f"invalid msgpack ({type(err).__name__}: {text[:80]})"
 
 
-def check_structure(root: Any, max_depth: int) -> None:
+def check_structure(root: Any, max_depth: int, *, root_name: str = "message") -> None:
     """Reject nesting deeper than `max_depth`, non-str keys and any value but
     str/int/bool/None/list/map (floats and bytes included). Iterative: no recursion limit."""
     if not _structure_ok(root, max_depth):
-        _explain_structure(root, max_depth)
+        _explain_structure(root, max_depth, root_name)
 
 
 def _structure_ok(root: Any, max_depth: int) -> bool:
@@ -151,21 +173,20 @@ def _structure_ok(root: Any, max_depth: int) -> bool:
     return True
 
 
-def _explain_structure(root: Any, max_depth: int) -> None:
+def _explain_structure(root: Any, max_depth: int, root_name: str) -> None:
     """The slow check, run only when the fast one failed: raise naming the path."""
     stack: list[tuple[Any, int, str]] = [(root, 1, "")]
     while stack:
         node, depth, path = stack.pop()
+        where = path.lstrip(".") or root_name
         if type(node) not in _CONTAINERS:
-            raise _bad_value(path, "value", node)
+            raise _bad_value(where, "value", node)
         if depth > max_depth:
-            raise RemoteProtocolError(
-                ErrorCode.TOO_DEEP, f"{_where(path)}: nested deeper than {max_depth}"
-            )
+            raise RemoteProtocolError(ErrorCode.TOO_DEEP, f"{where}: deeper than {max_depth}")
         if type(node) is dict:
             for key, value in node.items():
                 if type(key) is not str:
-                    raise _bad_value(path, "map key", key)
+                    raise _bad_value(where, "map key", key)
                 if type(value) not in _SCALARS:
                     stack.append((value, depth + 1, f"{path}.{key[:40]}"))
         else:
@@ -175,14 +196,14 @@ def _explain_structure(root: Any, max_depth: int) -> None:
     raise RemoteProtocolError(ErrorCode.MALFORMED, "invalid structure")
 
 
-def _bad_value(path: str, what: str, value: Any) -> RemoteProtocolError:
+def _bad_value(where: str, what: str, value: Any) -> RemoteProtocolError:
     return RemoteProtocolError(
-        ErrorCode.BAD_FIELD, f"{_where(path)}: {what} of type {type(value).__name__} is not allowed"
+        ErrorCode.BAD_FIELD, f"{where}: {what} of type {_kind(value)} is not allowed"
     )
 
 
-def _where(path: str) -> str:
-    return path.lstrip(".") or "message"
+def _kind(value: Any) -> str:
+    return type(value).__name__
 
 
 def _direction_of(msg: Any) -> Direction:

@@ -29,9 +29,9 @@ class Invalid(Exception):
         self.reason = reason
         self.path: list[str] = []
 
-    def where(self) -> str:
+    def where(self, root: str = "message") -> str:
         """The dotted path of the failing field, e.g. `choice.targets[1]`."""
-        return "".join(reversed(self.path)).lstrip(".") or "message"
+        return "".join(reversed(self.path)).lstrip(".") or root
 
 
 class Spec(Protocol):

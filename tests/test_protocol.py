@@ -49,6 +49,8 @@ from protocol import (
     TableState,
     TableSummary,
     Welcome,
+    choice_from_wire,
+    choice_to_wire,
     decode,
     encode,
     frame,
@@ -328,7 +330,7 @@ def test_invalid_input_gives_its_code(direction: Direction, data: Any, code: Err
 def test_depth_limit_is_inclusive() -> None:
     deepest = TableState(table_info(), {"a": nested(14)})  # the top-level map is depth 1
     assert decode(encode(deepest), direction=TO_CLIENT) == deepest
-    with pytest.raises(LocalProtocolError, match="deeper than 16"):
+    with pytest.raises(LocalProtocolError, match=r"view\.a.*deeper than 16"):
         encode(TableState(table_info(), {"a": nested(15)}))
 
 
@@ -392,6 +394,45 @@ def test_encode_accepts_engine_tuples_in_views() -> None:
     msg = TableState(table_info(), {"hand": ("guard",)}, ({"targets": (1, 2)},))
     back = decode(encode(msg), direction=TO_CLIENT)
     assert isinstance(back, TableState) and back.view == {"hand": ["guard"]}
+
+
+# --- act choices on their own -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("msg", [m for m in SAMPLES if isinstance(m, Act)], ids=str)
+def test_choice_round_trip(msg: Act) -> None:
+    wire_choice = choice_to_wire(msg.choice)
+    assert wire_choice == to_wire(msg)["choice"]
+    assert choice_from_wire(wire_choice) == msg.choice
+
+
+def test_choice_from_wire_takes_engine_style_tuples() -> None:
+    engine_dict = {"type": "keep", "keep": "spy", "bottom": ("guard", "baron")}
+    assert choice_from_wire(engine_dict) == KeepChoice("spy", ("guard", "baron"))
+
+
+@pytest.mark.parametrize(
+    ("wire_choice", "code"),
+    [
+        ("guard", ErrorCode.BAD_FIELD),
+        ({"type": "look"}, ErrorCode.MISSING_FIELD),
+        ({"type": "look", "seat": 1, "why": 2}, ErrorCode.UNEXPECTED_FIELD),
+        ({"type": "look", "seat": [[1]]}, ErrorCode.TOO_DEEP),
+        ({"type": "fold"}, ErrorCode.BAD_FIELD),
+        (PLAY | {"card": "c" * 40}, ErrorCode.TOO_LONG),
+    ],
+)
+def test_choice_from_wire_rejects(wire_choice: Any, code: ErrorCode) -> None:
+    with pytest.raises(RemoteProtocolError) as caught:
+        choice_from_wire(wire_choice)
+    assert caught.value.code == code
+
+
+def test_choice_to_wire_rejects() -> None:
+    with pytest.raises(LocalProtocolError, match="seat"):
+        choice_to_wire(LookChoice(9))
+    with pytest.raises(LocalProtocolError):
+        choice_to_wire(Sit(1))  # type: ignore[arg-type]
 
 
 # --- framing ------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from protocol import (
     Message,
     ProtocolError,
     RemoteProtocolError,
+    choice_from_wire,
     decode,
     encode,
     frame,
@@ -245,6 +246,8 @@ def test_wrong_field_values(msg: Message, data: st.DataObject) -> None:
 def test_from_wire_on_any_python_value(value: Any, direction: Direction) -> None:
     with contextlib.suppress(RemoteProtocolError):
         from_wire(value, direction)
+    with contextlib.suppress(RemoteProtocolError):
+        choice_from_wire(value)
 
 
 @FUZZ
