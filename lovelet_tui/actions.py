@@ -67,8 +67,8 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("field", "right", "cycle(1)", "Next", key_display="→"),
     KeyAction("help", "r", "rules", "Rules"),
     KeyAction("help", "escape", "close", "Close"),
-    KeyAction("rules", "left", "edition(-1)", "Previous edition", key_display="←"),
-    KeyAction("rules", "right", "edition(1)", "Next edition", key_display="→"),
+    KeyAction("rules", "left", "edition(-1)", "Previous edition", key_display="←", priority=True),
+    KeyAction("rules", "right", "edition(1)", "Next edition", key_display="→", priority=True),
     KeyAction("rules", "escape", "close", "Close"),
 )
 

@@ -65,10 +65,8 @@ class LoveletApp(App[None]):
             return
         self.post_message(Arrived(message))
 
-    def get_default_screen(self) -> LobbyScreen:
-        return self.lobby
-
     def on_mount(self) -> None:
+        self.push_screen(self.lobby)
         self.send(Hello(PROTOCOL_VERSION, self.player_name or GUEST_NAME))
 
     def on_unmount(self) -> None:
@@ -127,7 +125,7 @@ class LoveletApp(App[None]):
 
     async def _open_table(self, code: str) -> TableScreen:
         """A new table screen right above the lobby (closing help, forms or another table)."""
-        while len(self.screen_stack) > 1:
+        while self.screen is not self.lobby and self.lobby in self.screen_stack:
             await self.pop_screen()
         self.table = TableScreen(code)
         await self.push_screen(self.table, callback=self._table_closed)

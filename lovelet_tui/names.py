@@ -52,14 +52,13 @@ class Names:
     def guess(self, guess: str | int | None) -> str:
         """A named card, or a number (premium) with the cards of that value."""
         if isinstance(guess, int):
-            same = [str(c["name"]) for c in self.cards.values() if c.get("value") == guess]
-            return f"{guess} ({', '.join(same)})" if same else str(guess)
+            same = self.of_value(guess)
+            return f"{guess} ({same})" if same else str(guess)
         return "nothing" if guess is None else self.card(guess)
 
-    def value(self, card_id: str) -> int | None:
-        """A card's value from the reference."""
-        spec = self.cards.get(card_id)
-        return spec.get("value") if spec else None
+    def of_value(self, value: int) -> str:
+        """The names of the cards of `value`, e.g. "Countess, Dowager Queen"."""
+        return ", ".join(str(c["name"]) for c in self.cards.values() if c.get("value") == value)
 
 
 def join(words: Sequence[str]) -> str:

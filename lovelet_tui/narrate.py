@@ -168,11 +168,10 @@ def _chancellor_draw(event: Event, names: Names) -> str:
 
 
 def _chancellor_return(event: Event, names: Names) -> str:
-    line = f"{_actor(event, names)} put {_count(event.get('count'))} under the deck"
     if "keep" in event:
-        bottom = names.hand(event.get("bottom") or [])
-        line += f": kept {names.card(event['keep'])}, {bottom} at the bottom"
-    return line
+        bottom = ", then ".join(names.card(card) for card in event.get("bottom") or [])
+        return f"You kept {names.card(event['keep'])} and put {bottom} under the deck"
+    return f"{_actor(event, names)} put {_count(event.get('count'))} under the deck"
 
 
 def _count(count: Any) -> str:

@@ -1,8 +1,9 @@
 """A pending decision staged one step at a time over its flat list of legal choices.
 
-The client knows no rules: it groups the legal choices it was sent by their fields, in order
-(card, then targets, then guess; keep, then bottom; look; redraw), offers the distinct values
-of the next field among the choices still possible, and answers with the one choice left.
+The client knows no rules: it narrows the legal choices it was sent by their fields, in order
+(card, then targets, then guess; keep, then bottom; look; redraw). Each step offers the values
+still possible; targets are picked one player at a time, as sets. When one choice is left, it
+is the answer.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ PROMPTS = {
     "seat": "Look at whose hand?",
     "redraw": "Discard your hand and draw?",
 }
+DONE = "done"  # the targets picked so far are all of them
 NOTHING: tuple[Hashable, ...] = ((), None)  # a field with nothing to choose
 
 
@@ -50,38 +52,53 @@ class Staging:
         self.choices = list(choices)
         self.names = names
         self.steps = STEPS.get(str(self.choices[0].get("type")), ()) if self.choices else ()
-        self.picked: list[Hashable] = []
-        self.marks: list[int] = []  # len(picked) before each pick the player made
+        self.picks: list[tuple[str, Hashable]] = []  # (step, value), in the order taken
         self.cursor = 0
-        self._skip_nothing()
 
     @property
-    def step(self) -> str:
-        """The field chosen now."""
-        return self.steps[len(self.picked)]
+    def step(self) -> str | None:
+        """The field chosen now; None once the choice is complete."""
+        candidates = self._candidates()
+        for step in self.steps:
+            if not self._settled(step, candidates):
+                return step
+        return None
 
     @property
     def prompt(self) -> str:
         """The question of the current step."""
-        numbers = self.step == "guess" and any(isinstance(o.value, int) for o in self.options)
-        return "Name a number:" if numbers else PROMPTS[self.step]
+        step = self.step
+        if step == "targets" and self._targets():
+            return f"{self.names.group(self._targets(), capital=True)} and who else?"
+        if step == "guess" and any(isinstance(o.value, int) for o in self.options):
+            return "Name a number:"
+        return PROMPTS.get(step or "", "")
 
     @property
     def options(self) -> list[Option]:
-        """The distinct values of the current step among the choices still possible."""
-        values = list(dict.fromkeys(_value(c, self.step) for c in self._candidates()))
-        return [self._option(i, value) for i, value in enumerate(values)]
+        """The values of the current step among the choices still possible."""
+        step, candidates = self.step, self._candidates()
+        if step is None:
+            return []
+        if step == "targets":
+            values = self._target_values(candidates)
+        else:
+            values = list(dict.fromkeys(_value(c, step) for c in candidates))
+        return [self._option(step, i, value) for i, value in enumerate(values)]
+
+    @property
+    def can_back(self) -> bool:
+        """Is there a pick to undo?"""
+        return bool(self.picks)
 
     def pick(self, index: int) -> Choice | None:
-        """Take option `index`; the complete choice when this was its last step, else None."""
-        options = self.options
-        if not 0 <= index < len(options):
+        """Take option `index`; the complete choice when nothing is left to pick, else None."""
+        step, options = self.step, self.options
+        if step is None or not 0 <= index < len(options):
             return None
-        self.marks.append(len(self.picked))
-        self.picked.append(options[index].value)
+        self.picks.append((step, options[index].value))
         self.cursor = 0
-        self._skip_nothing()
-        return self._candidates()[0] if len(self.picked) == len(self.steps) else None
+        return self._candidates()[0] if self.step is None else None
 
     def pick_key(self, key: str) -> Choice | None:
         """Take the option shown with `key`, if any."""
@@ -100,37 +117,71 @@ class Staging:
 
     def back(self) -> bool:
         """Undo the last pick; False when there was none."""
-        if not self.marks:
+        if not self.picks:
             return False
-        del self.picked[self.marks.pop() :]
+        self.picks.pop()
         self.cursor = 0
         return True
 
+    # ------------------------------------------------------------------ narrowing
+
+    def _targets(self) -> list[int]:
+        return [v for s, v in self.picks if s == "targets" and isinstance(v, int)]
+
     def _candidates(self) -> list[Choice]:
-        done = tuple(zip(self.steps, self.picked, strict=False))
-        return [c for c in self.choices if all(_value(c, s) == v for s, v in done)]
+        return [c for c in self.choices if self._matches(c)]
 
-    def _skip_nothing(self) -> None:
-        """Take a step by itself when its only option is to choose nothing."""
-        while len(self.picked) < len(self.steps):
-            options = self.options
-            if len(options) != 1 or options[0].value not in NOTHING:
-                return
-            self.picked.append(options[0].value)
+    def _matches(self, choice: Choice) -> bool:
+        targets = set(choice.get("targets") or ())
+        for step, value in self.picks:
+            if step != "targets":
+                if _value(choice, step) != value:
+                    return False
+            elif value == DONE:
+                if targets != set(self._targets()):
+                    return False
+            elif value not in targets:
+                return False
+        return True
 
-    def _option(self, index: int, value: Hashable) -> Option:
-        numbered = self.step == "guess" and isinstance(value, int) and 0 <= value <= 9
+    def _settled(self, step: str, candidates: list[Choice]) -> bool:
+        """Is `step` decided: picked, or the same for every choice left?"""
+        if step == "targets":
+            picked = set(self._targets())
+            return any(s == step and v == DONE for s, v in self.picks) or all(
+                set(c.get("targets") or ()) == picked for c in candidates
+            )
+        if any(s == step for s, _ in self.picks):
+            return True
+        values = {_value(c, step) for c in candidates}
+        return len(values) == 1 and values <= set(NOTHING)
+
+    def _target_values(self, candidates: list[Choice]) -> list[Hashable]:
+        """Seats still to add, in seat order, then DONE if the seats so far can be all."""
+        picked = set(self._targets())
+        seats = sorted({t for c in candidates for t in c.get("targets") or ()} - picked)
+        complete = any(set(c.get("targets") or ()) == picked for c in candidates)
+        return [*seats, DONE] if complete else list(seats)
+
+    # ------------------------------------------------------------------ labels
+
+    def _option(self, step: str, index: int, value: Hashable) -> Option:
+        numbered = step == "guess" and isinstance(value, int) and 0 <= value <= 9
         key = str(value) if numbered else DIGITS[index] if index < len(DIGITS) else ""
-        return Option(key, self._label(value), value)
+        return Option(key, self._label(step, value), value)
 
-    def _label(self, value: Any) -> str:
-        names, step = self.names, self.step
+    def _label(self, step: str, value: Any) -> str:
+        names = self.names
         if step in ("card", "keep"):
             return names.card(value)
         if step == "targets":
-            return names.group(value, capital=True) if value else "No one (no effect)"
+            if value == DONE:
+                return f"Only {names.group(self._targets())}" if self._targets() else "No one"
+            return names.player(value, capital=True)
         if step == "guess":
-            return names.guess(value)
+            return (
+                names.of_value(value) or str(value) if isinstance(value, int) else names.card(value)
+            )
         if step == "bottom":
             return ", then ".join(names.card(card) for card in value)
         if step == "seat":

@@ -70,11 +70,12 @@ def table_info(
     status: str = "playing",
     seats: Sequence[SeatInfo] | None = None,
     host: str | None = "Ana",
+    code: str = "T1",
 ) -> TableInfo:
     """A table's info around `game` (or a table not started yet)."""
     count = game.players if game else players
     return TableInfo(
-        code="T1",
+        code=code,
         name="Friday game",
         edition=game.edition.id if game else edition,
         host=host,

@@ -2,11 +2,29 @@
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, new_game, screen_text, table_state
+from test_tui_support import FakeLink, new_game, screen_text, table_info, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
-from protocol import Act, PlayChoice, TableState, encode
+from protocol import (
+    Act,
+    AddBot,
+    Chat,
+    ChatLine,
+    ContinueRound,
+    ErrorReply,
+    Leave,
+    PlayChoice,
+    Rematch,
+    RemoveBot,
+    SeatInfo,
+    Sit,
+    Stand,
+    Start,
+    TableState,
+    encode,
+)
+from server.engine import Game, Play
 
 SIZE = (80, 24)
 GUARD_FIRST = ["spy", "guard", "priest", "baron", "handmaid", "priest"]  # Ana: Guard, draws Priest
@@ -45,3 +63,167 @@ async def test_digits_stage_guard_target_guess_and_esc_backs_out() -> None:
         await pilot.press("1", "1", "3")  # Guard, Bo, the third guess (Baron)
         await pilot.pause()
     assert link.sent[-1] == Act(PlayChoice("guard", (1,), "baron"))
+
+
+def _finish_round(game: Game, *, until_game_over: bool = False) -> None:
+    """Play the first legal choice until the round (or the game) is over."""
+    while not (game.game_over if until_game_over else game.round_over):
+        if game.pending is None:
+            game.start_round()
+            continue
+        game.act(game.pending.seat, game.pending.choices[0])
+
+
+async def test_the_log_reads_in_sentences_with_private_lines() -> None:
+    game = new_game("2019", 3, ["spy", "priest", "king", "baron", "handmaid"])
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        since = len(game.events)
+        game.act(0, Play("priest", (1,)))
+        await _open(app, table_state(game, 0, since), pilot)
+        text = screen_text(app)
+    assert "Round 1: you to play first" in text
+    assert "You were dealt Priest" in text
+    assert "You played Priest on Bo" in text
+    assert "You saw Bo's hand: King" in text
+
+
+async def test_round_over_then_continue_sends_continue_round() -> None:
+    game = new_game("2019", 4)
+    _finish_round(game)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0, status="round_over"), pilot)
+        assert f"Round {game.round} over" in screen_text(app)
+        assert "n: next round" in screen_text(app)
+        await pilot.press("n")
+        await pilot.pause()
+        assert "Waiting for the others" in screen_text(app)
+        await pilot.press("n")  # once per round
+        await pilot.pause()
+    assert link.sent[1:] == [ContinueRound()]
+
+
+async def test_game_over_offers_a_rematch() -> None:
+    game = new_game("classic", 3)
+    _finish_round(game, until_game_over=True)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0, status="finished"), pilot)
+        text = screen_text(app)
+        assert "Game over" in text and "won the game" in text
+        await pilot.press("n", "r")
+        await pilot.pause()
+    assert link.sent[1:] == [Rematch()]
+
+
+async def test_arrows_and_enter_and_a_refused_act_is_offered_again() -> None:
+    game = new_game("2019", 4, GUARD_FIRST)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        await pilot.press("down", "enter")  # Priest
+        await pilot.press("down", "down", "enter")  # Di
+        await pilot.pause()
+        assert "Waiting for the table" in screen_text(app)
+        app.deliver(encode(ErrorReply("illegal_choice", "Not now")))
+        await pilot.pause()
+        assert "Play which card?" in screen_text(app)
+    assert link.sent[-1] == Act(PlayChoice("priest", (3,), None))
+
+
+async def test_seats_are_managed_before_the_game() -> None:
+    seats = (
+        SeatInfo("Ana", None, True),
+        SeatInfo(None, None, False),
+        SeatInfo("easy bot 3", "easy", True),
+        SeatInfo("medium bot 4", "medium", True),
+    )
+    state = TableState(table_info(None, 0, seats=seats, status="waiting"), None, ())
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, state, pilot)
+        assert "Before the game" in screen_text(app)
+        await pilot.press("2", "b", "s", "down", "b", "down", "b", "g", "u")
+        await pilot.pause()
+    assert link.sent[1:] == [
+        AddBot(1, "easy"),
+        Sit(1),
+        RemoveBot(2),
+        AddBot(2, "medium"),
+        RemoveBot(3),
+        Start(),
+        Stand(),
+    ]
+
+
+async def test_only_the_host_manages_bots_and_starts() -> None:
+    state = TableState(table_info(None, 1, status="waiting"), None, ())
+    link = FakeLink()
+    app = LoveletApp(link, "Bo")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, state, pilot)
+        await pilot.press("b", "g")
+        await pilot.pause()
+        assert "The host starts the game" in screen_text(app)
+    assert link.sent[1:] == []
+
+
+async def test_table_chat_is_literal_and_sent_with_c() -> None:
+    game = new_game("2019", 4, GUARD_FIRST)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        await pilot.press("c", *"gl [i]hf", "enter", "1")  # the digit after Enter picks again
+        app.deliver(encode(ChatLine("table", "[b]Bo", "[link=x]click[/link]")))
+        await pilot.pause()
+        text = screen_text(app)
+    assert link.sent[1:] == [Chat("gl [i]hf")]
+    assert "[b]Bo: [link=x]click[/link]" in text
+    assert "On whom?" in text
+
+
+async def test_a_spectator_sees_no_hand_and_no_choices() -> None:
+    game = new_game("2019", 4, GUARD_FIRST)
+    app = LoveletApp(FakeLink(), "Zed")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, None), pilot)
+        text = screen_text(app)
+    assert "You are watching this table." in text
+    assert "Waiting for Ana to play a card." in text
+    assert "Play which card?" not in text
+
+
+async def test_leaving_sends_leave_returns_to_the_lobby_and_ignores_late_updates() -> None:
+    game = new_game("2019", 4, GUARD_FIRST)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        await pilot.press("l")
+        await pilot.pause()
+        await _open(app, table_state(game, 0), pilot)
+        assert "Tables" in screen_text(app) or "No tables yet" in screen_text(app)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        await _open(app, table_state(game, 0, code="T2"), pilot)
+        assert "Play which card?" in screen_text(app)
+    assert link.sent[1:] == [Leave()]
+
+
+async def test_help_at_a_table_shows_its_reference_card() -> None:
+    game = new_game("2019", 4, GUARD_FIRST)
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+    assert "Love Letter (2019)" in text
+    assert "Chancellor" in text and "×2" in text

@@ -38,7 +38,7 @@ class LobbyScreen(Screen[None]):
             yield Static(id="tables-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="online")
-            yield RichLog(id="chat", max_lines=200, wrap=True)
+            yield RichLog(id="chat", max_lines=200, min_width=20, wrap=True)
             yield ChatInput()
         yield Footer()
 

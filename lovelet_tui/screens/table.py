@@ -58,7 +58,7 @@ class TableScreen(Screen[str]):
 
     CSS_PATH = "table.tcss"
     BINDINGS = bindings("table")
-    AUTO_FOCUS = None
+    AUTO_FOCUS = ""  # nothing takes the focus: keys go to the screen's bindings
 
     def __init__(self, code: str) -> None:
         super().__init__()
@@ -79,14 +79,11 @@ class TableScreen(Screen[str]):
             yield SeatList(id="seats")
             yield HandView(id="hand")
             with Horizontal(id="body"):
-                yield RichLog(id="log", max_lines=500, wrap=True)
+                yield _log()
                 yield Tracker(id="tracker")
                 yield ChoicePanel(id="choices")
             yield ChatInput()
         yield Footer()
-
-    def on_mount(self) -> None:
-        self.query_one("#log", RichLog).can_focus = False
 
     # ---------------------------------------------------------------- what arrives
 
@@ -142,8 +139,13 @@ class TableScreen(Screen[str]):
         self.query_one("#header", Static).update(_header(info, view), layout=False)
         cursor = self.cursor if view is None else None
         self.query_one(SeatList).show(info, view, self.names, cursor)
-        hand = view.get("hand", []) if view else []
-        self.query_one(HandView).show(hand, self.names, seated=info.you is not None)
+        hand = self.query_one(HandView)
+        if view is None:
+            hand.show_note("")
+        elif info.you is None:
+            hand.show_note("You are watching this table.")
+        else:
+            hand.show(view.get("hand", []), self.names)
         if view is not None:
             self.query_one(Tracker).show(view.get("unseen", {}), self.names)
         self._draw_choices()
@@ -199,7 +201,7 @@ class TableScreen(Screen[str]):
             "pick": self.staging is not None or waiting,
             "move": self.staging is not None or waiting,
             "choose": self.staging is not None,
-            "back": self.staging is not None and bool(self.staging.marks),
+            "back": self.staging is not None and self.staging.can_back,
             "next_round": _round_break(view) and seated and not self.continued,
             "rematch": bool(view and view.get("game_over")) and seated,
             "sit": waiting and self._cursor_seat_empty(),
@@ -305,6 +307,13 @@ class TableScreen(Screen[str]):
 
     def _cursor_seat_empty(self) -> bool:
         return self.info is not None and self.info.seats[self.cursor].name is None
+
+
+def _log() -> RichLog:
+    """The game log; not focusable, PgUp/PgDn scroll it."""
+    log = RichLog(id="log", max_lines=500, min_width=20, wrap=True)
+    log.can_focus = False
+    return log
 
 
 def _round_break(view: View | None) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual.widgets import Static
 
@@ -9,7 +11,7 @@ from lovelet_tui.staging import Staging
 
 
 class ChoicePanel(Static):
-    """Shows one step of a staged decision (the cursor line reversed), or a status text."""
+    """One step of a staged decision (the cursor line reversed), or a status text."""
 
     DEFAULT_CSS = """
     ChoicePanel {
@@ -17,18 +19,29 @@ class ChoicePanel(Static):
     }
     """
 
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.staging: Staging | None = None
+
+    def on_resize(self) -> None:
+        if self.staging is not None:
+            self.show_staging(self.staging)
+
     def show_staging(self, staging: Staging) -> None:
-        """The prompt of the current step and its options, each with the key that picks it."""
+        """The prompt of the current step and as many options as fit, around the cursor."""
+        self.staging = staging
+        options = staging.options
+        rows = self.content_size.height - 1 if self.content_size.height > 1 else len(options)
+        start = max(0, min(staging.cursor - rows // 2, len(options) - rows))
         lines = [Text(staging.prompt, style="bold")]
-        for index, option in enumerate(staging.options):
+        for index, option in enumerate(options[start : start + rows], start):
             line = Text(f" {option.key or ' '}  {option.label}")
             if index == staging.cursor:
                 line.stylize("reverse")
             lines.append(line)
-        if staging.marks:
-            lines.append(Text("Esc: back", style="dim"))
         self.update(Text("\n").join(lines), layout=False)
 
     def show_text(self, text: Text) -> None:
         """A status text instead of choices."""
+        self.staging = None
         self.update(text, layout=False)

@@ -24,11 +24,8 @@ class HandView(Static):
     }
     """
 
-    def show(self, hand: Sequence[str], names: Names, *, seated: bool) -> None:
-        """Render `hand`; a spectator (`seated` false) sees a note instead."""
-        if not seated:
-            self.update(Text("You are watching this table.", style="dim"), layout=False)
-            return
+    def show(self, hand: Sequence[str], names: Names) -> None:
+        """Render `hand`."""
         cards = [_card_line(card, names) for card in hand] or [Text("no cards", style="dim")]
         gutters = [GUTTER] + [" " * len(GUTTER)] * (len(cards) - 1)
         lines = [
@@ -36,6 +33,10 @@ class HandView(Static):
             for gutter, card in zip(gutters, cards, strict=True)
         ]
         self.update(Text("\n").join(lines), layout=False)
+
+    def show_note(self, note: str) -> None:
+        """A note instead of cards (before the game, or for a spectator)."""
+        self.update(Text(note, style="dim"), layout=False)
 
 
 def _card_line(card: str, names: Names) -> Text:

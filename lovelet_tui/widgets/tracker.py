@@ -31,7 +31,7 @@ class Tracker(Static):
         half = (len(cells) + 1) // 2
         for left, right in zip(cells[:half], [*cells[half:], Text()], strict=False):
             grid.add_row(left, right)
-        title = Text("Unseen cards (not in your hand, discards or face up)", style="bold")
+        title = Text("Unseen cards (left/total)", style="bold")
         self.update(_stack(title, grid), layout=False)
 
 

@@ -1,0 +1,167 @@
+"""The app and its lobby against a fake link: hello, tables, the new-table form, chat, help,
+the too-small message, and frames delivered from another app's task."""
+
+from __future__ import annotations
+
+from test_tui_support import FakeLink, screen_text
+
+from lovelet_tui import LoveletApp
+from protocol import (
+    PROTOCOL_VERSION,
+    BotSpec,
+    Chat,
+    ChatLine,
+    CreateTable,
+    Hello,
+    Join,
+    Lobby,
+    Notice,
+    Spectate,
+    TableSummary,
+    Welcome,
+    encode,
+)
+
+SIZE = (80, 24)
+LOBBY = Lobby(
+    tables=(
+        TableSummary("K7Q", "[b]Bo's[/b] table", "2019", 4, 2, "waiting", 0),
+        TableSummary("ZZ9", "late night", "premium", 6, 6, "playing", 3),
+    ),
+    online=("Ana", "[red]Bo"),
+)
+
+
+async def test_hello_is_sent_on_mount() -> None:
+    link = FakeLink()
+    async with LoveletApp(link, "Ana").run_test(size=SIZE):
+        pass
+    assert link.sent[0] == Hello(PROTOCOL_VERSION, "Ana")
+    assert link.closed
+
+
+async def test_a_nameless_app_says_hello_as_guest() -> None:
+    link = FakeLink()
+    async with LoveletApp(link).run_test(size=SIZE):
+        pass
+    assert link.sent[0] == Hello(PROTOCOL_VERSION, "guest")
+
+
+async def test_lobby_lists_tables_and_names_literally() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, "Be kind.")))
+        app.deliver(encode(LOBBY))
+        await pilot.pause()
+        text = screen_text(app)
+    assert "signed in as Ana (guest)" in text
+    assert "Be kind." in text
+    assert "K7Q" in text and "[b]Bo's[/b] table" in text and "2/4" in text and "open" in text
+    assert "ZZ9" in text and "Premium" in text and "6/6" in text
+    assert "Online: Ana, [red]Bo" in text
+
+
+async def test_join_and_watch_the_selected_table() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(LOBBY))
+        await pilot.pause()
+        await pilot.press("j", "down", "w", "up", "enter")
+        await pilot.pause()
+    assert link.sent[1:] == [Join("K7Q"), Spectate("ZZ9"), Join("K7Q")]
+
+
+async def test_the_form_sends_create_table() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await pilot.press(*"Cards")
+        await pilot.press("tab", "right")  # edition: 2019 → premium (5–8 seats)
+        await pilot.press("tab", "right")  # seats: 5 → 6
+        await pilot.press("tab", "right", "right")  # 2 bots
+        await pilot.press("tab", "right")  # medium
+        await pilot.press("tab", "right", "right")  # 1 min per turn
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Bot level" not in screen_text(app)
+    bots = (BotSpec(1, "medium"), BotSpec(2, "medium"))
+    assert link.sent[-1] == CreateTable("Cards", "premium", 6, 60, bots)
+
+
+async def test_the_form_has_defaults_and_esc_cancels() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:x", False)))
+        await pilot.press("n", "escape", "n", "enter")
+        await pilot.pause()
+    assert link.sent[1:] == [CreateTable("Ana's table", "2019", 4, None, ())]
+
+
+async def test_chat_is_typed_after_c_and_shown_literally() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c", *"hi [b]all", "enter")
+        await pilot.press("c", *"never mind", "escape", "j")
+        app.deliver(encode(ChatLine("lobby", "[red]Bo", "[bold]hello[/] \\[x]")))
+        await pilot.pause()
+        text = screen_text(app)
+    assert link.sent[1:] == [Chat("hi [b]all")]
+    assert "[red]Bo: [bold]hello[/] \\[x]" in text
+
+
+async def test_too_small_terminal_says_so_and_resize_is_live() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert "Terminal too small (need 80×24)" in screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "too small" not in text and "New table" in text
+        await pilot.resize_terminal(80, 23)
+        await pilot.pause()
+        assert "Terminal too small" in screen_text(app)
+
+
+async def test_help_opens_with_question_mark() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Keys" in text and "New table" in text
+        await pilot.press("r")
+        await pilot.pause()
+        assert "Love Letter (2012)" in screen_text(app)
+        await pilot.press("right")
+        await pilot.pause()
+        assert "Love Letter (2019)" in screen_text(app)
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert "Tables" in screen_text(app) or "No tables yet" in screen_text(app)
+
+
+async def test_bad_frames_and_notices_are_shown() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        app.deliver(b"\xc1 not msgpack")
+        app.deliver(encode(Notice("Server [b]restarting[/b]")))
+        await pilot.pause()
+        text = screen_text(app)
+    assert "Bad message from the server" in text
+    assert "Server [b]restarting[/b]" in text
+
+
+async def test_deliver_from_another_apps_task_reaches_this_app() -> None:
+    app, other = LoveletApp(FakeLink(), "Ana"), LoveletApp(FakeLink(), "Bo")
+    async with app.run_test(size=SIZE) as pilot, other.run_test(size=SIZE) as other_pilot:
+        await other_pilot.pause()
+        other.call_later(app.deliver, encode(LOBBY))  # runs in the other app's task
+        await other_pilot.pause()
+        await pilot.pause()
+        assert "K7Q" in screen_text(app)
+        assert "K7Q" not in screen_text(other)

@@ -1,0 +1,91 @@
+"""The game log in sentences, from real engine events as each seat receives them."""
+
+from __future__ import annotations
+
+from test_tui_support import NAMES, new_game
+
+from lovelet_tui.names import Names
+from lovelet_tui.narrate import narrate
+from server.engine import Game, Keep, Play
+
+
+def _log(game: Game, seat: int | None, since: int = 0) -> list[str]:
+    names = Names(NAMES[: game.players], seat, {c["id"]: c for c in game.view(seat)["cards"]})
+    return [line.plain for line in narrate([e.for_seat(seat) for e in game.events[since:]], names)]
+
+
+def test_round_start_deal_and_draw_are_private() -> None:
+    game = new_game("2019", 3, ["spy", "guard", "priest", "baron", "handmaid"])
+    assert _log(game, 0) == [
+        "Round 1: you to play first",
+        "You were dealt Guard",
+        "You drew Handmaid",
+    ]
+    assert _log(game, 1) == ["Round 1: Ana to play first", "You were dealt Priest"]
+
+
+def test_a_guard_play_and_its_result_are_one_sentence() -> None:
+    game = new_game("2019", 3, ["spy", "guard", "priest", "baron", "handmaid"])
+    since = len(game.events)
+    game.act(0, Play("guard", (1,), "priest"))
+    assert _log(game, 2, since)[:2] == [
+        "Ana played Guard on Bo, guessed Priest — hit",
+        "Bo was knocked out, holding Priest",
+    ]
+    assert _log(game, 1, since)[1] == "You were knocked out, holding Priest"
+
+
+def test_a_look_is_shown_only_to_the_looker() -> None:
+    game = new_game("2019", 3, ["spy", "priest", "king", "baron", "handmaid"])
+    since = len(game.events)
+    game.act(0, Play("priest", (1,)))
+    assert _log(game, 0, since)[:2] == ["You played Priest on Bo", "You saw Bo's hand: King"]
+    assert _log(game, 1, since)[1] == "Ana looked at your hand"
+    assert _log(game, None, since)[1] == "Ana looked at Bo's hand"
+
+
+def test_compare_and_swap_show_cards_to_the_two_players_only() -> None:
+    game = new_game("2019", 3, ["spy", "baron", "guard", "princess", "king"])
+    since = len(game.events)
+    game.act(0, Play("baron", (1,)))  # Ana keeps the King against Bo's Guard
+    assert (
+        _log(game, 1, since)[1]
+        == "Ana compared hands with you (Ana's King vs your Guard): you lost"
+    )
+    assert _log(game, 2, since)[1] == "Ana compared hands with Bo: Bo lost"
+
+    game = new_game("2019", 3, ["spy", "king", "guard", "princess", "baron"])
+    since = len(game.events)
+    game.act(0, Play("king", (2,)))
+    assert _log(game, 0, since)[1] == "You and Cy swapped hands: you gave Baron and got Princess"
+    assert _log(game, 1, since)[1] == "Ana and Cy swapped hands"
+
+
+def test_chancellor_keeps_its_cards_secret() -> None:
+    game = new_game("2019", 3, ["spy", "chancellor", "priest", "baron", "guard", "prince", "king"])
+    since = len(game.events)
+    game.act(0, Play("chancellor"))
+    game.act(0, Keep("king", ("guard", "prince")))
+    assert _log(game, 0, since)[1:3] == [
+        "You drew 2 cards to choose from: Prince and King",
+        "You kept King and put Guard, then Prince under the deck",
+    ]
+    assert _log(game, 1, since)[1:3] == [
+        "Ana drew 2 cards to choose from",
+        "Ana put 2 cards under the deck",
+    ]
+
+
+def test_round_and_game_end() -> None:
+    game = new_game("classic", 2, ["guard", "priest", "baron", "handmaid", "guard", "princess"])
+    since = len(game.events)
+    game.act(0, Play("guard", (1,), "princess"))
+    log = _log(game, 0, since)
+    assert log[-1] == "Round over: you won (last one standing); tokens: you +1"
+
+
+def test_unknown_kinds_still_read() -> None:
+    names = Names(("Ana", "Bo"), 0)
+    assert [line.plain for line in narrate([{"kind": "brand_new", "seat": 1}], names)] == [
+        "brand new"
+    ]

@@ -1,0 +1,121 @@
+"""Decisions staged over the real engine's legal choices: card → targets → guess, and the
+Chancellor, Cardinal and Bishop sub-decisions."""
+
+from __future__ import annotations
+
+from test_tui_support import NAMES, new_game
+
+from lovelet_tui.names import Names
+from lovelet_tui.staging import Staging
+from server.engine import Game, Play
+
+
+def _staging(game: Game, seat: int) -> Staging:
+    view = game.view(seat)
+    names = Names(NAMES[: game.players], seat, {c["id"]: c for c in view["cards"]})
+    return Staging(view["choices"], names)
+
+
+def _labels(staging: Staging) -> list[str]:
+    return [f"{option.key} {option.label}" for option in staging.options]
+
+
+def test_guard_is_card_then_target_then_guess() -> None:
+    staging = _staging(
+        new_game("2019", 4, ["spy", "guard", "priest", "baron", "handmaid", "prince"]), 0
+    )
+    assert staging.prompt == "Play which card?"
+    assert _labels(staging) == ["1 Guard", "2 Prince"]
+    assert staging.pick_key("1") is None
+    assert _labels(staging) == ["1 Bo", "2 Cy", "3 Di"]
+    assert staging.pick_key("3") is None
+    assert staging.prompt == "Name a card:"
+    assert _labels(staging)[:2] == ["1 Spy", "2 Priest"]
+    choice = staging.pick_key("2")
+    assert choice == {"type": "play", "card": "guard", "targets": (3,), "guess": "priest"}
+
+
+def test_back_undoes_one_pick_at_a_time() -> None:
+    staging = _staging(
+        new_game("2019", 4, ["spy", "guard", "priest", "baron", "handmaid", "prince"]), 0
+    )
+    assert not staging.back()
+    staging.pick_key("1")
+    staging.pick_key("1")
+    assert staging.step == "guess"
+    assert staging.back() and staging.step == "targets"
+    assert staging.back() and staging.step == "card"
+    assert not staging.can_back
+
+
+def test_a_card_without_targets_is_one_key() -> None:
+    staging = _staging(
+        new_game("2019", 4, ["spy", "handmaid", "priest", "baron", "guard", "countess"]), 0
+    )
+    assert staging.pick_key("1") == {
+        "type": "play",
+        "card": "handmaid",
+        "targets": (),
+        "guess": None,
+    }
+
+
+def test_arrows_and_enter_pick_like_digits() -> None:
+    staging = _staging(
+        new_game("2019", 4, ["spy", "guard", "priest", "baron", "handmaid", "prince"]), 0
+    )
+    staging.move(1)
+    staging.move(5)  # stays on the list
+    assert staging.cursor == 1
+    assert staging.choose() is None  # Prince
+    assert _labels(staging) == ["1 You", "2 Bo", "3 Cy", "4 Di"]
+
+
+def test_premium_guesses_are_picked_by_their_number() -> None:
+    first = ["princess", "guard", "priest", "baron", "handmaid", "prince", "guard"]
+    staging = _staging(new_game("premium", 5, first), 0)
+    staging.pick_key("1")  # Guard
+    staging.pick_key("1")  # Bo
+    assert staging.prompt == "Name a number:"
+    assert _labels(staging)[:2] == ["0 Assassin, Jester", "2 Priest, Cardinal"]
+    assert staging.pick_key("7") == {"type": "play", "card": "guard", "targets": (1,), "guess": 7}
+
+
+def test_two_targets_are_picked_one_player_at_a_time() -> None:
+    first = ["princess", "baroness", "priest", "baron", "handmaid", "prince", "guard"]
+    staging = _staging(new_game("premium", 5, first), 0)
+    staging.pick_key("1")  # Baroness: look at one or two hands
+    assert _labels(staging) == ["1 Bo", "2 Cy", "3 Di", "4 Ed"]
+    staging.pick_key("2")  # Cy
+    assert staging.prompt == "Cy and who else?"
+    assert _labels(staging) == ["1 Bo", "2 Di", "3 Ed", "4 Only Cy"]
+    assert staging.pick_key("2")["targets"] == (2, 3)  # type: ignore[index]
+
+
+def test_chancellor_keeps_then_orders_the_bottom() -> None:
+    game = new_game("2019", 4, ["spy", "chancellor", "priest", "baron", "handmaid", "guard"])
+    game.act(0, Play("chancellor"))  # draws two more: Spy and Guard
+    staging = _staging(game, 0)
+    assert staging.prompt == "Keep which card?"
+    assert _labels(staging) == ["1 Guard", "2 Spy"]
+    staging.pick_key("2")
+    assert staging.prompt == "Put under the deck (top first):"
+    assert staging.pick_key("1") == {"type": "keep", "keep": "spy", "bottom": ("guard", "guard")}
+
+
+def test_cardinal_look_and_bishop_redraw() -> None:
+    first = ["princess", "cardinal", "priest", "baron", "handmaid", "prince", "guard"]
+    game = new_game("premium", 5, first)
+    game.act(0, Play("cardinal", (1, 2)))
+    look = _staging(game, 0)
+    assert look.prompt == "Look at whose hand?"
+    assert _labels(look) == ["1 Bo's hand", "2 Cy's hand"]
+    assert look.pick_key("2") == {"type": "look", "seat": 2}
+
+    game = new_game(
+        "premium", 5, ["princess", "bishop", "priest", "baron", "handmaid", "prince", "guard"]
+    )
+    game.act(0, Play("bishop", (1,), 2))  # Bo holds the Priest: a hit
+    redraw = _staging(game, 1)
+    assert _labels(redraw) == ["1 Yes: discard and draw", "2 No: keep it"]
+    assert redraw.pick_key("2") == {"type": "redraw", "redraw": False}
