@@ -108,8 +108,19 @@ def _digit_bindings(entry: KeyAction) -> list[Binding]:
     ]
 
 
+KEY_NAMES = {
+    "up": "↑",
+    "down": "↓",
+    "enter": "Enter",
+    "escape": "Esc",
+    "tab": "Tab",
+    "shift+tab": "Shift+Tab",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "ctrl+q": "Ctrl+Q",
+}
+
+
 def key_label(entry: KeyAction) -> str:
     """How the help screen names the key(s) of `entry`."""
-    if entry.key_display:
-        return entry.key_display
-    return entry.keys.replace("pageup", "PgUp").replace("pagedown", "PgDn")
+    return entry.key_display or KEY_NAMES.get(entry.keys, entry.keys)

@@ -12,7 +12,7 @@ from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
 from lovelet_tui.messages import Outgoing
 from lovelet_tui.screens.create_table import CreateTableScreen
-from lovelet_tui.widgets.chat_input import ChatInput
+from lovelet_tui.widgets.chat_input import ChatInput, chat_text
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
 
@@ -38,13 +38,12 @@ class LobbyScreen(Screen[None]):
             yield Static(id="tables-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="online")
-            yield RichLog(id="chat", max_lines=200, min_width=20, wrap=True)
+            yield _chat_log()
             yield ChatInput()
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*COLUMNS)
-        self.query_one("#chat", RichLog).can_focus = False
         self._show_tables(())
 
     def show_welcome(self, welcome: Welcome) -> None:
@@ -64,9 +63,7 @@ class LobbyScreen(Screen[None]):
 
     def add_chat(self, line: ChatLine) -> None:
         """One lobby chat line, shown literally."""
-        self.query_one("#chat", RichLog).write(
-            Text.assemble((line.sender, "bold"), ": ", line.text)
-        )
+        self.query_one("#chat", RichLog).write(chat_text(line))
 
     def _show_tables(self, tables: tuple[TableSummary, ...]) -> None:
         grid = self.query_one(DataTable)
@@ -78,12 +75,19 @@ class LobbyScreen(Screen[None]):
             grid.move_cursor(row=grid.get_row_index(selected))
         title = f"Tables ({len(tables)})" if tables else "No tables yet: press n to open one"
         self.query_one("#tables-title", Static).update(Text(title, style="bold"), layout=False)
+        self.refresh_bindings()
 
     def _selected(self) -> str | None:
         grid = self.query_one(DataTable)
         if not grid.row_count:
             return None
         return grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Join and Watch only when there is a table to pick."""
+        if action in ("join", "watch"):
+            return self._selected() is not None
+        return True
 
     def action_new_table(self) -> None:
         """Open the new-table form."""
@@ -112,6 +116,13 @@ class LobbyScreen(Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
+
+
+def _chat_log() -> RichLog:
+    """Lobby chat; not focusable, so the table list keeps the arrows."""
+    log = RichLog(id="chat", max_lines=200, min_width=20, wrap=True)
+    log.can_focus = False
+    return log
 
 
 def _row(table: TableSummary) -> tuple[Text, ...]:

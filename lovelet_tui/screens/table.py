@@ -30,10 +30,7 @@ from protocol import (
     ChatLine,
     ClientMessage,
     ContinueRound,
-    KeepChoice,
-    LookChoice,
-    PlayChoice,
-    RedrawChoice,
+    ProtocolError,
     Rematch,
     RemoveBot,
     Sit,
@@ -41,8 +38,8 @@ from protocol import (
     Start,
     TableInfo,
     TableState,
+    choice_from_wire,
 )
-from protocol import Choice as WireChoice
 
 View = Mapping[str, Any]
 WAITING_FOR = {
@@ -242,7 +239,13 @@ class TableScreen(Screen[str]):
     def _send_choice(self, choice: Mapping[str, Any] | None) -> None:
         if choice is None:
             return
-        self._send(Act(_wire_choice(choice)))
+        try:
+            self._send(Act(choice_from_wire(choice)))
+        except ProtocolError as err:
+            self.notify(
+                err.reason, title="Bad choice from the server", severity="error", markup=False
+            )
+            return
         self.staging = None
         self.staged_from = None
 
@@ -338,15 +341,3 @@ def _waiting_help(hosting: bool) -> Text:
     else:
         lines.append("The host starts the game.")
     return Text("\n".join(lines))
-
-
-def _wire_choice(choice: Mapping[str, Any]) -> WireChoice:
-    """The protocol dataclass for a choice dict from the view."""
-    kind = choice.get("type")
-    if kind == "play":
-        return PlayChoice(choice["card"], tuple(choice.get("targets") or ()), choice.get("guess"))
-    if kind == "keep":
-        return KeepChoice(choice["keep"], tuple(choice.get("bottom") or ()))
-    if kind == "look":
-        return LookChoice(choice["seat"])
-    return RedrawChoice(bool(choice.get("redraw")))

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.message import Message
 from textual.widgets import Input
 
 from lovelet_tui.actions import bindings
+from protocol import ChatLine
 from protocol.registry import MAX_CHAT
 
 
@@ -51,3 +53,8 @@ class ChatInput(Input):
         self.display = False
         self.screen.set_focus(None)
         self.post_message(self.Closed(text))
+
+
+def chat_text(line: ChatLine) -> Text:
+    """A chat line as plain text: the sender's name and words are never read as markup."""
+    return Text.assemble((line.sender, "bold"), ": ", line.text)
