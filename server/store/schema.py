@@ -1,0 +1,89 @@
+"""The schema as an ordered list of migrations: index + 1 is the version each one produces.
+
+Append only: a released migration never changes. Each script runs inside one transaction,
+so it must not use statements SQLite refuses there (`VACUUM`, `PRAGMA journal_mode`).
+"""
+
+from __future__ import annotations
+
+V1_GAMES = """
+CREATE TABLE players (
+    fingerprint TEXT PRIMARY KEY,
+    nickname    TEXT NOT NULL,
+    first_seen  TEXT NOT NULL,
+    last_seen   TEXT NOT NULL
+);
+
+CREATE TABLE nicknames (
+    name_key    TEXT PRIMARY KEY,
+    name        TEXT NOT NULL,
+    fingerprint TEXT NOT NULL REFERENCES players (fingerprint) ON DELETE CASCADE,
+    claimed_at  TEXT NOT NULL
+);
+CREATE INDEX nicknames_by_player ON nicknames (fingerprint);
+
+CREATE TABLE games (
+    id         INTEGER PRIMARY KEY,
+    edition    TEXT NOT NULL,
+    status     TEXT NOT NULL DEFAULT 'playing'
+               CHECK (status IN ('playing', 'finished', 'abandoned')),
+    started_at TEXT NOT NULL,
+    ended_at   TEXT,
+    winners    TEXT
+);
+CREATE INDEX games_unfinished ON games (id) WHERE status = 'playing';
+
+CREATE TABLE game_seats (
+    game_id   INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seat      INTEGER NOT NULL,
+    identity  TEXT REFERENCES players (fingerprint),
+    nickname  TEXT NOT NULL,
+    bot_level TEXT,
+    won       INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX game_seats_by_player ON game_seats (identity, game_id) WHERE identity IS NOT NULL;
+
+CREATE TABLE game_rounds (
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    round_no INTEGER NOT NULL,
+    winners  TEXT NOT NULL,
+    tokens   TEXT NOT NULL,
+    PRIMARY KEY (game_id, round_no)
+) WITHOUT ROWID;
+
+CREATE TABLE game_events (
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq      INTEGER NOT NULL,
+    kind     TEXT NOT NULL,
+    seat     INTEGER,
+    public   TEXT NOT NULL,
+    secret   TEXT,
+    audience TEXT,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+"""
+
+V2_MODERATION = """
+CREATE TABLE bans (
+    id         INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind       TEXT NOT NULL CHECK (kind IN ('fingerprint', 'address')),
+    value      TEXT NOT NULL,
+    reason     TEXT NOT NULL DEFAULT '',
+    banned_by  TEXT NOT NULL DEFAULT '',
+    created_at TEXT NOT NULL,
+    until      TEXT,
+    lifted_at  TEXT
+);
+CREATE INDEX bans_in_force ON bans (kind, value) WHERE lifted_at IS NULL;
+
+CREATE TABLE settings (
+    key   TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION)
+"""Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
+
+SCHEMA_VERSION = len(MIGRATIONS)
