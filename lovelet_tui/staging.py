@@ -84,7 +84,19 @@ class Staging:
             values = self._target_values(candidates)
         else:
             values = list(dict.fromkeys(_value(c, step) for c in candidates))
-        return [self._option(step, i, value) for i, value in enumerate(values)]
+        keys = self._numbers(values) if step == "guess" else None
+        if keys is None:
+            keys = [DIGITS[i] if i < len(DIGITS) else "" for i in range(len(values))]
+        return [Option(k, self._label(step, v), v) for k, v in zip(keys, values, strict=True)]
+
+    def _numbers(self, guesses: list[Hashable]) -> list[str] | None:
+        """Guesses keyed by their card's value, when those are distinct digits (None if not)."""
+        numbers = [
+            g if isinstance(g, int) else self.names.cards.get(str(g), {}).get("value")
+            for g in guesses
+        ]
+        digits = [str(n) for n in numbers if isinstance(n, int) and 0 <= n <= 9]
+        return digits if len(set(digits)) == len(guesses) else None
 
     @property
     def can_back(self) -> bool:
@@ -164,11 +176,6 @@ class Staging:
         return [*seats, DONE] if complete else list(seats)
 
     # ------------------------------------------------------------------ labels
-
-    def _option(self, step: str, index: int, value: Hashable) -> Option:
-        numbered = step == "guess" and isinstance(value, int) and 0 <= value <= 9
-        key = str(value) if numbered else DIGITS[index] if index < len(DIGITS) else ""
-        return Option(key, self._label(step, value), value)
 
     def _label(self, step: str, value: Any) -> str:
         names = self.names

@@ -30,7 +30,7 @@ def test_guard_is_card_then_target_then_guess() -> None:
     assert _labels(staging) == ["1 Bo", "2 Cy", "3 Di"]
     assert staging.pick_key("3") is None
     assert staging.prompt == "Name a card:"
-    assert _labels(staging)[:2] == ["1 Spy", "2 Priest"]
+    assert _labels(staging)[:3] == ["0 Spy", "2 Priest", "3 Baron"]  # keyed by value
     choice = staging.pick_key("2")
     assert choice == {"type": "play", "card": "guard", "targets": (3,), "guess": "priest"}
 
@@ -69,6 +69,19 @@ def test_arrows_and_enter_pick_like_digits() -> None:
     assert staging.cursor == 1
     assert staging.choose() is None  # Prince
     assert _labels(staging) == ["1 You", "2 Bo", "3 Cy", "4 Di"]
+
+
+def test_guesses_sharing_a_value_are_keyed_in_order() -> None:
+    first = ["ogre", "guard", "kings_advisors", "palace_librarian", "oliver", "guard"]
+    staging = _staging(new_game("ppea", 4, first), 0)
+    staging.pick_key("1")  # Guard
+    staging.pick_key("1")  # Bo
+    labels = _labels(staging)  # both Princesses are 6: keys follow the list
+    assert labels[0] == "1 Claire the Spy" and labels[5:7] == [
+        "6 Princess Amira",
+        "7 Princess Sadie",
+    ]
+    assert labels[-1] == "0 Ogre"
 
 
 def test_premium_guesses_are_picked_by_their_number() -> None:

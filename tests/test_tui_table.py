@@ -60,7 +60,7 @@ async def test_digits_stage_guard_target_guess_and_esc_backs_out() -> None:
         assert "On whom?" in screen_text(app)
         await pilot.press("escape", "escape")
         assert "Play which card?" in screen_text(app)
-        await pilot.press("1", "1", "3")  # Guard, Bo, the third guess (Baron)
+        await pilot.press("1", "1", "3")  # Guard, Bo, Baron (guesses are keyed by value)
         await pilot.pause()
     assert link.sent[-1] == Act(PlayChoice("guard", (1,), "baron"))
 

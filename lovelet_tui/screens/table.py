@@ -17,7 +17,7 @@ from lovelet_tui.messages import Outgoing
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import REASONS, gained, narrate
 from lovelet_tui.staging import Staging
-from lovelet_tui.widgets.chat_input import ChatInput
+from lovelet_tui.widgets.chat_input import ChatInput, chat_text
 from lovelet_tui.widgets.choices import ChoicePanel
 from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.seats import SeatList
@@ -98,10 +98,13 @@ class TableScreen(Screen[str]):
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
-        self.query_one("#log", RichLog).write(Text.assemble((line.sender, "bold"), ": ", line.text))
+        self.query_one("#log", RichLog).write(chat_text(line))
 
     def reopen(self) -> None:
-        """The server refused the last request: offer the current decision again."""
+        """The server refused the last request: offer the current decision again, unless
+        one is being staged."""
+        if self.staging is not None:
+            return
         self.staged_from = None
         self._restage()
         self._draw()
@@ -242,9 +245,7 @@ class TableScreen(Screen[str]):
         try:
             self._send(Act(choice_from_wire(choice)))
         except ProtocolError as err:
-            self.notify(
-                err.reason, title="Bad choice from the server", severity="error", markup=False
-            )
+            self.notify(err.reason, title="Bad choice", severity="error", markup=False)
             return
         self.staging = None
         self.staged_from = None
