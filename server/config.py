@@ -1,0 +1,687 @@
+"""Operator configuration: defaults < TOML file < LOVELET_* environment < command-line flags.
+
+Every setting has a dotted key (`listen`, `limits.per_address`), an environment variable
+(`LOVELET_` + the key in capitals, dots as underscores: `LOVELET_LIMITS_PER_ADDRESS`) and a
+flag (`--` + the key with dots and underscores as dashes: `--limits-per-address`). The file
+holds top-level keys and the `[limits]` and `[table]` sections.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import re
+import textwrap
+import tomllib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import platformdirs
+
+if TYPE_CHECKING:
+    from .lobby import LobbySettings, TableSettings
+    from .ssh.limits import SSHLimits
+
+_T = TypeVar("_T")
+
+ENV_PREFIX = "LOVELET_"
+CONFIG_FILE_NAME = "config.toml"
+CONFIG_ENV = "LOVELET_CONFIG"
+"""Environment variable naming the config file when `--config` is not given."""
+COLOR_SYSTEMS = ("standard", "256", "truecolor")
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+MAX_MOTD = 2000  # protocol.registry.MAX_MOTD
+MAX_CHAT = 200  # protocol.registry.MAX_CHAT
+MAX_TIMER = 3600  # protocol.registry.MAX_TIMER
+FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
+_HOSTNAME_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
+_IPV6_RE = re.compile(r"[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9_.-]+)?")
+
+
+class ConfigError(Exception):
+    """A setting is invalid; the message names the key and where the value came from."""
+
+    def __init__(self, key: str, source: str, problem: str) -> None:
+        super().__init__(f"{key}: {problem} (from {source})")
+        self.key = key
+        self.source = source
+        self.problem = problem
+
+
+# --------------------------------------------------------------------------- the settings
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """Admission, idle and chat limits."""
+
+    max_connections: int = 200
+    per_address: int = 10
+    concurrent_logins: int = 20
+    login_timeout: float = 30.0
+    idle_timeout: float = 1800.0
+    chat_messages: int = 5
+    chat_interval: float = 10.0
+    chat_max_length: int = MAX_CHAT
+    sessions_per_identity: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class TableTimings:
+    """Timings of every table."""
+
+    bot_delay: float = 0.8
+    disconnect_grace: float = 120.0
+    round_pause: float = 20.0
+    turn_timer: int = 90
+
+
+def default_data_dir() -> Path:
+    """The platform's user data directory for lovelet (no environment override)."""
+    return Path(platformdirs.user_data_dir("lovelet"))
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Everything an operator sets."""
+
+    listen: str = "0.0.0.0:2222"
+    data_dir: Path = field(default_factory=default_data_dir)
+    metrics_listen: str | None = None
+    log_format: str = "text"
+    log_level: str = "info"
+    admins: tuple[str, ...] = ()
+    motd: str = ""
+    color_system: str = "256"
+    shutdown_grace: float = 60.0
+    limits: Limits = field(default_factory=Limits)
+    table: TableTimings = field(default_factory=TableTimings)
+
+    @property
+    def listen_address(self) -> tuple[str, int]:
+        """`listen` as (host, port)."""
+        return split_host_port(self.listen)
+
+    @property
+    def metrics_address(self) -> tuple[str, int] | None:
+        """`metrics_listen` as (host, port), or None when metrics are off."""
+        return None if self.metrics_listen is None else split_host_port(self.metrics_listen)
+
+    @property
+    def database_path(self) -> Path:
+        """Where the SQLite database lives."""
+        return self.data_dir / "lovelet.db"
+
+    def is_admin(self, fingerprint: str | None) -> bool:
+        """Whether a login with this key fingerprint is an administrator."""
+        return fingerprint is not None and fingerprint in self.admins
+
+
+# --------------------------------------------------------------------------- value kinds
+
+
+def split_host_port(value: str) -> tuple[str, int]:
+    """'HOST:PORT' or '[IPv6]:PORT' → (host, port); ValueError when malformed."""
+    host, sep, port = value.rpartition(":")
+    if not sep or not host:
+        raise ValueError(f"expected HOST:PORT such as 0.0.0.0:2222, got {value!r}")
+    if host.startswith("[") and host.endswith("]"):
+        host = host[1:-1]
+        if not _IPV6_RE.fullmatch(host):
+            raise ValueError(f"bad IPv6 address in {value!r}")
+    elif not _HOSTNAME_RE.fullmatch(host):
+        raise ValueError(f"bad host in {value!r} (write IPv6 addresses in brackets: [::]:2222)")
+    if not (port.isascii() and port.isdigit()) or int(port) > 65535:
+        raise ValueError(f"bad port in {value!r}: expected 0-65535")
+    return host, int(port)
+
+
+class Kind:
+    """How one setting is read from TOML values and from text (environment, flags)."""
+
+    toml_type = "a string"
+
+    def from_toml(self, value: object) -> object:
+        """Check a value read from the file or passed typed as a flag."""
+        if not isinstance(value, str):
+            raise ValueError(f"expected {self.toml_type}, got {_shown(value)}")
+        return self.from_text(value)
+
+    def from_text(self, text: str) -> object:
+        """Parse and check a value given as text."""
+        raise NotImplementedError
+
+    def to_toml(self, value: object) -> str:
+        """The value written in TOML."""
+        return _toml_string(str(value))
+
+
+@dataclass(frozen=True)
+class Number(Kind):
+    """An int or a float in [low, high]."""
+
+    low: float
+    high: float
+    integer: bool = False
+
+    @property
+    def toml_type(self) -> str:  # type: ignore[override]
+        return "an integer" if self.integer else "a number"
+
+    def from_toml(self, value: object) -> object:
+        ok = (int,) if self.integer else (int, float)
+        if isinstance(value, bool) or not isinstance(value, ok):
+            raise ValueError(f"expected {self.toml_type}, got {_shown(value)}")
+        return self._check(value)
+
+    def from_text(self, text: str) -> object:
+        try:
+            number: float = int(text.strip()) if self.integer else float(text.strip())
+        except ValueError:
+            raise ValueError(f"expected {self.toml_type}, got {text!r}") from None
+        return self._check(number)
+
+    def _check(self, number: float) -> float:
+        if math.isnan(number) or not self.low <= number <= self.high:
+            raise ValueError(
+                f"must be between {_num(self.low)} and {_num(self.high)}, got {number}"
+            )
+        return int(number) if self.integer else float(number)
+
+    def to_toml(self, value: object) -> str:
+        return _num(value)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Choice(Kind):
+    """One of a few words (case-insensitive)."""
+
+    options: tuple[str, ...]
+
+    def from_text(self, text: str) -> object:
+        word = text.strip().lower()
+        if word not in self.options:
+            raise ValueError(f"must be one of {', '.join(self.options)}; got {text!r}")
+        return word
+
+
+@dataclass(frozen=True)
+class Address(Kind):
+    """HOST:PORT; when `optional`, an empty string means off (None)."""
+
+    optional: bool = False
+
+    def from_text(self, text: str) -> object:
+        text = text.strip()
+        if self.optional and not text:
+            return None
+        split_host_port(text)
+        return text
+
+    def to_toml(self, value: object) -> str:
+        return _toml_string("" if value is None else str(value))
+
+
+@dataclass(frozen=True)
+class Directory(Kind):
+    """A directory path; `~` is expanded."""
+
+    def from_text(self, text: str) -> object:
+        if not text.strip():
+            raise ValueError("must not be empty")
+        return Path(text).expanduser()
+
+
+@dataclass(frozen=True)
+class Message(Kind):
+    """Free text shown to players: newlines allowed, no other control characters."""
+
+    max_length: int
+
+    def from_text(self, text: str) -> object:
+        if len(text) > self.max_length:
+            raise ValueError(f"longer than {self.max_length} characters")
+        bad = [c for c in text if c != "\n" and (ord(c) < 32 or 127 <= ord(c) < 160)]
+        if bad:
+            raise ValueError(f"contains control character {bad[0]!r}")
+        return text
+
+
+@dataclass(frozen=True)
+class Fingerprints(Kind):
+    """SSH key fingerprints as `ssh-keygen -lf` prints them: a TOML list, or comma-separated."""
+
+    toml_type = "a list of strings"
+
+    def from_toml(self, value: object) -> object:
+        if not isinstance(value, list | tuple):
+            raise ValueError(f"expected {self.toml_type}, got {_shown(value)}")
+        return self._check(value)
+
+    def from_text(self, text: str) -> object:
+        return self._check([part for part in re.split(r"[\s,]+", text) if part])
+
+    def _check(self, items: Iterable[object]) -> tuple[str, ...]:
+        found: dict[str, None] = {}
+        for item in items:
+            if not isinstance(item, str) or not FINGERPRINT_RE.fullmatch(item.strip()):
+                raise ValueError(
+                    f"{_shown(item)} is not a key fingerprint like SHA256:<43 base64 characters> "
+                    "(see ssh-keygen -lf KEY.pub)"
+                )
+            found[item.strip()] = None
+        return tuple(found)
+
+    def to_toml(self, value: object) -> str:
+        return "[" + ", ".join(_toml_string(item) for item in value) + "]"  # type: ignore[attr-defined]
+
+
+def _shown(value: object) -> str:
+    return f"{type(value).__name__} {value!r}"
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _toml_string(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    return f'"{escaped}"'
+
+
+# --------------------------------------------------------------------------- the key table
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One configurable key."""
+
+    key: str
+    kind: Kind
+    doc: str
+
+    @property
+    def env(self) -> str:
+        """Its environment variable."""
+        return ENV_PREFIX + self.key.replace(".", "_").upper()
+
+    @property
+    def flag(self) -> str:
+        """Its command-line flag."""
+        return "--" + self.key.replace(".", "-").replace("_", "-")
+
+    @property
+    def section(self) -> str | None:
+        """The TOML section, or None for a top-level key."""
+        return self.key.split(".")[0] if "." in self.key else None
+
+    @property
+    def name(self) -> str:
+        """The key within its section."""
+        return self.key.rsplit(".", 1)[-1]
+
+
+SETTINGS: tuple[Setting, ...] = (
+    Setting("listen", Address(), "HOST:PORT the SSH server listens on ([::]:2222 for IPv6)."),
+    Setting(
+        "data_dir",
+        Directory(),
+        "Host key, database and config.toml live here. Default: the platform's user data "
+        "directory (Linux: ~/.local/share/lovelet).",
+    ),
+    Setting(
+        "metrics_listen",
+        Address(optional=True),
+        'HOST:PORT for Prometheus /metrics and /health, e.g. "127.0.0.1:9100"; empty = off.',
+    ),
+    Setting("log_format", Choice(LOG_FORMATS), "text, or json (one object per line)."),
+    Setting("log_level", Choice(LOG_LEVELS), "debug, info, warning, error or critical."),
+    Setting(
+        "admins",
+        Fingerprints(),
+        "SHA256 fingerprints of administrators' SSH keys (ssh-keygen -lf KEY.pub).",
+    ),
+    Setting("motd", Message(MAX_MOTD), "Message of the day shown in the lobby."),
+    Setting(
+        "color_system",
+        Choice(COLOR_SYSTEMS),
+        "Colours for every session: standard (16), 256 or truecolor.",
+    ),
+    Setting(
+        "shutdown_grace",
+        Number(0, 3600),
+        "Seconds running rounds get to finish after SIGTERM before everyone is disconnected.",
+    ),
+    Setting(
+        "limits.max_connections",
+        Number(1, 100_000, integer=True),
+        "Open SSH connections in total.",
+    ),
+    Setting(
+        "limits.per_address",
+        Number(1, 10_000, integer=True),
+        "Open SSH connections from one IP address.",
+    ),
+    Setting(
+        "limits.concurrent_logins",
+        Number(1, 10_000, integer=True),
+        "Connections still authenticating at once.",
+    ),
+    Setting(
+        "limits.login_timeout",
+        Number(1, 600),
+        "Seconds a connection may take to log in.",
+    ),
+    Setting(
+        "limits.idle_timeout",
+        Number(0, 86_400),
+        "Seconds without input before a session in the lobby is closed; 0 = never.",
+    ),
+    Setting(
+        "limits.chat_messages",
+        Number(1, 1000, integer=True),
+        "Chat lines one session may send per chat_interval.",
+    ),
+    Setting(
+        "limits.chat_interval",
+        Number(0.1, 3600),
+        "The window, in seconds, that chat_messages counts over.",
+    ),
+    Setting(
+        "limits.chat_max_length",
+        Number(1, MAX_CHAT, integer=True),
+        f"Longest chat line, in characters (at most {MAX_CHAT}).",
+    ),
+    Setting(
+        "limits.sessions_per_identity",
+        Number(1, 100, integer=True),
+        "Sessions one SSH key may have open at once (guests count per connection).",
+    ),
+    Setting(
+        "table.bot_delay",
+        Number(0, 30),
+        "Seconds a bot waits before acting, so people can follow.",
+    ),
+    Setting(
+        "table.disconnect_grace",
+        Number(0, 3600),
+        "Seconds a dropped player's seat is held (a bot plays meanwhile).",
+    ),
+    Setting(
+        "table.round_pause",
+        Number(0, 600),
+        "Seconds between rounds unless every player continues sooner.",
+    ),
+    Setting(
+        "table.turn_timer",
+        Number(0, MAX_TIMER, integer=True),
+        "Default seconds per decision offered for new tables; 0 = no timer.",
+    ),
+)
+BY_KEY = {setting.key: setting for setting in SETTINGS}
+SECTIONS = {"limits": Limits, "table": TableTimings}
+
+
+def default_value(setting: Setting, config: Config | None = None) -> Any:
+    """The value of `setting` in `config` (the defaults when None)."""
+    value: Any = config or Config()
+    for part in setting.key.split("."):
+        value = getattr(value, part)
+    return value
+
+
+# --------------------------------------------------------------------------- reading sources
+
+
+def load_config(
+    flags: Mapping[str, object],
+    environ: Mapping[str, str],
+    config_path: Path | None,
+) -> Config:
+    """Merge defaults, the config file, LOVELET_* variables and flags (later wins).
+
+    `flags` maps dotted keys (or argparse dests, see `add_config_flags`) to values; None
+    means not given. `config_path` is `--config`; without it `$LOVELET_CONFIG`, else
+    `config.toml` in the data directory if present. Raises ConfigError.
+    """
+    from_flags = _read_flags(flags)
+    from_env = _read_environ(environ)
+    path, path_source = _config_file(config_path, environ, from_flags, from_env)
+    from_file = _read_file(path, path_source) if path is not None else {}
+    return _build({**from_file, **from_env, **from_flags})
+
+
+def _config_file(
+    config_path: Path | None,
+    environ: Mapping[str, str],
+    from_flags: Mapping[str, object],
+    from_env: Mapping[str, object],
+) -> tuple[Path | None, str]:
+    if config_path is not None:
+        return _must_exist(Path(config_path).expanduser(), "flag --config")
+    if environ.get(CONFIG_ENV):
+        return _must_exist(Path(environ[CONFIG_ENV]).expanduser(), f"environment {CONFIG_ENV}")
+    data_dir = from_flags.get("data_dir") or from_env.get("data_dir") or default_data_dir()
+    candidate = Path(str(data_dir)) / CONFIG_FILE_NAME
+    return (candidate, "default location") if candidate.is_file() else (None, "")
+
+
+def _must_exist(path: Path, source: str) -> tuple[Path, str]:
+    if not path.is_file():
+        raise ConfigError("config", source, f"no such file: {path}")
+    return path, source
+
+
+def _read_file(path: Path, how: str) -> dict[str, object]:
+    source = f"file {path}"
+    try:
+        with path.open("rb") as handle:
+            document = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as err:
+        raise ConfigError("config", source, f"invalid TOML: {err}") from None
+    except OSError as err:
+        raise ConfigError("config", f"{source} ({how})", f"cannot read: {err.strerror}") from None
+    values: dict[str, object] = {}
+    for name, value in document.items():
+        if name in SECTIONS:
+            if not isinstance(value, dict):
+                raise ConfigError(name, source, f"must be a [{name}] section, got {_shown(value)}")
+            for inner, inner_value in value.items():
+                _take(values, f"{name}.{inner}", inner_value, source, from_text=False)
+        elif isinstance(value, dict):
+            raise ConfigError(name, source, f"unknown section [{name}] (known: limits, table)")
+        else:
+            _take(values, name, value, source, from_text=False)
+    return values
+
+
+def _read_environ(environ: Mapping[str, str]) -> dict[str, object]:
+    values: dict[str, object] = {}
+    for setting in SETTINGS:
+        if setting.env in environ:
+            source = f"environment variable {setting.env}"
+            _take(values, setting.key, environ[setting.env], source, from_text=True)
+    return values
+
+
+def _read_flags(flags: Mapping[str, object]) -> dict[str, object]:
+    values: dict[str, object] = {}
+    for name, value in flags.items():
+        if value is None:
+            continue
+        key = _DESTS.get(name, name)
+        setting = BY_KEY.get(key)
+        source = f"flag {setting.flag}" if setting else f"flag {name}"
+        _take(values, key, value, source, from_text=isinstance(value, str))
+    return values
+
+
+def _take(
+    values: dict[str, object], key: str, value: object, source: str, *, from_text: bool
+) -> None:
+    setting = BY_KEY.get(key)
+    if setting is None:
+        known = ", ".join(s.key for s in SETTINGS)
+        raise ConfigError(key, source, f"unknown key (known keys: {known})")
+    try:
+        kind = setting.kind
+        values[key] = kind.from_text(value) if from_text else kind.from_toml(value)  # type: ignore[arg-type]
+    except ValueError as err:
+        raise ConfigError(key, source, str(err)) from None
+
+
+def _build(values: Mapping[str, object]) -> Config:
+    top = {k: v for k, v in values.items() if "." not in k}
+    sections = {
+        name: cls(**{k.split(".", 1)[1]: v for k, v in values.items() if k.startswith(name + ".")})
+        for name, cls in SECTIONS.items()
+    }
+    return Config(**top, **sections)  # type: ignore[arg-type]
+
+
+def unknown_environment(environ: Mapping[str, str]) -> list[str]:
+    """LOVELET_* variables that are no setting (likely typos), for a start-up warning."""
+    known = {setting.env for setting in SETTINGS} | {CONFIG_ENV}
+    return sorted(n for n in environ if n.startswith(ENV_PREFIX) and n not in known)
+
+
+# --------------------------------------------------------------------------- command line
+
+_DESTS = {setting.key.replace(".", "_"): setting.key for setting in SETTINGS}
+
+
+def add_config_flags(parser: argparse.ArgumentParser) -> None:
+    """Add `--config` and one flag per setting (all default to None = not given)."""
+    parser.add_argument("--config", type=Path, metavar="PATH", help="TOML config file")
+    for setting in SETTINGS:
+        parser.add_argument(
+            setting.flag,
+            dest=setting.key.replace(".", "_"),
+            metavar=setting.name.upper(),
+            help=setting.doc.replace("%", "%%"),
+        )
+
+
+def flags_from_args(args: argparse.Namespace) -> dict[str, object]:
+    """The setting flags actually given, keyed by dotted key, for `load_config`."""
+    given = {key: getattr(args, dest, None) for dest, key in _DESTS.items()}
+    return {key: value for key, value in given.items() if value is not None}
+
+
+# --------------------------------------------------------------------------- config init
+
+
+def default_config_toml() -> str:
+    """A fully commented config file: every key, its default and its meaning."""
+    lines = [
+        "# lovelet configuration (TOML). Every key is optional and shown commented out with",
+        "# its default. Precedence: command-line flags > LOVELET_* environment variables >",
+        "# this file > defaults. See docs/configuration.md.",
+    ]
+    current: str | None = None
+    for setting in SETTINGS:
+        if setting.section != current:
+            current = setting.section
+            lines += ["", f"[{current}]"]
+        lines.append("")
+        lines += [f"# {line}" for line in textwrap.wrap(setting.doc, 86)]
+        lines.append(f"# env {setting.env}, flag {setting.flag}")
+        lines.append(f"# {setting.name} = {setting.kind.to_toml(default_value(setting))}")
+    return "\n".join(lines) + "\n"
+
+
+def write_default_config(path: Path, force: bool = False) -> Path:
+    """Write `default_config_toml()` to `path`; refuse to overwrite unless `force`."""
+    path = Path(path).expanduser()
+    if path.exists() and not force:
+        raise ConfigError("config", f"file {path}", "already exists (use --force to overwrite)")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(default_config_toml(), encoding="utf-8")
+    return path
+
+
+def config_init_path(
+    path: Path | None, flags: Mapping[str, object], environ: Mapping[str, str]
+) -> Path:
+    """Where `lovelet config init` writes: PATH, else config.toml in the data directory."""
+    if path is not None:
+        return Path(path).expanduser()
+    data_dir = _read_flags(flags).get("data_dir") or _read_environ(environ).get("data_dir")
+    return Path(str(data_dir or default_data_dir())) / CONFIG_FILE_NAME
+
+
+# --------------------------------------------------------------------------- wiring helpers
+
+
+def ssh_limits(config: Config) -> SSHLimits:
+    """The SSH layer's limits; settings not in Config keep SSHLimits' defaults."""
+    from .ssh.limits import SSHLimits
+
+    limits = config.limits
+    return SSHLimits(
+        max_connections=limits.max_connections,
+        max_per_address=limits.per_address,
+        max_logins_in_progress=limits.concurrent_logins,
+        login_timeout=limits.login_timeout,
+    )
+
+
+def table_settings(config: Config) -> TableSettings:
+    """The tables' timings."""
+    from .lobby import TableSettings
+
+    return _construct(TableSettings, table_values(config))
+
+
+def lobby_settings(config: Config) -> LobbySettings:
+    """The lobby's settings, including the tables' timings."""
+    from .lobby import LobbySettings
+
+    return _construct(LobbySettings, {"table": table_settings(config), **lobby_values(config)})
+
+
+def table_values(config: Config) -> dict[str, object]:
+    """TableSettings field name → value, including fields TableSettings may not have yet."""
+    timings = config.table
+    return {
+        "bot_delay": timings.bot_delay,
+        "grace": timings.disconnect_grace,
+        "round_pause": timings.round_pause,
+    }
+
+
+def lobby_values(config: Config) -> dict[str, object]:
+    """LobbySettings field name → value, including fields LobbySettings may not have yet."""
+    limits = config.limits
+    return {
+        "motd": config.motd,
+        "admins": frozenset(config.admins),
+        "default_timer": config.table.turn_timer or None,
+        "idle_timeout": limits.idle_timeout or None,
+        "chat_messages": limits.chat_messages,
+        "chat_interval": limits.chat_interval,
+        "chat_max_length": limits.chat_max_length,
+        "sessions_per_identity": limits.sessions_per_identity,
+    }
+
+
+def unapplied_settings(config: Config) -> list[str]:
+    """Field names that the lobby's settings classes do not take yet (for a start-up warning)."""
+    from .lobby import LobbySettings, TableSettings
+
+    missing = _missing(TableSettings, table_values(config))
+    return missing + _missing(LobbySettings, lobby_values(config))
+
+
+def _construct(cls: Callable[..., _T], values: Mapping[str, object]) -> _T:
+    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    return cls(**{k: v for k, v in values.items() if k in names})
+
+
+def _missing(cls: type, values: Mapping[str, object]) -> list[str]:
+    names = {f.name for f in dataclasses.fields(cls)}
+    return [f"{cls.__name__}.{k}" for k in values if k not in names]
