@@ -1,0 +1,226 @@
+"""Games as they happen: seats, the full event log (public and secret parts apart), rounds."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from .db import transaction
+from .times import from_text, to_text
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """Who sat where: a keyed player's fingerprint, or None for a guest or a bot."""
+
+    identity: str | None
+    nickname: str
+    bot_level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game's header and seats."""
+
+    id: int
+    edition: str
+    status: str  # "playing", "finished" or "abandoned"
+    started_at: datetime
+    ended_at: datetime | None
+    winners: list[int] | None
+    seats: list[SeatRecord]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRecord:
+    """How a round ended."""
+
+    round_no: int
+    winners: list[int]
+    tokens: list[int]
+
+
+@dataclass(frozen=True, slots=True)
+class EventRecord:
+    """One logged event; `secret` is only for the seats in `audience`."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    public: dict[str, Any]
+    secret: dict[str, Any] | None
+    audience: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GameLog:
+    """Everything stored about a game: enough to replay it."""
+
+    game: GameRecord
+    rounds: list[RoundRecord]
+    events: list[EventRecord]
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+def start_game(
+    conn: sqlite3.Connection, edition: str, seats: Sequence[SeatRecord], started_at: datetime
+) -> int:
+    """A new game in progress; its id."""
+    with transaction(conn):
+        game_id = conn.execute(
+            "INSERT INTO games (edition, started_at) VALUES (?, ?)", (edition, to_text(started_at))
+        ).lastrowid
+        conn.executemany(
+            "INSERT INTO game_seats (game_id, seat, identity, nickname, bot_level)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(game_id, i, s.identity, s.nickname, s.bot_level) for i, s in enumerate(seats)],
+        )
+    return game_id
+
+
+def record_event(
+    conn: sqlite3.Connection,
+    game_id: int,
+    seq: int,
+    kind: str,
+    seat: int | None,
+    public: dict[str, Any],
+    secret: dict[str, Any] | None = None,
+    audience: Sequence[int] = (),
+) -> None:
+    """Append one event; committed on return unless inside a batch."""
+    conn.execute(
+        "INSERT INTO game_events (game_id, seq, kind, seat, public, secret, audience)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            seq,
+            kind,
+            seat,
+            _json(public),
+            None if secret is None else _json(secret),
+            None if secret is None else _json(list(audience)),
+        ),
+    )
+
+
+def record_round(
+    conn: sqlite3.Connection,
+    game_id: int,
+    round_no: int,
+    winners: Sequence[int],
+    tokens: Sequence[int],
+) -> None:
+    """How round `round_no` ended: its winners and everyone's tokens after it."""
+    conn.execute(
+        "INSERT INTO game_rounds (game_id, round_no, winners, tokens) VALUES (?, ?, ?, ?)",
+        (game_id, round_no, _json(list(winners)), _json(list(tokens))),
+    )
+
+
+def finish_game(
+    conn: sqlite3.Connection, game_id: int, winners: Sequence[int], ended_at: datetime
+) -> None:
+    """The game ended with these winning seats; it now counts in the stats."""
+    _end(conn, game_id, "finished", winners, ended_at)
+
+
+def abandon_game(conn: sqlite3.Connection, game_id: int, ended_at: datetime) -> None:
+    """The game stopped before anyone won (table closed, server restarted); not in stats."""
+    _end(conn, game_id, "abandoned", (), ended_at)
+
+
+def _end(
+    conn: sqlite3.Connection,
+    game_id: int,
+    status: str,
+    winners: Sequence[int],
+    ended_at: datetime,
+) -> None:
+    with transaction(conn):
+        updated = conn.execute(
+            "UPDATE games SET status = ?, ended_at = ?, winners = ?"
+            " WHERE id = ? AND status = 'playing'",
+            (status, to_text(ended_at), _json(list(winners)), game_id),
+        ).rowcount
+        if not updated:
+            raise KeyError(f"no game {game_id} in progress")
+        conn.executemany(
+            "UPDATE game_seats SET won = 1 WHERE game_id = ? AND seat = ?",
+            [(game_id, seat) for seat in winners],
+        )
+
+
+def game(conn: sqlite3.Connection, game_id: int) -> GameRecord:
+    """One game's header and seats; KeyError if there is no such game."""
+    row = conn.execute(
+        "SELECT id, edition, status, started_at, ended_at, winners FROM games WHERE id = ?",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        raise KeyError(f"no game {game_id}")
+    return _game_record(conn, row)
+
+
+def unfinished_games(conn: sqlite3.Connection) -> list[GameRecord]:
+    """Games still marked in progress (after a crash: the ones that were cut short)."""
+    rows = conn.execute(
+        "SELECT id, edition, status, started_at, ended_at, winners FROM games"
+        " WHERE status = 'playing' ORDER BY id"
+    ).fetchall()
+    return [_game_record(conn, row) for row in rows]
+
+
+def _game_record(conn: sqlite3.Connection, row: tuple) -> GameRecord:
+    game_id, edition, status, started, ended, winners = row
+    seats = [
+        SeatRecord(identity, nickname, bot_level)
+        for identity, nickname, bot_level in conn.execute(
+            "SELECT identity, nickname, bot_level FROM game_seats WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+    ]
+    return GameRecord(
+        game_id,
+        edition,
+        status,
+        from_text(started),
+        from_text(ended),
+        None if winners is None else json.loads(winners),
+        seats,
+    )
+
+
+def game_log(conn: sqlite3.Connection, game_id: int) -> GameLog:
+    """Everything about one game, events in order; KeyError if there is no such game."""
+    header = game(conn, game_id)
+    rounds = [
+        RoundRecord(number, json.loads(winners), json.loads(tokens))
+        for number, winners, tokens in conn.execute(
+            "SELECT round_no, winners, tokens FROM game_rounds WHERE game_id = ? ORDER BY round_no",
+            (game_id,),
+        )
+    ]
+    events = [
+        EventRecord(
+            seq,
+            kind,
+            seat,
+            json.loads(public),
+            None if secret is None else json.loads(secret),
+            tuple(json.loads(audience)) if audience else (),
+        )
+        for seq, kind, seat, public, secret, audience in conn.execute(
+            "SELECT seq, kind, seat, public, secret, audience FROM game_events"
+            " WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+    ]
+    return GameLog(header, rounds, events)

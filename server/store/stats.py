@@ -1,0 +1,99 @@
+"""What keyed players have achieved: finished games only; guests and bots never rank."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+
+from .times import from_text
+
+
+@dataclass(frozen=True, slots=True)
+class EditionStats:
+    """A player's record in one edition."""
+
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class RecentGame:
+    """One finished game from a player's point of view."""
+
+    game_id: int
+    edition: str
+    ended_at: datetime
+    seat: int
+    won: bool
+    players: list[str]  # every seat's nickname, in seat order
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """One line of the leaderboard."""
+
+    fingerprint: str
+    nickname: str
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins per finished game."""
+        return self.wins / self.games if self.games else 0.0
+
+
+def player_stats(conn: sqlite3.Connection, fingerprint: str) -> dict[str, EditionStats]:
+    """Games and wins per edition id (editions never played are absent)."""
+    rows = conn.execute(
+        "SELECT g.edition, count(*), sum(s.won) FROM game_seats s JOIN games g ON g.id = s.game_id"
+        " WHERE s.identity = ? AND g.status = 'finished' GROUP BY g.edition ORDER BY g.edition",
+        (fingerprint,),
+    )
+    return {edition: EditionStats(games, wins) for edition, games, wins in rows}
+
+
+def recent_games(conn: sqlite3.Connection, fingerprint: str, limit: int = 10) -> list[RecentGame]:
+    """The player's latest finished games, newest first."""
+    rows = conn.execute(
+        "SELECT g.id, g.edition, g.ended_at, s.seat, s.won"
+        " FROM game_seats s JOIN games g ON g.id = s.game_id"
+        " WHERE s.identity = ? AND g.status = 'finished'"
+        " ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
+        (fingerprint, limit),
+    ).fetchall()
+    names = _seat_names(conn, [row[0] for row in rows])
+    return [
+        RecentGame(game_id, edition, from_text(ended), seat, bool(won), names[game_id])
+        for game_id, edition, ended, seat, won in rows
+    ]
+
+
+def _seat_names(conn: sqlite3.Connection, game_ids: list[int]) -> dict[int, list[str]]:
+    """Every seat's nickname, in seat order, for each of `game_ids`."""
+    names: dict[int, list[str]] = {game_id: [] for game_id in game_ids}
+    marks = ",".join("?" * len(game_ids))
+    for game_id, nickname in conn.execute(
+        f"SELECT game_id, nickname FROM game_seats WHERE game_id IN ({marks})"
+        " ORDER BY game_id, seat",
+        game_ids,
+    ):
+        names[game_id].append(nickname)
+    return names
+
+
+def leaderboard(conn: sqlite3.Connection, limit: int = 10) -> list[LeaderRow]:
+    """Keyed players by wins, then win rate, then games played; current nicknames."""
+    rows = conn.execute(
+        "SELECT p.fingerprint, p.nickname, count(*) AS games, sum(s.won) AS wins"
+        " FROM game_seats s JOIN games g ON g.id = s.game_id"
+        " JOIN players p ON p.fingerprint = s.identity"
+        " WHERE g.status = 'finished'"
+        " GROUP BY p.fingerprint"
+        " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, games DESC,"
+        " p.nickname COLLATE NOCASE"
+        " LIMIT ?",
+        (limit,),
+    )
+    return [LeaderRow(*row) for row in rows]

@@ -1,0 +1,173 @@
+"""`Store`: the one object the server holds; each call is one small, committed write or read.
+
+Use it from one thread (the event loop's): the connection refuses other threads.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from . import bans, games, players, settings, stats
+from .bans import Ban, BanKind
+from .db import connect, schema_version, transaction
+from .games import GameLog, GameRecord, SeatRecord
+from .players import Claim, Player
+from .stats import EditionStats, LeaderRow, RecentGame
+from .times import now as utc_now
+
+DB_FILENAME = "lovelet.sqlite3"
+
+
+def database_path(data_dir: Path) -> Path:
+    """Where the database lives in a data directory."""
+    return data_dir / DB_FILENAME
+
+
+class Store:
+    """Players, games, stats, bans and settings in one SQLite file."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path, clock: Callable[[], datetime]):
+        self._conn = conn
+        self.path = path
+        self._clock = clock
+
+    @classmethod
+    def open(cls, path: Path, clock: Callable[[], datetime] = utc_now) -> Store:
+        """Open or create the database at `path` and migrate it to the current schema.
+
+        Raises `StoreError` (`SchemaTooNewError` for a file from a newer lovelet).
+        """
+        return cls(connect(path), path, clock)
+
+    def close(self) -> None:
+        """Close the connection; every write is already committed."""
+        self._conn.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def schema_version(self) -> int:
+        """The schema version of the open file."""
+        return schema_version(self._conn)
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Make every write in the block one transaction (all or nothing, one commit)."""
+        with transaction(self._conn):
+            yield
+
+    # ------------------------------------------------------------- players
+
+    def claim_nickname(
+        self, fingerprint: str | None, wanted: str, online: set[str], now: datetime | None = None
+    ) -> Claim:
+        """The name a player gets (see `players.claim_nickname`); guests are not stored."""
+        return players.claim_nickname(self._conn, fingerprint, wanted, online, now or self._clock())
+
+    def players(self) -> list[Player]:
+        """Every keyed player, most recently seen first."""
+        return players.players(self._conn)
+
+    # ------------------------------------------------------------- games
+
+    def start_game(
+        self, edition: str, seats: Sequence[SeatRecord], started_at: datetime | None = None
+    ) -> int:
+        """Record a new game in progress; its id."""
+        return games.start_game(self._conn, edition, seats, started_at or self._clock())
+
+    def record_event(
+        self,
+        game_id: int,
+        seq: int,
+        kind: str,
+        seat: int | None,
+        data: dict[str, Any],
+        secret: dict[str, Any] | None = None,
+        audience: Sequence[int] = (),
+    ) -> None:
+        """Append event `seq`: `data` is public, `secret` only for the seats in `audience`."""
+        games.record_event(self._conn, game_id, seq, kind, seat, data, secret, audience)
+
+    def record_round(
+        self, game_id: int, round_no: int, winners: Sequence[int], tokens: Sequence[int]
+    ) -> None:
+        """How a round ended."""
+        games.record_round(self._conn, game_id, round_no, winners, tokens)
+
+    def finish_game(
+        self, game_id: int, winners: Sequence[int], ended_at: datetime | None = None
+    ) -> None:
+        """The game was won by these seats; it counts in the stats from now on."""
+        games.finish_game(self._conn, game_id, winners, ended_at or self._clock())
+
+    def abandon_game(self, game_id: int, ended_at: datetime | None = None) -> None:
+        """The game stopped unfinished; it never counts in the stats."""
+        games.abandon_game(self._conn, game_id, ended_at or self._clock())
+
+    def unfinished_games(self) -> list[GameRecord]:
+        """Games still marked in progress."""
+        return games.unfinished_games(self._conn)
+
+    def game_log(self, game_id: int) -> GameLog:
+        """Header, seats, rounds and every event of a game; KeyError if unknown."""
+        return games.game_log(self._conn, game_id)
+
+    # ------------------------------------------------------------- stats
+
+    def player_stats(self, fingerprint: str) -> dict[str, EditionStats]:
+        """Finished games and wins per edition id."""
+        return stats.player_stats(self._conn, fingerprint)
+
+    def recent_games(self, fingerprint: str, limit: int = 10) -> list[RecentGame]:
+        """The player's latest finished games, newest first."""
+        return stats.recent_games(self._conn, fingerprint, limit)
+
+    def leaderboard(self, limit: int = 10) -> list[LeaderRow]:
+        """Keyed players by wins, then win rate."""
+        return stats.leaderboard(self._conn, limit)
+
+    # ------------------------------------------------------------- bans
+
+    def add_ban(
+        self, kind: BanKind, value: str, until: datetime | None, reason: str = "", by: str = ""
+    ) -> Ban:
+        """Ban a key fingerprint or an address/CIDR network; ValueError for a bad value."""
+        return bans.add_ban(self._conn, kind, value, until, reason, by, self._clock())
+
+    def lift_ban(self, target: int | str) -> list[Ban]:
+        """Lift a ban by id, or every ban on a value; the bans lifted (empty: none matched)."""
+        return bans.lift_ban(self._conn, target, self._clock())
+
+    def active_bans(self, now: datetime | None = None) -> list[Ban]:
+        """Bans in force now."""
+        return bans.active_bans(self._conn, now or self._clock())
+
+    def all_bans(self) -> list[Ban]:
+        """Every ban, including lifted and expired ones."""
+        return bans.all_bans(self._conn)
+
+    def is_banned(
+        self, fingerprint: str | None, address: str | None, now: datetime | None = None
+    ) -> Ban | None:
+        """The ban in force on this key or address, if any."""
+        return bans.is_banned(self._conn, fingerprint, address, now or self._clock())
+
+    # ------------------------------------------------------------- settings
+
+    def get_setting(self, key: str, default: str | None = None) -> str | None:
+        """A stored setting, or `default`."""
+        return settings.get_setting(self._conn, key, default)
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        """Store a setting; None removes it."""
+        settings.set_setting(self._conn, key, value)

@@ -1,0 +1,113 @@
+"""Nicknames: reserved to the key that used them, suffixed for everyone else; guests unstored."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from server.store import Claim, SeatRecord, Store
+
+T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
+ANN, BOB = "SHA256:ann-key", "SHA256:bob-key"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    with Store.open(tmp_path / "lovelet.sqlite3", clock=lambda: T0) as opened:
+        yield opened
+
+
+def _rows(store: Store, sql: str) -> list[tuple]:
+    conn = sqlite3.connect(store.path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_keyed_player_gets_a_free_name_and_reserves_it(store: Store) -> None:
+    assert store.claim_nickname(ANN, "ann", set()) == Claim("ann", None)
+    [player] = store.players()
+    assert (player.fingerprint, player.nickname, player.first_seen, player.games) == (
+        ANN,
+        "ann",
+        T0,
+        0,
+    )
+
+
+def test_the_same_key_gets_its_name_back_and_last_seen_moves(store: Store) -> None:
+    store.claim_nickname(ANN, "ann", set())
+    later = T0 + timedelta(days=3)
+    assert store.claim_nickname(ANN, "ANN", set(), now=later) == Claim("ANN", None)
+    [player] = store.players()
+    assert (player.nickname, player.first_seen, player.last_seen) == ("ANN", T0, later)
+
+
+def test_another_key_gets_a_suffixed_name_and_a_notice(store: Store) -> None:
+    store.claim_nickname(ANN, "ann", set())
+    claim = store.claim_nickname(BOB, "ann", set())
+    assert claim.name == "ann-2"
+    assert claim.notice is not None and "reserved" in claim.notice and "ann-2" in claim.notice
+    assert "\n" not in claim.notice
+
+
+def test_the_suffixed_name_is_stable_for_that_key(store: Store) -> None:
+    store.claim_nickname(ANN, "ann", set())
+    assert store.claim_nickname(BOB, "ann", set()).name == "ann-2"
+    carl = "SHA256:carl-key"
+    assert store.claim_nickname(carl, "ann", set()).name == "ann-3"
+    assert store.claim_nickname(BOB, "ann", set()).name == "ann-2"
+
+
+def test_names_compare_case_insensitively(store: Store) -> None:
+    store.claim_nickname(ANN, "Ann", set())
+    assert store.claim_nickname(BOB, "aNN", set()).name == "aNN-2"
+    assert store.claim_nickname(None, "ANN", set()).name == "ANN-3"  # aNN-2 is BOB's
+
+
+def test_a_guest_asking_for_a_reserved_name_gets_a_suffix_and_is_never_stored(
+    store: Store,
+) -> None:
+    store.claim_nickname(ANN, "ann", set())
+    claim = store.claim_nickname(None, "ann", set())
+    assert claim.name == "ann-2"
+    assert claim.notice is not None and "guest" in claim.notice
+    assert store.claim_nickname(None, "zed", set()) == Claim("zed", None)
+    assert _rows(store, "SELECT fingerprint FROM players") == [(ANN,)]
+    assert _rows(store, "SELECT name FROM nicknames") == [("ann",)]
+    assert store.claim_nickname(BOB, "zed", set()) == Claim("zed", None)  # guests reserve nothing
+
+
+def test_an_online_name_is_not_given_twice(store: Store) -> None:
+    claim = store.claim_nickname(ANN, "ann", {"ANN", "ann-2"})
+    assert claim.name == "ann-3"
+    assert claim.notice is not None and "playing right now" in claim.notice
+    assert store.claim_nickname(None, "bob", {"Bob"}).name == "bob-2"
+
+
+def test_a_suffix_skips_names_reserved_by_others_and_names_online(store: Store) -> None:
+    store.claim_nickname(ANN, "ann", set())
+    store.claim_nickname(BOB, "ann-2", set())
+    assert store.claim_nickname(None, "ann", {"ann-3"}).name == "ann-4"
+
+
+def test_a_suffixed_long_name_stays_within_the_length_limit(store: Store) -> None:
+    long = "abcdefghijklmnop"  # 16 characters, the limit
+    store.claim_nickname(ANN, long, set())
+    claim = store.claim_nickname(BOB, long, set())
+    assert claim.name == "abcdefghijklmn-2"
+
+
+def test_players_count_their_finished_games(store: Store) -> None:
+    store.claim_nickname(ANN, "ann", set())
+    seats = [SeatRecord(ANN, "ann"), SeatRecord(None, "guesty")]
+    done = store.start_game("classic", seats, T0)
+    store.finish_game(done, [0], T0)
+    store.start_game("classic", seats, T0)  # still going: not counted
+    [player] = store.players()
+    assert player.games == 1
