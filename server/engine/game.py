@@ -90,8 +90,10 @@ class Game:
     def _shuffled_deck(self) -> list[CardSpec]:
         """A uniformly random order: sorting by independent random keys is an unbiased
         shuffle and, unlike `Random.shuffle`, runs its loop in C."""
+        cards = self.edition.full_deck
         random_key = self.rng.random
-        return sorted(self.edition.full_deck, key=lambda _: random_key())
+        keys = [random_key() for _ in cards]
+        return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
 
     def _deck_from_ids(self, deck: Sequence[str]) -> list[CardSpec]:
         expected = Counter(self.edition.deck_ids())
