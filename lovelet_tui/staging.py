@@ -89,15 +89,6 @@ class Staging:
             keys = [DIGITS[i] if i < len(DIGITS) else "" for i in range(len(values))]
         return [Option(k, self._label(step, v), v) for k, v in zip(keys, values, strict=True)]
 
-    def _numbers(self, guesses: list[Hashable]) -> list[str] | None:
-        """Guesses keyed by their card's value, when those are distinct digits (None if not)."""
-        numbers = [
-            g if isinstance(g, int) else self.names.cards.get(str(g), {}).get("value")
-            for g in guesses
-        ]
-        digits = [str(n) for n in numbers if isinstance(n, int) and 0 <= n <= 9]
-        return digits if len(set(digits)) == len(guesses) else None
-
     @property
     def can_back(self) -> bool:
         """Is there a pick to undo?"""
@@ -176,6 +167,15 @@ class Staging:
         return [*seats, DONE] if complete else list(seats)
 
     # ------------------------------------------------------------------ labels
+
+    def _numbers(self, guesses: list[Hashable]) -> list[str] | None:
+        """Guesses keyed by their card's value, when those are distinct digits (None if not)."""
+        numbers = [
+            g if isinstance(g, int) else self.names.cards.get(str(g), {}).get("value")
+            for g in guesses
+        ]
+        digits = [str(n) for n in numbers if isinstance(n, int) and 0 <= n <= 9]
+        return digits if len(set(digits)) == len(guesses) else None
 
     def _label(self, step: str, value: Any) -> str:
         names = self.names

@@ -56,6 +56,7 @@ def _title(text: str) -> Text:
 
 
 def _reference(cards: Sequence[Mapping[str, Any]]) -> Table:
+    """The reference card; every cell a plain Text, never markup."""
     table = Table.grid(padding=(0, 1))
     table.add_column(justify="right")
     table.add_column(no_wrap=True)
@@ -63,10 +64,10 @@ def _reference(cards: Sequence[Mapping[str, Any]]) -> Table:
     table.add_column(ratio=1)
     for card in cards:
         table.add_row(
-            str(card.get("value", "")),
+            Text(str(card.get("value", ""))),
             Text(str(card.get("name", "")), style="bold"),
-            f"×{card.get('count', '')}",
-            str(card.get("text", "")),
+            Text(f"×{card.get('count', '')}"),
+            Text(str(card.get("text", ""))),
         )
     return table
 

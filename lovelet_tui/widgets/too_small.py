@@ -17,6 +17,7 @@ class TooSmall(Static):
         height: 1fr;
         content-align: center middle;
         text-style: bold;
+        background: $background;
     }
     """
 
