@@ -6,6 +6,7 @@ import dataclasses
 import subprocess
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import msgpack
@@ -57,7 +58,7 @@ from protocol import (
     from_wire,
     to_wire,
 )
-from protocol.registry import DIRECTION_OF, MESSAGES
+from protocol.registry import CHOICE, DIRECTION_OF, MESSAGES
 
 TO_SERVER, TO_CLIENT = Direction.TO_SERVER, Direction.TO_CLIENT
 
@@ -480,6 +481,17 @@ def test_protocol_imports_no_io() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+def test_docs_cover_every_message_field_and_code() -> None:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "protocol.md").read_text()
+    for table in (*MESSAGES.values(), CHOICE):
+        for tag, record in table.by_tag.items():
+            assert f"`{tag}`" in doc, tag
+            for name, _ in record.fields:
+                assert f"`{name}`" in doc or f"{name}:" in doc, (tag, name)
+    for code in ErrorCode:
+        assert f"`{code}`" in doc, code
 
 
 def test_typical_table_is_cheap() -> None:
