@@ -20,7 +20,7 @@ from .players import Claim, Player
 from .stats import EditionStats, LeaderRow, RecentGame
 from .times import now as utc_now
 
-DB_FILENAME = "lovelet.sqlite3"
+DB_FILENAME = "lovelet.db"  # as `Config.database_path`
 
 
 def database_path(data_dir: Path) -> Path:

@@ -1,0 +1,219 @@
+"""`lovelet admin`: look after the database from a shell (works while the server runs too).
+
+lovelet admin bans [--all]                     list bans in force (or every ban)
+lovelet admin ban fingerprint|address VALUE [--for 3d] [--reason TEXT]
+lovelet admin unban ID|VALUE                   lift a ban by id, or every ban on a value
+lovelet admin players                          list keyed players
+lovelet admin motd [TEXT | --clear]            show or set the message of the day
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from protocol.registry import MAX_MOTD
+
+from .sanitize import clean_text
+from .store import MOTD, Ban, Store, StoreError, database_path
+from .store.times import now as utc_now
+
+CELL_MAX = 80
+_DURATION = re.compile(r"(\d+)([mhdw])")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+# ------------------------------------------------------------------ parsers
+
+
+def add_admin_parser(
+    subparsers: argparse._SubParsersAction, data_dir_of: Callable[[str | None], Path]
+) -> argparse.ArgumentParser:
+    """Mount `admin` under the `lovelet` parser; `data_dir_of(flag)` resolves --data-dir.
+
+    Sets `run(args) -> int` as the parsed arguments' default, like the other commands.
+    """
+    admin = subparsers.add_parser(
+        "admin", help="manage bans, players and the MOTD offline", description=__doc__
+    )
+    admin.formatter_class = argparse.RawDescriptionHelpFormatter
+    admin.add_argument("--data-dir", help="where the database lives")
+    again = argparse.ArgumentParser(add_help=False)
+    again.add_argument("--data-dir", default=argparse.SUPPRESS, help="where the database lives")
+    _add_actions(admin, [again])
+    admin.set_defaults(run=lambda args: run_admin(args, data_dir_of(args.data_dir)))
+    return admin
+
+
+def admin_command(args: Sequence[str], data_dir: Path) -> int:
+    """Run `lovelet admin ARGS` against the database in `data_dir`; the exit status."""
+    parser = argparse.ArgumentParser(
+        prog="lovelet admin",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_actions(parser, [])
+    return run_admin(parser.parse_args(list(args)), data_dir)
+
+
+def _add_actions(parser: argparse.ArgumentParser, parents: list[argparse.ArgumentParser]) -> None:
+    actions = parser.add_subparsers(dest="admin_command", required=True, metavar="COMMAND")
+
+    bans = actions.add_parser("bans", parents=parents, help="list bans in force")
+    bans.add_argument("--all", action="store_true", help="lifted and expired bans too")
+    bans.set_defaults(action=_bans, creates=False)
+
+    ban = actions.add_parser("ban", parents=parents, help="ban a key or an address")
+    ban.add_argument("kind", choices=["fingerprint", "address"])
+    ban.add_argument("value", help="SHA256:... fingerprint, IP address or CIDR network")
+    ban.add_argument("--for", dest="duration", type=duration, help="e.g. 30m, 12h, 7d, 2w")
+    ban.add_argument("--reason", default="", help="shown to admins")
+    ban.set_defaults(action=_ban, creates=True)
+
+    unban = actions.add_parser("unban", parents=parents, help="lift a ban by id or value")
+    unban.add_argument("target", metavar="ID|VALUE")
+    unban.set_defaults(action=_unban, creates=False)
+
+    players = actions.add_parser("players", parents=parents, help="list keyed players")
+    players.set_defaults(action=_players, creates=False)
+
+    motd = actions.add_parser("motd", parents=parents, help="show or set the message of the day")
+    motd.add_argument("text", nargs="?", help="the new message")
+    motd.add_argument("--clear", action="store_true", help="remove the message")
+    motd.set_defaults(action=_motd, creates=True)
+
+
+def duration(text: str) -> timedelta:
+    """'90m', '12h', '7d', '2w' as a timedelta (argparse type)."""
+    match = _DURATION.fullmatch(text.strip().lower())
+    if match is None or int(match[1]) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration like 30m, 12h, 7d or 2w")
+    return timedelta(**{_UNITS[match[2]]: int(match[1])})
+
+
+# ------------------------------------------------------------------ running
+
+
+def run_admin(args: argparse.Namespace, data_dir: Path) -> int:
+    """Open the database and run the chosen action; errors become a message and status 1."""
+    path = database_path(data_dir)
+    if not args.creates and not path.exists():
+        _fail(f"no database at {path} (has `lovelet serve` run with this data directory?)")
+        return 1
+    try:
+        with Store.open(path) as store:
+            return args.action(args, store)
+    except StoreError as err:
+        _fail(str(err))
+        return 1
+
+
+def _fail(message: str) -> None:
+    print(f"lovelet admin: {message}", file=sys.stderr)
+
+
+def _bans(args: argparse.Namespace, store: Store) -> int:
+    now = utc_now()
+    bans = store.all_bans() if args.all else store.active_bans(now)
+    if not bans:
+        print("No bans." if args.all else "No bans in force.")
+        return 0
+    headers = ["ID", "KIND", "VALUE", "UNTIL", "REASON", "BY", "SINCE"]
+    rows = [_ban_row(ban) for ban in bans]
+    if args.all:
+        headers.append("STATE")
+        for row, ban in zip(rows, bans, strict=True):
+            row.append(_ban_state(ban, now))
+    print(table(headers, rows))
+    return 0
+
+
+def _ban_row(ban: Ban) -> list[str]:
+    until = "forever" if ban.until is None else when(ban.until)
+    return [str(ban.id), ban.kind, ban.value, until, ban.reason, ban.by, when(ban.created_at)]
+
+
+def _ban_state(ban: Ban, now: datetime) -> str:
+    if ban.lifted_at is not None:
+        return f"lifted {when(ban.lifted_at)}"
+    return "in force" if ban.in_force(now) else "expired"
+
+
+def _ban(args: argparse.Namespace, store: Store) -> int:
+    until = None if args.duration is None else utc_now() + args.duration
+    try:
+        ban = store.add_ban(args.kind, args.value, until, args.reason, "lovelet admin")
+    except ValueError as err:
+        _fail(str(err))
+        return 2
+    print(f"Ban {ban.id}: {ban.kind} {ban.value}, until {_ban_row(ban)[3]}.")
+    return 0
+
+
+def _unban(args: argparse.Namespace, store: Store) -> int:
+    target: int | str = int(args.target) if args.target.isdigit() else args.target
+    lifted = store.lift_ban(target)
+    if not lifted:
+        _fail(f"no ban in force matches {args.target!r}")
+        return 1
+    for ban in lifted:
+        print(f"Lifted ban {ban.id}: {ban.kind} {ban.value}.")
+    return 0
+
+
+def _players(args: argparse.Namespace, store: Store) -> int:
+    players = store.players()
+    if not players:
+        print("No keyed players yet.")
+        return 0
+    rows = [
+        [p.nickname, p.fingerprint, when(p.first_seen), when(p.last_seen), str(p.games)]
+        for p in players
+    ]
+    print(table(["NICKNAME", "FINGERPRINT", "FIRST SEEN", "LAST SEEN", "GAMES"], rows))
+    return 0
+
+
+def _motd(args: argparse.Namespace, store: Store) -> int:
+    if args.clear:
+        store.set_setting(MOTD, None)
+        print("Message of the day removed.")
+    elif args.text is not None:
+        text = motd_text(args.text)
+        if len(text) > MAX_MOTD:
+            _fail(f"the message of the day is longer than {MAX_MOTD} characters")
+            return 2
+        store.set_setting(MOTD, text)
+        print("Message of the day set.")
+    else:
+        print(motd_text(store.get_setting(MOTD) or "") or "No message of the day.")
+    return 0
+
+
+def motd_text(text: str) -> str:
+    """The message with newlines kept and every other control character removed."""
+    return "\n".join(clean_text(line, MAX_MOTD) for line in text.splitlines()).strip("\n")
+
+
+# ------------------------------------------------------------------ output
+
+
+def when(instant: datetime) -> str:
+    """An instant as admins read it: UTC to the minute."""
+    return instant.strftime("%Y-%m-%d %H:%MZ")
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A plain left-aligned table; cells are made safe for the terminal first."""
+    cells = [
+        list(headers),
+        *([clean_text(str(cell), CELL_MAX) or "-" for cell in row] for row in rows),
+    ]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(headers))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in cells
+    )
