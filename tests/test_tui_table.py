@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, new_game, screen_text, table_info, table_state
+from test_tui_support import NAMES, FakeLink, new_game, screen_text, table_info, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
@@ -227,3 +227,19 @@ async def test_help_at_a_table_shows_its_reference_card() -> None:
         text = screen_text(app)
     assert "Love Letter (2019)" in text
     assert "Chancellor" in text and "×2" in text
+
+
+async def test_seats_show_turn_marks_and_discards() -> None:
+    game = new_game("2019", 4, ["spy", "handmaid", "guard", "priest", "baron", "guard"])
+    game.act(0, Play("handmaid"))  # Ana is protected
+    game.act(1, Play("guard", (2,), "priest"))  # Bo knocks Cy out; Di to play
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        lines = screen_text(app).splitlines()
+    ana, bo, cy, di = (next(line for line in lines if f" {name} " in line) for name in NAMES[:4])
+    assert "protected" in ana and "Handmaid" in ana and "▶" not in ana
+    assert "Guard" in bo
+    assert "out" in cy and "Priest" in cy
+    assert "▶" in di
+    assert any("Deck" in line and "set aside 1" in line for line in lines)

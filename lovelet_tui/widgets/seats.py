@@ -13,7 +13,7 @@ from lovelet_tui.names import Names
 from protocol import SeatInfo, TableInfo
 
 NAME_WIDTH = 20
-MARK_WIDTH = 16
+MARK_WIDTH = 18
 TURN, CURSOR = "▶ ", "› "
 
 
@@ -96,7 +96,7 @@ def _marks(index: int, seat: SeatInfo, info: TableInfo, view: Mapping[str, Any] 
     else:
         state = view["seats"][index]
         words.append(f"♥{state['tokens']}")
-        words.append("out" if not state["alive"] else "safe" if state["protected"] else "")
+        words.append("out" if not state["alive"] else "protected" if state["protected"] else "")
         words.append("marked" if view.get("marked") == index else "")
         jester = view.get("jester")
         words.append("jester" if jester and jester[1] == index else "")
