@@ -1,0 +1,82 @@
+"""`GameRecorder`: one table game's log written to the store as it happens.
+
+The table calls `sync(log)` after every change; the recorder writes the entries it has not
+written yet and the round and game results they announce, as one transaction committed before
+`sync` returns (so before any client is sent them). A storage failure is logged once and ends
+the recording, never the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..logs import log_error
+from .games import SeatRecord
+
+if TYPE_CHECKING:
+    from ..engine import Event
+    from .store import Store
+
+
+class GameRecorder:
+    """Mirrors one game's event log into the store; every method is safe to call on failure."""
+
+    def __init__(self, store: Store, game_id: int | None) -> None:
+        self._store = store
+        self.game_id = game_id
+        self.finished = False
+        self._written = 0
+        self._round = 0
+
+    @classmethod
+    def start(cls, store: Store, edition: str, seats: Sequence[SeatRecord]) -> GameRecorder:
+        """Record a new game; if that fails, a recorder that records nothing."""
+        try:
+            return cls(store, store.start_game(edition, seats))
+        except Exception as err:
+            log_error("could not record a new game", err, edition=edition)
+            return cls(store, None)
+
+    @property
+    def recording(self) -> bool:
+        """Whether writes still go to the store."""
+        return self.game_id is not None
+
+    def sync(self, log: Sequence[Event]) -> None:
+        """Write the entries of `log` from the first one not yet written."""
+        if self.game_id is None or self._written == len(log):
+            return
+        try:
+            with self._store.batch():
+                for seq in range(self._written, len(log)):
+                    self._write(seq, log[seq])
+            self._written = len(log)
+        except Exception as err:
+            log_error("game log not saved; recording stopped", err, game=self.game_id)
+            self.game_id = None
+
+    def _write(self, seq: int, event: Event) -> None:
+        store, game_id = self._store, self.game_id
+        store.record_event(
+            game_id, seq, event.kind, event.seat, event.public, event.secret, event.to
+        )
+        if event.kind == "round_start":
+            self._round = event.public["round"]
+        elif event.kind == "round_end":
+            store.record_round(
+                game_id, self._round, event.public["winners"], event.public["tokens"]
+            )
+        elif event.kind == "game_end":
+            store.finish_game(game_id, event.public["winners"])
+            self.finished = True
+
+    def abandon(self) -> None:
+        """The game stops unfinished (table closed, server stopping); not in the stats."""
+        if self.game_id is None or self.finished:
+            return
+        try:
+            self._store.abandon_game(self.game_id)
+        except Exception as err:
+            log_error("could not mark a game abandoned", err, game=self.game_id)
+        self.game_id = None
