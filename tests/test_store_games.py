@@ -123,9 +123,11 @@ def test_every_acknowledged_event_survives_kill_9(tmp_path: Path) -> None:
         game_id = int(writer.stdout.readline().split()[1])
         acknowledged = [int(writer.stdout.readline()) for _ in range(500)]
         writer.send_signal(signal.SIGKILL)
-        rest, _ = writer.communicate(timeout=30)
+        rest = writer.stdout.read()  # acks already in the reader's buffer, then the pipe's
+        writer.wait(timeout=30)
     finally:
         writer.kill()
+        writer.stdout.close()
     assert writer.returncode == -signal.SIGKILL
     acknowledged += [int(line) for line in rest.split()]
     with Store.open(path) as store:

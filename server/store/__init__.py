@@ -4,6 +4,7 @@ from .bans import Ban
 from .errors import MigrationError, SchemaTooNewError, StoreError
 from .games import EventRecord, GameLog, GameRecord, RoundRecord, SeatRecord
 from .players import Claim, Player
+from .recorder import GameRecorder
 from .settings import MOTD
 from .stats import EditionStats, LeaderRow, RecentGame
 from .store import DB_FILENAME, Store, database_path
@@ -17,6 +18,7 @@ __all__ = [
     "EventRecord",
     "GameLog",
     "GameRecord",
+    "GameRecorder",
     "LeaderRow",
     "MigrationError",
     "Player",
