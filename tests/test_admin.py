@@ -141,3 +141,11 @@ def test_mounted_under_the_lovelet_parser(
     args = parser.parse_args([part.format(dir=tmp_path) for part in argv])
     assert args.run(args) == 0
     assert _lines(capsys) == ["No bans in force."]
+
+
+def test_a_broken_database_is_an_error_message_not_a_traceback(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    database_path(tmp_path).write_bytes(b"garbage" * 200)
+    assert _run(tmp_path, "players") == 1
+    assert "lovelet admin: cannot use the database" in capsys.readouterr().err

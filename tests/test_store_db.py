@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.store import MigrationError, SchemaTooNewError, SeatRecord, Store
+from server.store import MigrationError, SchemaTooNewError, SeatRecord, Store, StoreError
 from server.store.db import connect, split_statements
 from server.store.schema import MIGRATIONS, SCHEMA_VERSION, V1_GAMES
 
@@ -97,6 +97,13 @@ def test_a_database_from_a_newer_lovelet_is_refused_clearly(tmp_path: Path) -> N
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 3}")
     conn.close()
     with pytest.raises(SchemaTooNewError, match=rf"version {SCHEMA_VERSION + 3}.*upgrade lovelet"):
+        Store.open(path)
+
+
+def test_a_file_that_is_not_a_database_is_refused_clearly(tmp_path: Path) -> None:
+    path = tmp_path / "lovelet.db"
+    path.write_bytes(b"this is not SQLite" * 100)
+    with pytest.raises(StoreError, match=f"cannot use the database {path}"):
         Store.open(path)
 
 

@@ -27,6 +27,9 @@ def connect(path: Path, migrations: Sequence[str] = MIGRATIONS) -> sqlite3.Conne
     try:
         _configure(conn)
         migrate(conn, migrations, path)
+    except sqlite3.Error as err:
+        conn.close()
+        raise StoreError(f"cannot use the database {path}: {err}") from err
     except BaseException:
         conn.close()
         raise
