@@ -399,7 +399,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "limits.sessions_per_identity",
         Number(1, 100, integer=True),
-        "Sessions one SSH key may have open at once (guests count per connection).",
+        "Sessions one SSH key may have open at once.",
     ),
     Setting(
         "table.bot_delay",
@@ -592,6 +592,22 @@ def default_config_toml() -> str:
         lines.append(f"# env {setting.env}, flag {setting.flag}")
         lines.append(f"# {setting.name} = {setting.kind.to_toml(default_value(setting))}")
     return "\n".join(lines) + "\n"
+
+
+def configuration_reference() -> str:
+    """The Markdown table of every key (docs/configuration.md holds a copy; a test compares)."""
+    rows = [
+        "| Key | Environment variable | Flag | Default | Meaning |",
+        "| --- | --- | --- | --- | --- |",
+    ]
+    for setting in SETTINGS:
+        if setting.key == "data_dir":
+            default = "platform user data dir"
+        else:
+            default = f"`{setting.kind.to_toml(default_value(setting))}`"
+        doc = setting.doc.replace("|", "\\|")
+        rows.append(f"| `{setting.key}` | `{setting.env}` | `{setting.flag}` | {default} | {doc} |")
+    return "\n".join(rows) + "\n"
 
 
 def write_default_config(path: Path, force: bool = False) -> Path:
