@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from prometheus_client import (
     CollectorRegistry,
@@ -42,6 +43,8 @@ _GATE_MESSAGES = {
     "from your address": "per_address",
     "logins in progress": "logins_in_progress",
 }
+GAME_STATUSES = frozenset({"playing", "round_over"})
+"""`Table.status` values of a table whose game is in progress."""
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 MAX_REQUEST = 8 * 1024
 READ_TIMEOUT = 5.0
@@ -90,6 +93,25 @@ class Metrics:
             self.refusals.labels(reason=reason)
         for kind in ("key", "guest"):
             self.logins.labels(kind=kind)
+
+    def watch(
+        self,
+        sessions: Callable[[], float],
+        tables: Callable[[], float],
+        games_in_progress: Callable[[], float],
+    ) -> None:
+        """Read the three gauges from these functions at every scrape (no bookkeeping)."""
+        self.sessions.set_function(sessions)
+        self.tables.set_function(tables)
+        self.games_in_progress.set_function(games_in_progress)
+
+    def watch_lobby(self, lobby: Any) -> None:
+        """`watch` a `server.lobby.Lobby`: its sessions, tables, and tables mid-game."""
+        self.watch(
+            lambda: len(lobby.sessions),
+            lambda: len(lobby.tables),
+            lambda: sum(t.status in GAME_STATUSES for t in list(lobby.tables.values())),
+        )
 
     def refused(self, reason: str) -> None:
         """Count a refusal; `reason` is one of REFUSAL_REASONS (others count as `other`)."""

@@ -58,6 +58,38 @@ def test_every_metric_is_exposed() -> None:
     assert got[("lovelet_build_info", (("version", "1.2.3"),))] == 1
 
 
+async def test_watch_lobby_reads_the_gauges_at_scrape_time() -> None:
+    from server.lobby import Identity, Lobby
+
+    lobby = Lobby()
+    m = Metrics()
+    m.watch_lobby(lobby)
+    assert samples(m.render().decode())[("lovelet_sessions", ())] == 0
+    lobby.attach(Identity("guest:1", "alice", guest=True), lambda frame: None)
+    lobby.attach(Identity("guest:2", "bob", guest=True), lambda frame: None)
+
+    class FakeTable:
+        def __init__(self, status: str) -> None:
+            self.status = status
+
+    lobby.tables.update(A=FakeTable("waiting"), B=FakeTable("playing"))  # type: ignore[arg-type]
+    lobby.tables["C"] = FakeTable("round_over")  # type: ignore[assignment]
+    got = samples(m.render().decode())
+    assert got[("lovelet_sessions", ())] == 2
+    assert got[("lovelet_tables", ())] == 3
+    assert got[("lovelet_games_in_progress", ())] == 2
+
+
+def test_game_statuses_exist_in_the_table() -> None:
+    import inspect
+
+    from server.lobby import table
+    from server.metrics import GAME_STATUSES
+
+    source = inspect.getsource(table)
+    assert all(f'"{status}"' in source for status in GAME_STATUSES)
+
+
 def test_refusal_reasons_of_the_connection_gate() -> None:
     class Conn:
         def close(self) -> None: ...
