@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import difflib
 import math
 import re
 import textwrap
@@ -525,13 +526,22 @@ def _take(
 ) -> None:
     setting = BY_KEY.get(key)
     if setting is None:
-        known = ", ".join(s.key for s in SETTINGS)
-        raise ConfigError(key, source, f"unknown key (known keys: {known})")
+        raise ConfigError(key, source, _unknown_key(key))
     try:
         kind = setting.kind
         values[key] = kind.from_text(value) if from_text else kind.from_toml(value)  # type: ignore[arg-type]
     except ValueError as err:
         raise ConfigError(key, source, str(err)) from None
+
+
+def _unknown_key(key: str) -> str:
+    close = difflib.get_close_matches(key, BY_KEY, n=1, cutoff=0.6)
+    if close:
+        return f"unknown key; did you mean {close[0]}?"
+    section = key.split(".")[0] + "." if "." in key else ""
+    known = [k for k in BY_KEY if "." in k] if section else [k for k in BY_KEY if "." not in k]
+    known = [k for k in known if k.startswith(section)] or known
+    return f"unknown key (known: {', '.join(known)})"
 
 
 def _build(values: Mapping[str, object]) -> Config:
@@ -611,10 +621,10 @@ def configuration_reference() -> str:
 
 
 def write_default_config(path: Path, force: bool = False) -> Path:
-    """Write `default_config_toml()` to `path`; refuse to overwrite unless `force`."""
+    """Write `default_config_toml()` to `path`; FileExistsError unless `force` or new."""
     path = Path(path).expanduser()
     if path.exists() and not force:
-        raise ConfigError("config", f"file {path}", "already exists (use --force to overwrite)")
+        raise FileExistsError(f"{path} already exists (use --force to overwrite)")
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(default_config_toml(), encoding="utf-8")
     return path

@@ -341,6 +341,15 @@ def test_flag_errors_name_key_and_flag(tmp_path: Path, key: str, value: object) 
     assert f"flag {flag}" in str(err)
 
 
+def test_unknown_keys_suggest_the_closest(tmp_path: Path) -> None:
+    path = write(tmp_path / "c.toml", "[limits]\nper_adress = 3\n")
+    err = error_of({}, {"LOVELET_DATA_DIR": str(tmp_path)}, path)
+    assert "did you mean limits.per_address?" in str(err)
+    path = write(tmp_path / "c.toml", "[table]\nzzz = 3\n")
+    err = error_of({}, {"LOVELET_DATA_DIR": str(tmp_path)}, path)
+    assert "table.bot_delay" in str(err) and "limits." not in str(err)
+
+
 def test_unknown_flag_key_is_an_error(tmp_path: Path) -> None:
     err = error_of({"colour": "256"}, {"LOVELET_DATA_DIR": str(tmp_path)}, None)
     assert err.key == "colour" and "flag" in err.source
@@ -404,9 +413,9 @@ def test_write_default_config_refuses_to_overwrite(tmp_path: Path) -> None:
     assert write_default_config(path, force=False) == path
     assert path.read_text() == default_config_toml()
     path.write_text("# mine\n")
-    with pytest.raises(ConfigError) as info:
+    with pytest.raises(FileExistsError) as info:
         write_default_config(path, force=False)
-    assert "--force" in str(info.value)
+    assert "--force" in str(info.value) and str(path) in str(info.value)
     assert path.read_text() == "# mine\n"
     write_default_config(path, force=True)
     assert path.read_text() == default_config_toml()
