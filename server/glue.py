@@ -28,11 +28,11 @@ class LobbyLink:
             self.attachment = None
 
 
-def attach_app(lobby: Lobby, identity: Identity) -> LoveletApp:
+def attach_app(lobby: Lobby, identity: Identity, notice: str | None = None) -> LoveletApp:
     """A new app whose frames travel to and from `lobby` as `identity`."""
     link = LobbyLink()
     app = LoveletApp(link, identity.name)
-    link.attachment = lobby.attach(identity, app.deliver)
+    link.attachment = lobby.attach(identity, app.deliver, notice)
     return app
 
 
@@ -47,6 +47,6 @@ def ssh_app_factory(lobby: Lobby):
     """The factory the SSH server calls for each terminal session."""
 
     def make_app(info: SessionInfo) -> LoveletApp:
-        return attach_app(lobby, identity_of(info))
+        return attach_app(lobby, identity_of(info), info.notice)
 
     return make_app

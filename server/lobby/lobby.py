@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import string
@@ -44,6 +45,7 @@ from protocol import (
 
 from ..engine import Choice, Keep, Look, Play, Redraw, find_edition
 from ..sanitize import clean_text
+from ..store import MOTD, Store
 from .session import Identity, SendFrame, Session
 from .table import Table, TableError, TableSettings
 
@@ -81,12 +83,19 @@ class Attachment:
 class Lobby:
     """Shared by every session of the server: routes messages to handlers and tables."""
 
-    def __init__(self, settings: LobbySettings | None = None, rng: random.Random | None = None):
+    def __init__(
+        self,
+        settings: LobbySettings | None = None,
+        rng: random.Random | None = None,
+        store: Store | None = None,
+    ) -> None:
         self.settings = settings or LobbySettings()
         self.rng = rng or random.Random()
+        self.store = store
         self.sessions: dict[Session, None] = {}
         self.tables: dict[str, Table] = {}
         self._lobby_dirty = False
+        self._rounds_over = asyncio.Event()
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
@@ -106,9 +115,11 @@ class Lobby:
 
     # ------------------------------------------------------------- sessions
 
-    def attach(self, identity: Identity, send_frame: SendFrame) -> Attachment:
+    def attach(
+        self, identity: Identity, send_frame: SendFrame, notice: str | None = None
+    ) -> Attachment:
         """A new client, already authenticated; it must say hello first."""
-        session = Session(identity, send_frame)
+        session = Session(identity, send_frame, notice=notice)
         self.sessions[session] = None
         return Attachment(self, session)
 
@@ -139,6 +150,12 @@ class Lobby:
             log.exception("error handling a message from %s", session.name)
             session.send(ErrorReply("internal", "something went wrong on the server"))
 
+    def motd(self) -> str:
+        """The message of the day: as set by an admin, else as configured."""
+        if self.store is not None:
+            return self.store.get_setting(MOTD) or self.settings.motd
+        return self.settings.motd
+
     def online(self) -> tuple[str, ...]:
         """Names of every greeted session."""
         return tuple(s.name for s in self.sessions if s.greeted)
@@ -158,9 +175,11 @@ class Lobby:
                 identity.name,
                 None if identity.guest else identity.id,
                 identity.guest,
-                self.settings.motd,
+                self.motd(),
             )
         )
+        if session.notice:
+            session.send(Notice(session.notice))
         self._rejoin_held_seat(session)
         if session.table is None:
             self._send_lobby(session)
@@ -192,6 +211,7 @@ class Lobby:
             self.settings.table,
             self._table_changed,
             self.rng,
+            self.store,
         )
         self.tables[table.code] = table
         table.add_host(session)
@@ -250,6 +270,31 @@ class Lobby:
         if table.closed:
             self.tables.pop(table.code, None)
         self._lobby_changed()
+        if not self.rounds_in_progress():
+            self._rounds_over.set()
+
+    def rounds_in_progress(self) -> int:
+        """How many tables are in the middle of a round."""
+        return sum(table.status == "playing" for table in self.tables.values())
+
+    async def wait_rounds_over(self, timeout: float) -> bool:
+        """Wait until no round is being played, at most `timeout` seconds; True if none is."""
+        self._rounds_over.clear()
+        if self.rounds_in_progress():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._rounds_over.wait(), timeout)
+        return not self.rounds_in_progress()
+
+    def announce(self, text: str) -> None:
+        """A notice to every greeted session."""
+        for session in self.sessions:
+            if session.greeted:
+                session.send(Notice(clean_text(text, 1000)))
+
+    def shut_down(self) -> None:
+        """Stop every table: running games are recorded as abandoned, timers cancelled."""
+        for table in list(self.tables.values()):
+            table.close()
 
     # ------------------------------------------------------------- lobby updates
 

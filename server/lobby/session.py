@@ -33,6 +33,7 @@ class Session:
     greeted: bool = False
     events_sent: int = 0  # how many of its table's log entries it has received
     log_epoch: int = -1  # which game of the table those entries belong to
+    notice: str | None = None  # said once after the welcome (e.g. why the name has a suffix)
     closed: bool = field(default=False)
 
     @property

@@ -11,6 +11,7 @@ from protocol import SeatInfo, TableInfo, TableState, TableSummary
 
 from ..bots import Bot, make_bot
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
+from ..store import GameRecorder, SeatRecord, Store
 from .session import Session
 
 TAKEOVER_LEVEL = "medium"  # the bot that plays for a timed-out or disconnected player
@@ -40,6 +41,7 @@ class Seat:
 
     name: str | None = None
     identity: str | None = None  # a human's identity id; None for bots and empty seats
+    guest: bool = False
     session: Session | None = None
     bot_level: str | None = None  # set for a bot seat
     held: asyncio.TimerHandle | None = None  # grace timer of a dropped human
@@ -68,6 +70,7 @@ class Table:
         settings: TableSettings,
         on_change: Callable[[Table], None],
         rng: random.Random,
+        store: Store | None = None,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition, self.timer = code, name, edition, timer
@@ -81,6 +84,8 @@ class Table:
         self.epoch = 0  # which game of this table the log belongs to
         self.step = 0  # bumped on every change of the pending decision
         self.rng = rng
+        self.store = store
+        self.recorder: GameRecorder | None = None
         self._on_change = on_change
         self._engine_seen = 0
         self._bots: dict[int, Bot] = {}
@@ -213,7 +218,7 @@ class Table:
 
     def _seat_human(self, index: int, session: Session) -> None:
         identity = session.identity
-        self.seats[index] = Seat(name=identity.name, identity=identity.id, session=session)
+        self.seats[index] = Seat(identity.name, identity.id, identity.guest, session)
         session.table = self
         self._reset_cursor(session)
 
@@ -262,6 +267,8 @@ class Table:
         """Stop every timer and forget the game; the lobby drops the table."""
         self.closed = True
         self._cancel_timer()
+        if self.recorder is not None:
+            self.recorder.abandon()
         for seat in self.seats:
             if seat.held is not None:
                 seat.held.cancel()
@@ -288,6 +295,10 @@ class Table:
         self._new_game()
 
     def _new_game(self) -> None:
+        if self.recorder is not None:
+            self.recorder.abandon()
+        if self.store is not None:
+            self.recorder = GameRecorder.start(self.store, self.edition.id, self._seat_records())
         self.game = Game(self.edition, len(self.seats), random.Random(self.rng.getrandbits(64)))
         self.epoch += 1
         self.log = []
@@ -303,6 +314,12 @@ class Table:
         self.game.start_round()
         self.status = "playing"
         self._stepped()
+
+    def _seat_records(self) -> list[SeatRecord]:
+        return [
+            SeatRecord(None if seat.guest else seat.identity, seat.name, seat.bot_level)
+            for seat in self.seats
+        ]
 
     def continue_round(self, session: Session) -> None:
         """A seated player has read the round summary; when all have, the next round starts."""
@@ -333,6 +350,8 @@ class Table:
         self._cancel_timer()
         self.log.extend(game.events[self._engine_seen :])
         self._engine_seen = len(game.events)
+        if self.recorder is not None:
+            self.recorder.sync(self.log)
         if game.game_over:
             self.status = "finished"
         elif game.round_over:

@@ -54,7 +54,9 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._conn = conn
         peer = conn.get_extra_info("peername")
         self._peer = str(peer[0]) if peer else "?"
-        reason = self._gate.admit(self._peer, conn)
+        reason = self._config.gatekeeper.refuse_address(self._peer) or self._gate.admit(
+            self._peer, conn
+        )
         if reason is None:
             self._admitted = True
             return

@@ -22,6 +22,8 @@ class SessionInfo:
     """The client's TERM value."""
     size: tuple[int, int]
     """Initial (columns, rows), already clamped."""
+    notice: str | None = None
+    """A one-line notice for the player from admission (e.g. why their name has a suffix)."""
 
     @property
     def guest(self) -> bool:

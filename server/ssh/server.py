@@ -10,6 +10,7 @@ import asyncssh
 
 from server.ssh.auth import server_factory
 from server.ssh.driver import COLOR_SYSTEMS
+from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.keys import fingerprint, load_or_create_host_key
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.registry import SessionRegistry
@@ -34,10 +35,14 @@ class SSHService:
     _acceptor: asyncssh.SSHAcceptor = field(repr=False)
     _gate: ConnectionGate = field(repr=False)
 
-    async def close(self, message: str | None = SHUTDOWN_MESSAGE) -> None:
-        """Stop listening, close every session (restoring terminals), drop connections."""
+    def stop_accepting(self) -> None:
+        """Refuse new connections and sessions; the ones running go on."""
         self._gate.shut()
         self._acceptor.close()
+
+    async def close(self, message: str | None = SHUTDOWN_MESSAGE) -> None:
+        """Stop listening, close every session (restoring terminals), drop connections."""
+        self.stop_accepting()
         await self.sessions.close_all(message)
         self._gate.close_all()
         await self.sessions.close_all()  # any that started meanwhile
@@ -53,6 +58,7 @@ async def start_ssh_server(
     *,
     mouse: bool = False,
     color_system: str = "256",
+    gatekeeper: Gatekeeper | None = None,
 ) -> SSHService:
     """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`.
 
@@ -64,7 +70,9 @@ async def start_ssh_server(
     host_key = load_or_create_host_key(data_dir)
     registry: SessionRegistry[LoveletSession] = SessionRegistry()
     gate = ConnectionGate(limits)
-    config = SessionConfig(app_factory, registry, limits, mouse, color_system)
+    config = SessionConfig(
+        app_factory, registry, limits, mouse, color_system, gatekeeper or OpenDoor()
+    )
     acceptor = await asyncssh.create_server(
         server_factory(gate, config),
         host,

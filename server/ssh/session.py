@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
 from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
+from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.info import SessionInfo
 from server.ssh.limits import InputBudget, SSHLimits
 from server.ssh.registry import SessionRegistry
@@ -47,6 +48,7 @@ class SessionConfig:
     limits: SSHLimits
     mouse: bool = False
     color_system: str = "256"
+    gatekeeper: Gatekeeper = field(default_factory=OpenDoor)
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,9 +210,19 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
 
     async def _run(self) -> None:
         config = self._config
-        self._nickname = config.registry.register(self._login.requested_name, self)
+        login = self._login
+        online = {s.nickname: s.info.identity for s in config.registry if s.info and s.nickname}
+        admission = config.gatekeeper.admit(
+            login.identity, login.peer, login.requested_name, online
+        )
+        if admission.refusal is not None:
+            log.info("refusing session from %s: %s", login.peer, admission.refusal)
+            self._close_message = admission.refusal
+            self._finish()
+            return
+        self._nickname = config.registry.register(admission.name, self)
         try:
-            self._info = self._make_info()
+            self._info = self._make_info(admission.notice)
             app = config.app_factory(self._info)
             prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
             self._app = app
@@ -223,7 +235,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             config.registry.unregister(self._nickname)
             self._finish()
 
-    def _make_info(self) -> SessionInfo:
+    def _make_info(self, notice: str | None) -> SessionInfo:
         login = self._login
         assert self._nickname is not None and self._term is not None
         return SessionInfo(
@@ -232,6 +244,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             peer=login.peer,
             term=self._term,
             size=self._size,
+            notice=notice,
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
