@@ -10,6 +10,7 @@ from pathlib import Path
 
 import platformdirs
 
+from .admin import add_admin_parser
 from .engine import EDITIONS
 
 
@@ -95,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_argument("--players", type=int, default=4)
     local.add_argument("--bots", choices=["easy", "medium"], default="medium")
     local.set_defaults(run=_play)
+
+    add_admin_parser(commands, data_dir)
     return parser
 
 
