@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from protocol.errors import ErrorCode
@@ -257,7 +258,7 @@ class Record:
 
     def __init__(self, cls: type, fields: Mapping[str, Spec]) -> None:
         names = [field.name for field in dataclasses.fields(cls)]
-        if list(fields) != names:
+        if list(fields) != names or "type" in names:
             raise TypeError(f"{cls.__name__}: specs {list(fields)} do not match fields {names}")
         self.cls = cls
         self.fields = tuple(fields.items())
@@ -310,12 +311,13 @@ class Tagged:
         self, records: Iterable[Record], *, unknown: ErrorCode = ErrorCode.BAD_FIELD
     ) -> None:
         self.unknown = unknown
-        self.by_tag: dict[str, Record] = {}
+        by_tag: dict[str, Record] = {}
         for record in records:
-            if record.tag is None or record.tag in self.by_tag:
+            if record.tag is None or record.tag in by_tag:
                 raise TypeError(f"{record.cls.__name__}: missing or duplicate TYPE {record.tag!r}")
-            self.by_tag[record.tag] = record
-        self.by_cls = {record.cls: record for record in self.by_tag.values()}
+            by_tag[record.tag] = record
+        self.by_tag = MappingProxyType(by_tag)
+        self.by_cls = MappingProxyType({record.cls: record for record in by_tag.values()})
 
     def load(self, value: Any) -> Any:
         if not isinstance(value, dict):
