@@ -29,7 +29,7 @@ class Beliefs:
         self.bottom: list[str | None] = []  # returned under the deck, bottom first; None: unknown
         self.weights: list[Weights] = [self.uniform() for _ in range(players)]
         self.alive = [True] * players
-        self.drew: set[int] = set()  # opponents holding two cards during their turn
+        self.drew: dict[int, str | None] = {}  # opponents mid-turn -> their draw, if known
         self.exposed: dict[int, str] = {}  # opponent seat -> the card of mine they know
         self.last_role: Role | None = None  # the role of the last card played
         self.compared: tuple[int, bool] | None = None  # (winner, lower loses) until the knockout
@@ -91,14 +91,16 @@ class Beliefs:
 
     def _draw(self, event: dict) -> None:
         seat = event["seat"]
+        known = None
         if not event.get("set_aside"):
             self.deck_size -= 1
+            known = self.bottom[self.deck_size] if self.deck_size < len(self.bottom) else None
         if seat == self.me:
             self.hand.append(event["card"])
         elif "set_aside" in event:
-            self.weights[seat] = self.uniform()
+            self.weights[seat] = {known: 1.0} if known else self.uniform()
         else:
-            self.drew.add(seat)
+            self.drew[seat] = known
 
     def _play(self, event: dict) -> None:
         seat, card = event["seat"], event["card"]
@@ -107,8 +109,11 @@ class Beliefs:
             self.hand.remove(card)
             self.exposed = {s: c for s, c in self.exposed.items() if c in self.hand}
         elif seat in self.drew:
-            self.drew.discard(seat)
-            self._infer_kept(seat, card)
+            drawn = self.drew.pop(seat)
+            if drawn is None:
+                self._infer_kept(seat, card)
+            else:
+                self._infer_kept_known_draw(seat, card, drawn)
         self.seen[card] += 1
 
     def _infer_kept(self, seat: int, played: str) -> None:
@@ -130,24 +135,26 @@ class Beliefs:
             odds = old.get(played, 0.0) * drawn(played, kept)
             if kept != played:
                 odds += old.get(kept, 0.0) * drawn(kept, played)
-            odds *= self._play_odds(played, kept)
+            odds *= self.book.chance_to_play(played, kept, sum(self.alive) - 1)
             remaining = n - (kept == played)
             if odds > 0 and remaining > 0:
                 kept_odds[kept] = odds / remaining
         self.weights[seat] = kept_odds or self.uniform()
 
-    def _play_odds(self, played: str, kept: str) -> float:
-        """How likely a player holding `played` and `kept` plays `played`: legal, no suicide."""
-        if played == kept:
-            return 1.0
-        played_role, kept_role = self.book.role[played], self.book.role[kept]
-        if _forces(played_role, kept_role):
-            return 1.0 if played_role is Role.COUNTESS else 0.0
-        if kept_role is Role.PRINCESS:
-            return 1.0
-        if played_role is Role.PRINCESS:
-            return 0.0
-        return 0.5
+    def _infer_kept_known_draw(self, seat: int, played: str, drawn: str) -> None:
+        """Bayes as above, when this seat put the drawn card under the deck itself."""
+        pool = self.pool_for(seat, self.pool())
+        pool[drawn] -= 1
+        old = self.distribution(seat, pool)
+        others = sum(self.alive) - 1
+        if played != drawn:
+            self.weights[seat] = {drawn: 1.0}
+            return
+        kept_odds = {
+            kept: p * self.book.chance_to_play(played, kept, others) / pool[kept]
+            for kept, p in old.items()
+        }
+        self.weights[seat] = {card: w for card, w in kept_odds.items() if w > 0} or self.uniform()
 
     def _discard(self, event: dict) -> None:
         seat, card = event["seat"], event["card"]
@@ -261,12 +268,6 @@ class Beliefs:
             for card, n in pool.items()
             if n > 0
         }
-
-
-def _forces(first: Role, second: Role) -> bool:
-    """Whether a hand of these two roles must play the Countess."""
-    roles = {first, second}
-    return Role.COUNTESS in roles and bool(roles & {Role.KING, Role.PRINCE})
 
 
 _HANDLERS = {

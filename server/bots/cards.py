@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from server.engine import Role, find_edition
+from server.engine import Chooses, Role, find_edition
 
 
 @dataclass(frozen=True, slots=True)
@@ -16,6 +16,7 @@ class CardBook:
     value: dict[str, int]
     role: dict[str, Role]
     count: dict[str, int]
+    chooses: dict[str, Chooses]
     by_value: bool  # Guards and Bishops name numbers (premium), not cards
     guesses: tuple[str | int, ...]
 
@@ -33,6 +34,41 @@ class CardBook:
         """The ids of the cards that follow the rule of `role`."""
         return tuple(card_id for card_id in self.ids if self.role[card_id] is role)
 
+    def plays(self, card_id: str, others: int) -> int:
+        """How many legal plays `card_id` offers when `others` other players may be chosen."""
+        chooses = self.chooses[card_id]
+        if chooses is Chooses.NOBODY or others <= 0:
+            return 1
+        if chooses is Chooses.OTHER:
+            plays = others
+        elif chooses is Chooses.ANY:
+            plays = others + 1
+        elif chooses is Chooses.ONE_OR_TWO_OTHERS:
+            plays = others + others * (others - 1) // 2
+        else:
+            plays = (others + 1) * others // 2
+        if self.role[card_id] in (Role.GUARD, Role.BISHOP):
+            plays *= len(self.guesses)
+        return plays
+
+    def chance_to_play(self, played: str, kept: str, others: int) -> float:
+        """How likely a careful random player holding `played` and `kept` plays `played`.
+
+        The model of every opponent: any legal play alike, except the Princess, never by choice.
+        """
+        if played == kept:
+            return 1.0
+        played_role, kept_role = self.role[played], self.role[kept]
+        roles = {played_role, kept_role}
+        if Role.COUNTESS in roles and roles & {Role.KING, Role.PRINCE}:
+            return 1.0 if played_role is Role.COUNTESS else 0.0
+        if kept_role is Role.PRINCESS:
+            return 1.0
+        if played_role is Role.PRINCESS:
+            return 0.0
+        mine, theirs = self.plays(played, others), self.plays(kept, others)
+        return mine / (mine + theirs)
+
 
 @cache
 def card_book(edition_id: str) -> CardBook:
@@ -43,6 +79,7 @@ def card_book(edition_id: str) -> CardBook:
         value={card.id: card.value for card in edition.cards},
         role={card.id: card.role for card in edition.cards},
         count={card.id: card.count for card in edition.cards},
+        chooses={card.id: card.chooses for card in edition.cards},
         by_value=edition.guess_by_value,
         guesses=edition.guesses,
     )

@@ -147,11 +147,11 @@ class Table:
         if targets <= 0:
             return 0.0
         book = self.book
-        plays, other = self.habits(seat, dist)
+        plays, kept = self.habits(seat, dist)
         mine = book.value[card]
         danger = plays.get(Role.GUARD, 0.0) * self.guessed(card, seat) / targets
-        danger += plays.get(Role.BARON, 0.0) * _above(other, mine) / targets
-        danger += plays.get(Role.DOWAGER_QUEEN, 0.0) * _below(other, mine) / targets
+        danger += _above(kept.get(Role.BARON, {}), mine) / targets
+        danger += _below(kept.get(Role.DOWAGER_QUEEN, {}), mine) / targets
         if book.role[card] is Role.PRINCESS:
             danger += plays.get(Role.PRINCE, 0.0) / (targets + 1)
         return min(danger, MAX_DANGER)
@@ -165,31 +165,31 @@ class Table:
             return 1.0
         return 1 / max(self.guess_options, 1)
 
-    def habits(self, seat: int, dist: Dist) -> tuple[dict[Role, float], dict[int, float]]:
-        """For `seat` holding `dist` and drawing: the odds of each role being played, and of
-        each value being kept (a random one of its two cards is played)."""
+    def habits(self, seat: int, dist: Dist) -> tuple[dict[Role, float], dict[Role, dict]]:
+        """For `seat` holding `dist` and drawing, as a careful random player: the chance of
+        each role being played, and of each (role played, value kept) pair."""
         key = ("habits", seat)
         stable = dist is self.dists.get(seat)
         if stable and key in self._memo:
             return self._memo[key]
-        plays: dict[Role, float] = {}
-        kept: dict[int, float] = {}
         book = self.book
-        for card, p in self.mixed(dist).items():
-            role, value = book.role[card], book.value[card]
-            plays[role] = plays.get(role, 0.0) + p
-            kept[value] = kept.get(value, 0.0) + p
+        others = len(self.opponents)
+        plays: dict[Role, float] = {}
+        kept: dict[Role, dict[int, float]] = {}
+        for old, p_old in dist.items():
+            for new, p_new in self.draw_odds().items():
+                chance = book.chance_to_play(old, new, others)
+                for played, other, p in ((old, new, chance), (new, old, 1 - chance)):
+                    if p <= 0:
+                        continue
+                    role = book.role[played]
+                    weight = p_old * p_new * p
+                    plays[role] = plays.get(role, 0.0) + weight
+                    values = kept.setdefault(role, {})
+                    values[book.value[other]] = values.get(book.value[other], 0.0) + weight
         if stable:
             self._memo[key] = (plays, kept)
         return plays, kept
-
-    def mixed(self, dist: Dist) -> Dist:
-        """Half `dist`, half a fresh draw."""
-        draw = self.draw_odds()
-        mixed = {card: 0.5 * p for card, p in draw.items()}
-        for card, p in dist.items():
-            mixed[card] = mixed.get(card, 0.0) + 0.5 * p
-        return mixed
 
     def draw_odds(self) -> Dist:
         """What a card drawn now may be."""
