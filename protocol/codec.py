@@ -75,14 +75,20 @@ def choice_from_wire(wire: Any) -> Choice:
         raise RemoteProtocolError(err.code, f"{err.where('choice')}: {err.reason}") from None
 
 
-def encode(msg: Message) -> bytes:
-    """msgpack bytes for `msg`; `LocalProtocolError` if the peer would reject them."""
+def encode(msg: Message, *, check: bool = True) -> bytes:
+    """msgpack bytes for `msg`; `LocalProtocolError` if the peer would reject them.
+
+    `check=False` skips decoding the result again (the peer still validates it): for the
+    server's broadcast path, where the same shapes go out thousands of times.
+    """
     direction = _direction_of(msg)
     wire = to_wire(msg)
     try:
         data = msgpack.packb(wire, use_bin_type=True)
     except (TypeError, ValueError, OverflowError) as err:
         raise LocalProtocolError(ErrorCode.BAD_FIELD, f"cannot pack: {err}") from None
+    if not check:
+        return data
     try:
         decode(data, direction=direction)
     except ProtocolError as err:

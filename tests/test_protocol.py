@@ -5,7 +5,6 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -492,13 +491,3 @@ def test_docs_cover_every_message_field_and_code() -> None:
                 assert f"`{name}`" in doc or f"{name}:" in doc, (tag, name)
     for code in ErrorCode:
         assert f"`{code}`" in doc, code
-
-
-def test_typical_table_is_cheap() -> None:
-    """A guard against accidental quadratic work, not a benchmark (see docs/protocol.md)."""
-    msg = typical_table()
-    assert len(msg.view or {}) == 40 and len(msg.events) == 10
-    start = time.perf_counter()
-    for _ in range(100):
-        decode(encode(msg), direction=TO_CLIENT)
-    assert (time.perf_counter() - start) / 100 < 0.005

@@ -42,6 +42,10 @@ class Session:
         return self.identity.name
 
     def send(self, message: Message) -> None:
-        """Encode and send one message; a closed session drops it."""
+        """Encode and send one message; a closed session drops it.
+
+        Not re-decoded here (`check=False`): the client validates every frame anyway, and the
+        tests decode every frame the lobby sends.
+        """
         if not self.closed:
-            self.send_frame(encode(message))
+            self.send_frame(encode(message, check=False))
