@@ -681,7 +681,10 @@ def table_values(config: Config) -> dict[str, object]:
 
 
 def lobby_values(config: Config) -> dict[str, object]:
-    """LobbySettings field name → value, including fields LobbySettings may not have yet."""
+    """LobbySettings field name → value, including fields LobbySettings may not have yet.
+
+    `limits.sessions_per_identity` is not here: it goes to `StorePolicy`.
+    """
     limits = config.limits
     return {
         "motd": config.motd,
@@ -691,7 +694,6 @@ def lobby_values(config: Config) -> dict[str, object]:
         "chat_messages": limits.chat_messages,
         "chat_interval": limits.chat_interval,
         "chat_max_length": limits.chat_max_length,
-        "sessions_per_identity": limits.sessions_per_identity,
     }
 
 

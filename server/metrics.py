@@ -26,6 +26,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 log = logging.getLogger(__name__)
 
 REFUSAL_REASONS = (
+    "banned",
     "shutting_down",
     "full",
     "per_address",
@@ -38,6 +39,8 @@ REFUSAL_REASONS = (
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
 _GATE_MESSAGES = {
+    "banned": "banned",
+    "sessions open with this key": "sessions_per_identity",
     "shutting down": "shutting_down",
     "full": "full",
     "from your address": "per_address",
@@ -137,7 +140,7 @@ class Metrics:
 
 
 def refusal_reason(message: str) -> str:
-    """The reason label for a refusal message of `ConnectionGate.admit`."""
+    """The reason label for a refusal message of `ConnectionGate.admit` or `StorePolicy`."""
     lowered = message.lower()
     return next((label for text, label in _GATE_MESSAGES.items() if text in lowered), "other")
 

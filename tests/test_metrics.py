@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from prometheus_client import REGISTRY
@@ -105,6 +106,19 @@ def test_refusal_reasons_of_the_connection_gate() -> None:
     gate.admit("a", Conn())
     assert refusal_reason(gate.admit("b", Conn()) or "") == "logins_in_progress"
     assert refusal_reason("something else") == "other"
+
+
+def test_refusal_reasons_of_the_store_policy(tmp_path: Path) -> None:
+    from server.policy import StorePolicy
+    from server.store import Store
+
+    key = "SHA256:" + "k" * 43
+    with Store.open(tmp_path / "lovelet.db") as store:
+        policy = StorePolicy(store, sessions_per_identity=1)
+        crowded = policy.admit(key, "192.0.2.1", "alice", {"alice": key})
+        assert refusal_reason(crowded.refusal or "") == "sessions_per_identity"
+        store.add_ban("address", "192.0.2.1", None, "spam")
+        assert refusal_reason(policy.refuse_address("192.0.2.1") or "") == "banned"
 
 
 # ----------------------------------------------------------------------------- HTTP
