@@ -57,12 +57,20 @@ async def start(listen: str, data_dir: Path, settings: LobbySettings) -> Running
     service = await start_ssh_server(
         host, port, data_dir, ssh_app_factory(lobby), gatekeeper=StorePolicy(store)
     )
+    lobby.close_session = lambda session, reason: _close(service, session.name, reason)
     shown_host = "localhost" if host in ("0.0.0.0", "::") else host
     print(f"lovelet is listening on {host}:{service.port}", flush=True)
     print(f"host key fingerprint: {service.fingerprint}", flush=True)
     print(f"connect with: ssh -p {service.port} yourname@{shown_host}", flush=True)
     gc.freeze()  # start-up objects never need collecting again: shorter GC pauses later
     return RunningServer(service, lobby, store)
+
+
+def _close(service: SSHService, nickname: str, reason: str) -> None:
+    """End one player's SSH session politely, telling them why."""
+    ssh_session = service.sessions.get(nickname)
+    if ssh_session is not None:
+        ssh_session.request_close(reason)
 
 
 async def serve(listen: str, data_dir: Path, settings: LobbySettings, grace: float = 30) -> None:

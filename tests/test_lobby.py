@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import msgpack
@@ -27,7 +28,7 @@ from protocol import (
 from protocol import (
     Lobby as LobbyMessage,
 )
-from server.lobby import Lobby, LobbySettings, TableSettings
+from server.lobby import Lobby, LobbySettings, Session, TableSettings
 from tests.lobby_client import Client
 
 INSTANT = TableSettings(bot_delay=0, grace=60, round_pause=0)
@@ -233,3 +234,34 @@ async def test_leave_mid_game_hands_the_seat_to_a_bot(lobby: Lobby) -> None:
     await bo.wait_for(lambda c: c.state.info.seats[0].bot == "medium")
     await play_to_the_end(bo)
     assert bo.finished()
+
+
+async def test_chat_is_rate_limited_per_session() -> None:
+    lobby = Lobby(LobbySettings(table=INSTANT, chat_burst=3, chat_interval=60))
+    ana = await greeted(lobby, "ana")
+    bo = await greeted(lobby, "bo")
+    for n in range(5):
+        ana.send(Chat(f"line {n}"))
+    await bo.wait_for(lambda c: sum(isinstance(m, ChatLine) for m in c.messages) == 3)
+    assert [e.code for e in ana.errors()] == ["chat_rate", "chat_rate"]
+    bo.send(Chat("my own budget"))
+    await ana.wait_for(lambda c: any(getattr(m, "sender", "") == "bo" for m in c.messages))
+
+
+async def test_idle_sessions_in_the_lobby_are_closed_but_not_at_a_table() -> None:
+    closed: list[tuple[str, str]] = []
+    first_close = asyncio.Event()
+
+    def close(session: Session, reason: str) -> None:
+        closed.append((session.name, reason))
+        first_close.set()
+
+    lobby = Lobby(LobbySettings(table=INSTANT, lobby_idle=0.05))
+    lobby.close_session = close
+    await greeted(lobby, "idle")
+    seated = await greeted(lobby, "seated")
+    seated.send(CreateTable("t", "2019", 2))
+    await seated.wait_for(lambda c: c.state)
+    await asyncio.wait_for(first_close.wait(), 5)
+    assert closed[0][0] == "idle" and "idle" in closed[0][1]
+    assert all(name != "seated" for name, _ in closed)

@@ -46,14 +46,16 @@ from protocol import (
 from ..engine import Choice, Keep, Look, Play, Redraw, find_edition
 from ..sanitize import clean_text
 from ..store import MOTD, Store
+from .limits import RateLimit
 from .session import Identity, SendFrame, Session
 from .table import Table, TableError, TableSettings
 
 log = logging.getLogger(__name__)
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
-CHAT_MAX = 200
 TABLE_NAME_MAX = 40
+
+CloseSession = Callable[[Session, str], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +64,10 @@ class LobbySettings:
 
     table: TableSettings = field(default_factory=TableSettings)
     motd: str = ""
+    chat_max_length: int = 200
+    chat_burst: int = 5  # chat lines allowed in any `chat_interval` seconds
+    chat_interval: float = 10.0
+    lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
 
 
 class Attachment:
@@ -92,6 +98,7 @@ class Lobby:
         self.settings = settings or LobbySettings()
         self.rng = rng or random.Random()
         self.store = store
+        self.close_session: CloseSession | None = None  # set by the server to end a session
         self.sessions: dict[Session, None] = {}
         self.tables: dict[str, Table] = {}
         self._lobby_dirty = False
@@ -120,7 +127,10 @@ class Lobby:
     ) -> Attachment:
         """A new client, already authenticated; it must say hello first."""
         session = Session(identity, send_frame, notice=notice)
+        settings = self.settings
+        session.chat_limit = RateLimit(settings.chat_burst, settings.chat_interval)
         self.sessions[session] = None
+        self._reset_idle(session)
         return Attachment(self, session)
 
     def detach(self, session: Session) -> None:
@@ -128,6 +138,8 @@ class Lobby:
         if session.closed:
             return
         session.closed = True
+        if session.idle_timer is not None:
+            session.idle_timer.cancel()
         self.sessions.pop(session, None)
         if session.table is not None:
             session.table.disconnect(session)
@@ -137,6 +149,7 @@ class Lobby:
         """Decode and handle one client frame; refusals go back to that client only."""
         if session.closed:
             return
+        self._reset_idle(session)
         try:
             message = decode(frame, direction=Direction.TO_SERVER)
             if not session.greeted and not isinstance(message, Hello):
@@ -149,6 +162,20 @@ class Lobby:
         except Exception:  # a bug must not take the server or other sessions down
             log.exception("error handling a message from %s", session.name)
             session.send(ErrorReply("internal", "something went wrong on the server"))
+
+    def _reset_idle(self, session: Session) -> None:
+        if session.idle_timer is not None:
+            session.idle_timer.cancel()
+        loop = asyncio.get_running_loop()
+        session.idle_timer = loop.call_later(self.settings.lobby_idle, self._idle, session)
+
+    def _idle(self, session: Session) -> None:
+        """Disconnect a session idle in the lobby; one at a table stays (its seat matters)."""
+        if session.table is not None:
+            self._reset_idle(session)
+        elif self.close_session is not None:
+            minutes = self.settings.lobby_idle / 60
+            self.close_session(session, f"Disconnected after {minutes:.0f} minutes idle.")
 
     def motd(self) -> str:
         """The message of the day: as set by an admin, else as configured."""
@@ -231,9 +258,15 @@ class Lobby:
         self._send_lobby(session)
 
     def _chat(self, session: Session, message: Chat) -> None:
-        text = clean_text(message.text, CHAT_MAX)
+        text = clean_text(message.text, self.settings.chat_max_length)
         if not text:
             raise TableError("empty_chat", "nothing to say")
+        if not session.chat_limit.allow(asyncio.get_running_loop().time()):
+            raise TableError(
+                "chat_rate",
+                f"slow down: at most {self.settings.chat_burst} lines every "
+                f"{self.settings.chat_interval:.0f} s",
+            )
         if session.table is not None:
             line = ChatLine("table", session.name, text)
             receivers = session.table.sessions()

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from protocol import Message, encode
+
+from .limits import RateLimit
 
 if TYPE_CHECKING:
     from .table import Table
@@ -34,6 +37,8 @@ class Session:
     events_sent: int = 0  # how many of its table's log entries it has received
     log_epoch: int = -1  # which game of the table those entries belong to
     notice: str | None = None  # said once after the welcome (e.g. why the name has a suffix)
+    chat_limit: RateLimit | None = None
+    idle_timer: asyncio.TimerHandle | None = None
     closed: bool = field(default=False)
 
     @property
