@@ -4,6 +4,7 @@ the too-small message, and frames delivered from another app's task."""
 from __future__ import annotations
 
 from test_tui_support import FakeLink, screen_text
+from textual import events
 
 from lovelet_tui import LoveletApp
 from protocol import (
@@ -111,6 +112,21 @@ async def test_chat_is_typed_after_c_and_shown_literally() -> None:
         text = screen_text(app)
     assert link.sent[1:] == [Chat("hi [b]all")]
     assert "[red]Bo: [bold]hello[/] \\[x]" in text
+
+
+async def test_the_chat_input_shows_and_drops_control_characters() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("c")
+        assert "Say something (Enter sends, Esc leaves)" in screen_text(app)
+        assert app.focused is not None
+        app.focused.post_message(events.Paste("\x1b[31mred\x1b]0;title\x07 \x9b1m end"))
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "Say something" not in screen_text(app)
+    assert link.sent[1:] == [Chat("[31mred]0;title 1m end")]
 
 
 async def test_too_small_terminal_says_so_and_resize_is_live() -> None:

@@ -7,12 +7,14 @@ from typing import Any
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Footer, Input, Label
+from textual.widgets import Label
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import BY_ID, EDITIONS
 from lovelet_tui.messages import Outgoing
 from lovelet_tui.widgets.cycler import Cycler
+from lovelet_tui.widgets.key_bar import KeyBar
+from lovelet_tui.widgets.plain_input import PlainInput
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import BotSpec, CreateTable
 from protocol.registry import BOT_LEVELS, MAX_TABLE_NAME
@@ -38,16 +40,20 @@ class CreateTableScreen(ModalScreen[None]):
             yield Label("New table", id="title")
             with Horizontal(id="name-row"):
                 yield Label("Name", id="name-label")
-                yield Input(placeholder=self.default_name, max_length=MAX_TABLE_NAME, id="name")
+                yield PlainInput(
+                    placeholder=self.default_name,
+                    max_length=MAX_TABLE_NAME,
+                    compact=True,
+                    id="name",
+                )
             yield Cycler("Edition", [(e.id, e.name) for e in EDITIONS], id="edition")
             yield Cycler("Seats", [(DEFAULT_SEATS, str(DEFAULT_SEATS))], id="seats")
             yield Cycler("Bots", [(0, "0")], id="bots")
             yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
             yield Cycler("Turn timer", TIMERS, id="timer")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one("#name", Input).cursor_blink = False
         edition = self.query_one("#edition", Cycler)
         edition.set_options(edition.options, DEFAULT_EDITION)
         self._fit_seats(DEFAULT_SEATS)
@@ -76,7 +82,7 @@ class CreateTableScreen(ModalScreen[None]):
 
     def action_create(self) -> None:
         """Send the request and close the form."""
-        name = self.query_one("#name", Input).value.strip() or self.default_name
+        name = self.query_one("#name", PlainInput).value.strip() or self.default_name
         level = self._value("level")
         request = CreateTable(
             name=name,

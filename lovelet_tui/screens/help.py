@@ -11,11 +11,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from lovelet_tui.actions import ACTIONS, SCOPES, bindings, key_label
 from lovelet_tui.editions import EDITIONS, edition_name
 from lovelet_tui.screens.rules import RulesScreen
+from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 
 
@@ -34,7 +35,7 @@ class HelpScreen(Screen[None]):
         yield TooSmall()
         with VerticalScroll(id="main"):
             yield Static(Group(*self._sections()))
-        yield Footer()
+        yield KeyBar()
 
     def _sections(self) -> list[RenderableType]:
         sections: list[RenderableType] = []

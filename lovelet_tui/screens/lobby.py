@@ -6,13 +6,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, RichLog, Static
+from textual.widgets import DataTable, RichLog, Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
 from lovelet_tui.messages import Outgoing
 from lovelet_tui.screens.create_table import CreateTableScreen
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text
+from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
 
@@ -40,7 +41,7 @@ class LobbyScreen(Screen[None]):
             yield Static(id="online")
             yield _chat_log()
             yield ChatInput()
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self.query_one(DataTable).add_columns(*COLUMNS)

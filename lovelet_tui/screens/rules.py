@@ -6,10 +6,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import BY_ID, EDITIONS
+from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 
 
@@ -28,7 +29,7 @@ class RulesScreen(Screen[None]):
         yield TooSmall()
         with VerticalScroll(id="main"):
             yield Static(id="rules")
-        yield Footer()
+        yield KeyBar()
 
     def on_mount(self) -> None:
         self._draw()

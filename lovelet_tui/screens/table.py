@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
@@ -20,6 +20,7 @@ from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text
 from lovelet_tui.widgets.choices import ChoicePanel
 from lovelet_tui.widgets.hand import HandView
+from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.seats import SeatList
 from lovelet_tui.widgets.too_small import TooSmall
 from lovelet_tui.widgets.tracker import Tracker
@@ -80,7 +81,7 @@ class TableScreen(Screen[str]):
                 yield Tracker(id="tracker")
                 yield ChoicePanel(id="choices")
             yield ChatInput()
-        yield Footer()
+        yield KeyBar()
 
     # ---------------------------------------------------------------- what arrives
 
@@ -98,7 +99,9 @@ class TableScreen(Screen[str]):
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
-        self.query_one("#log", RichLog).write(chat_text(line))
+        log = self.query_one("#log", RichLog)
+        log.write(chat_text(line))
+        _scroll_now(log)
 
     def reopen(self) -> None:
         """The server refused the last request: offer the current decision again, unless
@@ -123,6 +126,7 @@ class TableScreen(Screen[str]):
                 self.round_end = event
         for line in narrate(events, self.names):
             log.write(line)
+        _scroll_now(log)
 
     def _restage(self) -> None:
         choices = list(self.view.get("choices") or []) if self.view else []
@@ -318,6 +322,11 @@ def _log() -> RichLog:
     log = RichLog(id="log", max_lines=500, min_width=20, wrap=True)
     log.can_focus = False
     return log
+
+
+def _scroll_now(log: RichLog) -> None:
+    """Show the end of the log in this frame (a write alone scrolls after the next one)."""
+    log.scroll_end(animate=False, immediate=True, x_axis=False)
 
 
 def _round_break(view: View | None) -> bool:

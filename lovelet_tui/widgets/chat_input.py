@@ -4,22 +4,19 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.message import Message
-from textual.widgets import Input
 
 from lovelet_tui.actions import bindings
+from lovelet_tui.widgets.plain_input import PlainInput
 from protocol import ChatLine
 from protocol.registry import MAX_CHAT
 
 
-class ChatInput(Input):
-    """Enter closes it with the line typed, Esc with none (both post `Closed`). No blinking."""
+class ChatInput(PlainInput):
+    """Enter closes it with the line typed, Esc with none (both post `Closed`)."""
 
     DEFAULT_CSS = """
     ChatInput {
         display: none;
-        height: 1;
-        border: none;
-        padding: 0 1;
     }
     """
     BINDINGS = bindings("chat")
@@ -31,9 +28,10 @@ class ChatInput(Input):
             super().__init__()
             self.text = text
 
-    def __init__(self, placeholder: str = "Say something (Enter sends, Esc leaves)") -> None:
-        super().__init__(placeholder=placeholder, max_length=MAX_CHAT)
-        self.cursor_blink = False
+    def __init__(self) -> None:
+        super().__init__(
+            placeholder="Say something (Enter sends, Esc leaves)", max_length=MAX_CHAT, compact=True
+        )
 
     def open(self) -> None:
         """Show the input and give it the focus."""
