@@ -30,6 +30,7 @@ _T = TypeVar("_T")
 
 ENV_PREFIX = "LOVELET_"
 CONFIG_FILE_NAME = "config.toml"
+DEFAULT_LOCATION = "the data directory"
 CONFIG_ENV = "LOVELET_CONFIG"
 """Environment variable naming the config file when `--config` is not given."""
 COLOR_SYSTEMS = ("standard", "256", "truecolor")
@@ -332,7 +333,8 @@ SETTINGS: tuple[Setting, ...] = (
         "data_dir",
         Directory(),
         "Host key, database and config.toml live here. Default: the platform's user data "
-        "directory (Linux: ~/.local/share/lovelet).",
+        "directory (Linux: ~/.local/share/lovelet). Not settable in the data directory's "
+        "own config.toml.",
     ),
     Setting(
         "metrics_listen",
@@ -453,6 +455,13 @@ def load_config(
     from_env = _read_environ(environ)
     path, path_source = _config_file(config_path, environ, from_flags, from_env)
     from_file = _read_file(path, path_source) if path is not None else {}
+    if path_source == DEFAULT_LOCATION and "data_dir" in from_file:
+        raise ConfigError(
+            "data_dir",
+            f"file {path}",
+            "a config.toml inside the data directory cannot move it; use --data-dir, "
+            f"{BY_KEY['data_dir'].env} or a file given with --config",
+        )
     return _build({**from_file, **from_env, **from_flags})
 
 
@@ -468,7 +477,7 @@ def _config_file(
         return _must_exist(Path(environ[CONFIG_ENV]).expanduser(), f"environment {CONFIG_ENV}")
     data_dir = from_flags.get("data_dir") or from_env.get("data_dir") or default_data_dir()
     candidate = Path(str(data_dir)) / CONFIG_FILE_NAME
-    return (candidate, "default location") if candidate.is_file() else (None, "")
+    return (candidate, DEFAULT_LOCATION) if candidate.is_file() else (None, "")
 
 
 def _must_exist(path: Path, source: str) -> tuple[Path, str]:

@@ -169,6 +169,16 @@ def test_explicit_config_path_wins_over_data_dir_file(data_dir: Path, tmp_path: 
     assert load_config({}, env(data_dir), None).motd == "from data dir"
 
 
+def test_a_config_file_in_the_data_dir_cannot_move_the_data_dir(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    path = write(data_dir / "config.toml", f'data_dir = "{tmp_path / "elsewhere"}"\n')
+    err = error_of({}, env(data_dir), None)
+    assert err.key == "data_dir" and f"file {path}" in str(err)
+    assert load_config({}, env(data_dir), path).data_dir == data_dir  # env beats --config
+    assert load_config({}, {}, path).data_dir == tmp_path / "elsewhere"
+
+
 def test_config_file_is_found_in_the_data_dir_given_by_flag(tmp_path: Path) -> None:
     flagged = tmp_path / "flagged"
     flagged.mkdir()
