@@ -699,8 +699,8 @@ def lobby_values(config: Config) -> dict[str, object]:
         "motd": config.motd,
         "admins": frozenset(config.admins),
         "default_timer": config.table.turn_timer or None,
-        "idle_timeout": limits.idle_timeout or None,
-        "chat_messages": limits.chat_messages,
+        "lobby_idle": limits.idle_timeout or math.inf,  # 0 = never: a timer that never fires
+        "chat_burst": limits.chat_messages,
         "chat_interval": limits.chat_interval,
         "chat_max_length": limits.chat_max_length,
     }

@@ -467,6 +467,26 @@ def test_lobby_and_table_settings_mapping(data_dir: Path) -> None:
     assert lobby.motd == "hello" and lobby.table == table
 
 
+async def test_lobby_limits_mapping(data_dir: Path) -> None:
+    import asyncio
+    import math
+
+    flags = {
+        "limits.chat_messages": "3",
+        "limits.chat_interval": "7",
+        "limits.chat_max_length": "50",
+        "limits.idle_timeout": "600",
+    }
+    lobby = lobby_settings(load_config(flags, env(data_dir), None))
+    assert (lobby.chat_burst, lobby.chat_interval, lobby.chat_max_length) == (3, 7.0, 50)
+    assert lobby.lobby_idle == 600
+    never = lobby_settings(load_config({"limits.idle_timeout": "0"}, env(data_dir), None))
+    assert never.lobby_idle == math.inf
+    handle = asyncio.get_running_loop().call_later(never.lobby_idle, pytest.fail)
+    await asyncio.sleep(0.01)
+    handle.cancel()
+
+
 def test_unapplied_settings_names_only_missing_fields(data_dir: Path) -> None:
     from server.lobby import LobbySettings
 
