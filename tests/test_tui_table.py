@@ -243,3 +243,19 @@ async def test_seats_show_turn_marks_and_discards() -> None:
     assert "out" in cy and "Priest" in cy
     assert "▶" in di
     assert any("Deck" in line and "set aside 1" in line for line in lines)
+
+
+async def test_the_log_pages_back_and_forth() -> None:
+    game = new_game("classic", 3)
+    _finish_round(game, until_game_over=True)
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0, status="finished"), pilot)
+        assert "Game over: " in screen_text(app)
+        await pilot.press("pageup")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "PgDn for newer lines" in text and "Game over: " not in text
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert "PgDn for newer lines" not in screen_text(app)

@@ -6,7 +6,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, RichLog, Static
+from textual.widgets import DataTable, Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
@@ -14,6 +14,8 @@ from lovelet_tui.messages import Outgoing
 from lovelet_tui.screens.create_table import CreateTableScreen
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text
 from lovelet_tui.widgets.key_bar import KeyBar
+from lovelet_tui.widgets.log_view import LogView
+from lovelet_tui.widgets.redraw import redraw
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
 
@@ -39,7 +41,7 @@ class LobbyScreen(Screen[None]):
             yield Static(id="tables-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield Static(id="online")
-            yield _chat_log()
+            yield LogView(id="chat", max_lines=200)
             yield ChatInput()
         yield KeyBar()
 
@@ -52,19 +54,19 @@ class LobbyScreen(Screen[None]):
         self.player = welcome.name
         guest = " (guest)" if welcome.guest else ""
         line = Text.assemble(("lovelet", "bold"), " · signed in as ", (welcome.name, "bold"), guest)
-        self.query_one("#welcome", Static).update(line, layout=False)
+        redraw(self.query_one("#welcome", Static), line)
         if welcome.motd:
-            self.query_one("#chat", RichLog).write(Text(welcome.motd, style="italic"))
+            self.query_one(LogView).write(Text(welcome.motd, style="italic"))
 
     def show_lobby(self, lobby: Lobby) -> None:
         """The table list (the cursor stays on its table) and the names online."""
         self._show_tables(lobby.tables)
         online = Text.assemble(("Online: ", "bold"), ", ".join(lobby.online) or "nobody")
-        self.query_one("#online", Static).update(online, layout=False)
+        redraw(self.query_one("#online", Static), online)
 
     def add_chat(self, line: ChatLine) -> None:
         """One lobby chat line, shown literally."""
-        self.query_one("#chat", RichLog).write(chat_text(line))
+        self.query_one(LogView).write(chat_text(line))
 
     def _show_tables(self, tables: tuple[TableSummary, ...]) -> None:
         grid = self.query_one(DataTable)
@@ -75,7 +77,7 @@ class LobbyScreen(Screen[None]):
         if selected is not None and selected in grid.rows:
             grid.move_cursor(row=grid.get_row_index(selected))
         title = f"Tables ({len(tables)})" if tables else "No tables yet: press n to open one"
-        self.query_one("#tables-title", Static).update(Text(title, style="bold"), layout=False)
+        redraw(self.query_one("#tables-title", Static), Text(title, style="bold"))
         self.refresh_bindings()
 
     def _selected(self) -> str | None:
@@ -117,13 +119,6 @@ class LobbyScreen(Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
-
-
-def _chat_log() -> RichLog:
-    """Lobby chat; not focusable, so the table list keeps the arrows."""
-    log = RichLog(id="chat", max_lines=200, min_width=20, wrap=True)
-    log.can_focus = False
-    return log
 
 
 def _row(table: TableSummary) -> tuple[Text, ...]:

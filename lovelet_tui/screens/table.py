@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
@@ -21,6 +21,8 @@ from lovelet_tui.widgets.chat_input import ChatInput, chat_text
 from lovelet_tui.widgets.choices import ChoicePanel
 from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.key_bar import KeyBar
+from lovelet_tui.widgets.log_view import LogView
+from lovelet_tui.widgets.redraw import redraw
 from lovelet_tui.widgets.seats import SeatList
 from lovelet_tui.widgets.too_small import TooSmall
 from lovelet_tui.widgets.tracker import Tracker
@@ -77,7 +79,7 @@ class TableScreen(Screen[str]):
             yield SeatList(id="seats")
             yield HandView(id="hand")
             with Horizontal(id="body"):
-                yield _log()
+                yield LogView(id="log")
                 yield Tracker(id="tracker")
                 yield ChoicePanel(id="choices")
             yield ChatInput()
@@ -99,9 +101,7 @@ class TableScreen(Screen[str]):
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
-        log = self.query_one("#log", RichLog)
-        log.write(chat_text(line))
-        _scroll_now(log)
+        self.query_one(LogView).write(chat_text(line))
 
     def reopen(self) -> None:
         """The server refused the last request: offer the current decision again, unless
@@ -118,15 +118,13 @@ class TableScreen(Screen[str]):
         return list(self.view.get("cards", [])) if self.view else []
 
     def _log_events(self, events: tuple[dict[str, Any], ...]) -> None:
-        log = self.query_one("#log", RichLog)
+        log = self.query_one(LogView)
         if events and events[0].get("kind") == "round_start" and events[0].get("round") == 1:
             log.clear()
         for event in events:
             if event.get("kind") == "round_end":
                 self.round_end = event
-        for line in narrate(events, self.names):
-            log.write(line)
-        _scroll_now(log)
+        log.write(*narrate(events, self.names))
 
     def _restage(self) -> None:
         choices = list(self.view.get("choices") or []) if self.view else []
@@ -140,7 +138,7 @@ class TableScreen(Screen[str]):
         if self.info is None:
             return
         info, view = self.info, self.view
-        self.query_one("#header", Static).update(_header(info, view), layout=False)
+        redraw(self.query_one("#header", Static), _header(info, view))
         cursor = self.cursor if view is None else None
         self.query_one(SeatList).show(info, view, self.names, cursor)
         hand = self.query_one(HandView)
@@ -299,8 +297,7 @@ class TableScreen(Screen[str]):
 
     def action_scroll_log(self, pages: int) -> None:
         """Page through the log."""
-        log = self.query_one("#log", RichLog)
-        log.scroll_relative(y=pages * max(1, log.size.height - 1), animate=False)
+        self.query_one(LogView).page(pages)
 
     def action_leave(self) -> None:
         """Leave the table for the lobby."""
@@ -315,18 +312,6 @@ class TableScreen(Screen[str]):
 
     def _cursor_seat_empty(self) -> bool:
         return self.info is not None and self.info.seats[self.cursor].name is None
-
-
-def _log() -> RichLog:
-    """The game log; not focusable, PgUp/PgDn scroll it."""
-    log = RichLog(id="log", max_lines=500, min_width=20, wrap=True)
-    log.can_focus = False
-    return log
-
-
-def _scroll_now(log: RichLog) -> None:
-    """Show the end of the log in this frame (a write alone scrolls after the next one)."""
-    log.scroll_end(animate=False, immediate=True, x_axis=False)
 
 
 def _round_break(view: View | None) -> bool:

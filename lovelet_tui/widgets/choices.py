@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from lovelet_tui.staging import Staging
+from lovelet_tui.widgets.redraw import redraw
 
 
 class ChoicePanel(Static):
@@ -39,9 +40,9 @@ class ChoicePanel(Static):
             if index == staging.cursor:
                 line.stylize("reverse")
             lines.append(line)
-        self.update(Text("\n").join(lines), layout=False)
+        redraw(self, Text("\n").join(lines))
 
     def show_text(self, text: Text) -> None:
         """A status text instead of choices."""
         self.staging = None
-        self.update(text, layout=False)
+        redraw(self, text)

@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from lovelet_tui.names import Names
+from lovelet_tui.widgets.redraw import redraw
 
 GUTTER = "Hand  "
 
@@ -32,11 +33,11 @@ class HandView(Static):
             Text.assemble((gutter, "bold"), card)
             for gutter, card in zip(gutters, cards, strict=True)
         ]
-        self.update(Text("\n").join(lines), layout=False)
+        redraw(self, Text("\n").join(lines))
 
     def show_note(self, note: str) -> None:
         """A note instead of cards (before the game, or for a spectator)."""
-        self.update(Text(note, style="dim"), layout=False)
+        redraw(self, Text(note, style="dim"))
 
 
 def _card_line(card: str, names: Names) -> Text:

@@ -10,6 +10,8 @@ from rich.text import Text
 from textual.screen import Screen
 from textual.widgets import Static
 
+from lovelet_tui.widgets.redraw import redraw
+
 
 class KeyBar(Static):
     """Shown keys of the screen's active bindings, one entry per action, in binding order."""
@@ -24,10 +26,6 @@ class KeyBar(Static):
         text-overflow: ellipsis;
     }
     """
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.shown = Text()
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._draw, immediate=True)
@@ -45,6 +43,4 @@ class KeyBar(Static):
             actions.add(binding.action)
             key = self.app.get_key_display(binding)
             text.append(f"{key} ", style="bold").append(f"{binding.description}  ")
-        if text != self.shown:
-            self.shown = text
-            self.update(text, layout=False)
+        redraw(self, text)

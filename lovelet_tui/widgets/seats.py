@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from lovelet_tui.names import Names
+from lovelet_tui.widgets.redraw import redraw
 from protocol import SeatInfo, TableInfo
 
 NAME_WIDTH = 20
@@ -56,7 +57,7 @@ class SeatList(Static):
             for i, seat in enumerate(info.seats)
         ]
         lines.append(_deck_line(view, names) if view else _waiting_line(info))
-        self.update(Text("\n").join(lines), layout=False)
+        redraw(self, Text("\n").join(lines))
 
 
 def _seat_line(
