@@ -118,6 +118,8 @@ class TableScreen(Screen[str]):
         return list(self.view.get("cards", [])) if self.view else []
 
     def _log_events(self, events: tuple[dict[str, Any], ...]) -> None:
+        """Narrate new events; a batch that starts a game (a rematch, or the whole log sent
+        again after a reconnect) replaces the log."""
         log = self.query_one(LogView)
         if events and events[0].get("kind") == "round_start" and events[0].get("round") == 1:
             log.clear()
