@@ -11,6 +11,7 @@ from pathlib import Path
 import platformdirs
 
 from .admin import add_admin_parser
+from .config import add_config_flags
 from .engine import EDITIONS
 
 
@@ -37,18 +38,38 @@ def _serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
 
-    from .lobby import LobbySettings
+    from .config import ConfigError, flags_from_args, load_config, unknown_environment
+    from .logs import setup_logging
     from .serve import serve
     from .ssh.keys import HostKeyError
+    from .store import StoreError
 
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
     try:
-        asyncio.run(serve(args.listen, data_dir(args.data_dir), LobbySettings()))
-    except (HostKeyError, ValueError, OSError) as err:
+        config = load_config(flags_from_args(args), os.environ, args.config)
+    except ConfigError as err:
+        print(f"lovelet serve: {err}", file=sys.stderr)
+        return 2
+    setup_logging(config.log_format, config.log_level)
+    for name in unknown_environment(os.environ):
+        logging.getLogger("server.config").warning("ignoring unknown variable %s", name)
+    try:
+        asyncio.run(serve(config))
+    except (HostKeyError, StoreError, ValueError, OSError) as err:
         print(f"lovelet serve: {err}", file=sys.stderr)
         return 1
+    return 0
+
+
+def _config_init(args: argparse.Namespace) -> int:
+    from .config import ConfigError, config_init_path, write_default_config
+
+    try:
+        path = config_init_path(args.path, {"data_dir": args.data_dir}, os.environ)
+        written = write_default_config(path, args.force)
+    except (ConfigError, OSError) as err:
+        print(f"lovelet config init: {err}", file=sys.stderr)
+        return 1
+    print(f"wrote {written}")
     return 0
 
 
@@ -87,9 +108,16 @@ def build_parser() -> argparse.ArgumentParser:
     sim.set_defaults(run=_simulate)
 
     serve = commands.add_parser("serve", help="run the SSH server")
-    serve.add_argument("--listen", default="0.0.0.0:2222", help="HOST:PORT (default 0.0.0.0:2222)")
-    serve.add_argument("--data-dir", help="where the host key and database live")
+    add_config_flags(serve)
     serve.set_defaults(run=_serve)
+
+    config = commands.add_parser("config", help="configuration files")
+    config_commands = config.add_subparsers(dest="config_command", required=True)
+    init = config_commands.add_parser("init", help="write a commented config.toml")
+    init.add_argument("path", nargs="?", type=Path, help="default: config.toml in the data dir")
+    init.add_argument("--force", action="store_true", help="overwrite an existing file")
+    init.add_argument("--data-dir", help="the data directory (for the default path)")
+    init.set_defaults(run=_config_init)
 
     local = commands.add_parser("play", help="play in this terminal against bots")
     local.add_argument("--edition", choices=sorted(EDITIONS), default="2019")

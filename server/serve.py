@@ -7,63 +7,84 @@ import gc
 import logging
 import signal
 from dataclasses import dataclass
-from pathlib import Path
+from importlib.metadata import PackageNotFoundError, version
 
+from .config import Config, lobby_settings, ssh_limits, unapplied_settings
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
+from .logs import log_started, log_stopped, log_stopping
+from .metrics import Metrics, MetricsServer, start_metrics_server
 from .policy import StorePolicy
 from .ssh.server import SSHService, start_ssh_server
-from .store import Store, database_path
+from .store import Store
 
 log = logging.getLogger(__name__)
-
-
-def parse_listen(listen: str, default_port: int = 2222) -> tuple[str, int]:
-    """'HOST:PORT', 'HOST' or ':PORT' → (host, port); ValueError if malformed."""
-    host, _, port = listen.rpartition(":") if ":" in listen else (listen, "", "")
-    host = host.strip("[]") or "0.0.0.0"
-    if not port:
-        return host, default_port
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ValueError(f"bad port in {listen!r}")
-    return host, int(port)
+try:
+    VERSION = version("lovelet")
+except PackageNotFoundError:  # running from a source tree that was never installed
+    VERSION = "unknown"
 
 
 @dataclass(eq=False)
 class RunningServer:
-    """The lobby, its store and the SSH service, started together and stopped together."""
+    """Store, lobby, SSH service and metrics endpoint, started and stopped together."""
 
     service: SSHService
     lobby: Lobby
     store: Store
+    metrics_server: MetricsServer | None = None
 
     async def stop(self, grace: float) -> None:
         """Tell everyone, stop accepting, let rounds finish (at most `grace` s), save, close."""
+        log_stopping(len(self.service.sessions), grace)
         self.lobby.announce(f"The server is stopping: rounds in play get {grace:.0f} s to finish.")
         self.service.stop_accepting()
         await self.lobby.wait_rounds_over(grace)
         self.lobby.shut_down()
         await self.service.close()
         self.store.close()
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            await self.metrics_server.wait_closed()
+        log_stopped()
 
 
-async def start(listen: str, data_dir: Path, settings: LobbySettings) -> RunningServer:
-    """Start the store, the lobby and the SSH server; print where to connect."""
-    host, port = parse_listen(listen)
-    store = Store.open(database_path(data_dir))
+async def start(
+    config: Config, settings: LobbySettings | None = None, metrics: Metrics | None = None
+) -> RunningServer:
+    """Start the store, the lobby, the SSH server and metrics; print where to connect.
+
+    `settings` replaces the lobby settings derived from `config` (tests use instant bots).
+    """
+    metrics = metrics or Metrics(VERSION)
+    host, port = config.listen_address
+    store = Store.open(config.database_path)
     for game in store.unfinished_games():
         store.abandon_game(game.id)  # cut off by a crash or a kill: its log is kept
-    lobby = Lobby(settings, store=store)
+    lobby = Lobby(settings or lobby_settings(config), store=store)
     service = await start_ssh_server(
-        host, port, data_dir, ssh_app_factory(lobby), gatekeeper=StorePolicy(store)
+        host,
+        port,
+        config.data_dir,
+        ssh_app_factory(lobby),
+        ssh_limits(config),
+        color_system=config.color_system,
+        gatekeeper=StorePolicy(store, config.limits.sessions_per_identity),
     )
     lobby.close_session = lambda session, reason: _close(service, session.name, reason)
+    metrics.watch_lobby(lobby)
+    metrics_server = None
+    if config.metrics_address is not None:
+        metrics_server = await start_metrics_server(*config.metrics_address, metrics)
     shown_host = "localhost" if host in ("0.0.0.0", "::") else host
     print(f"lovelet is listening on {host}:{service.port}", flush=True)
     print(f"host key fingerprint: {service.fingerprint}", flush=True)
     print(f"connect with: ssh -p {service.port} yourname@{shown_host}", flush=True)
+    log_started(config.listen, service.fingerprint, config.metrics_listen, VERSION)
+    for name in unapplied_settings(config):
+        log.warning("setting not applied yet: %s", name)
     gc.freeze()  # start-up objects never need collecting again: shorter GC pauses later
-    return RunningServer(service, lobby, store)
+    return RunningServer(service, lobby, store, metrics_server)
 
 
 def _close(service: SSHService, nickname: str, reason: str) -> None:
@@ -73,13 +94,12 @@ def _close(service: SSHService, nickname: str, reason: str) -> None:
         ssh_session.request_close(reason)
 
 
-async def serve(listen: str, data_dir: Path, settings: LobbySettings, grace: float = 30) -> None:
+async def serve(config: Config) -> None:
     """Run until SIGTERM or SIGINT, then stop cleanly."""
-    server = await start(listen, data_dir, settings)
+    server = await start(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
     await stop.wait()
-    log.info("stopping")
-    await server.stop(grace)
+    await server.stop(config.shutdown_grace)

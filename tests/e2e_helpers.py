@@ -20,6 +20,7 @@ from weakref import WeakKeyDictionary
 from sshclient import SSHTerminal
 
 from lovelet_tui.staging import PROMPTS
+from server.config import Config
 from server.engine import Play
 from server.lobby import Lobby, LobbySettings, Table, TableSettings
 from server.serve import RunningServer, start
@@ -69,7 +70,9 @@ class Server:
 async def running_server(data_dir: Path, table: TableSettings) -> AsyncIterator[Server]:
     """`lovelet serve` in-process on a free port; stopped (without a grace period) after."""
     with contextlib.redirect_stdout(io.StringIO()):  # where to connect: not news to a test
-        running = await start("127.0.0.1:0", data_dir, LobbySettings(table=table))
+        running = await start(
+            Config(listen="127.0.0.1:0", data_dir=data_dir), LobbySettings(table=table)
+        )
     gc.unfreeze()  # `start` freezes start-up objects for a long-lived server; not in tests
     try:
         yield Server(running)
