@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -11,6 +12,7 @@ from protocol import SeatInfo, TableInfo, TableState, TableSummary
 
 from ..bots import Bot, make_bot
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
+from ..logs import log_game_end, log_game_start, log_table_closed
 from ..store import GameRecorder, SeatRecord, Store
 from .session import Session
 
@@ -93,6 +95,7 @@ class Table:
         self._ready: set[int] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._flush_scheduled = False
+        self._game_started = 0.0
         self._last_summary: TableSummary | None = None
         self.closed = False
 
@@ -266,6 +269,7 @@ class Table:
     def close(self) -> None:
         """Stop every timer and forget the game; the lobby drops the table."""
         self.closed = True
+        log_table_closed(self.code)
         self._cancel_timer()
         if self.recorder is not None:
             self.recorder.abandon()
@@ -300,6 +304,9 @@ class Table:
         if self.store is not None:
             self.recorder = GameRecorder.start(self.store, self.edition.id, self._seat_records())
         self.game = Game(self.edition, len(self.seats), random.Random(self.rng.getrandbits(64)))
+        self._game_started = time.monotonic()
+        bots = sum(seat.bot_level is not None for seat in self.seats)
+        log_game_start(self.code, self.edition.id, len(self.seats) - bots, bots)
         self.epoch += 1
         self.log = []
         self._engine_seen = 0
@@ -354,11 +361,17 @@ class Table:
             self.recorder.sync(self.log)
         if game.game_over:
             self.status = "finished"
+            self._log_game_end()
         elif game.round_over:
             self.status = "round_over"
             self._schedule(self.settings.round_pause, self._next_round_due)
         self.changed()
         self._schedule_actor()
+
+    def _log_game_end(self) -> None:
+        winners = ", ".join(self.seats[s].name or "?" for s in self.game.game_winners)
+        duration = time.monotonic() - self._game_started
+        log_game_end(self.code, self.edition.id, duration, self.game.round, winners)
 
     def _next_round_due(self, step: int) -> None:
         if step == self.step and self.status == "round_over":
