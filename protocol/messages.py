@@ -174,6 +174,24 @@ class ContinueRound:
     TYPE: ClassVar[str] = "continue_round"
 
 
+@dataclass(frozen=True, slots=True)
+class StatsRequest:
+    """Ask for this player's games and wins, recent games and the leaderboard."""
+
+    TYPE: ClassVar[str] = "stats_request"
+
+
+@dataclass(frozen=True, slots=True)
+class Admin:
+    """An administrator's command; the server says which fields each command needs."""
+
+    TYPE: ClassVar[str] = "admin"
+    command: str  # "kick" | "ban" | "unban" | "announce" | "motd"
+    target: str | None = None  # a nickname online, key fingerprint, address, or ban id
+    duration: int | None = None  # seconds a ban lasts; None: until lifted
+    text: str | None = None  # an announcement, the new motd, or a ban's reason
+
+
 ClientMessage = (
     Hello
     | CreateTable
@@ -189,6 +207,8 @@ ClientMessage = (
     | Act
     | Chat
     | ContinueRound
+    | StatsRequest
+    | Admin
 )
 
 # --- server -> client -----------------------------------------------------------------------
@@ -196,7 +216,8 @@ ClientMessage = (
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd."""
+    """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd, and
+    whether this session may send `admin` commands."""
 
     TYPE: ClassVar[str] = "welcome"
     version: int
@@ -204,6 +225,7 @@ class Welcome:
     identity: str | None
     guest: bool
     motd: str = ""
+    admin: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +311,46 @@ class Notice:
     text: str
 
 
-ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice
+@dataclass(frozen=True, slots=True)
+class EditionTally:
+    """A player's finished games and wins in one edition."""
+
+    edition: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """One of the player's recent finished games; `players` are every seat's name in order."""
+
+    game_id: int
+    edition: str
+    ended_at: str  # ISO 8601, UTC
+    won: bool
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderEntry:
+    """One line of the leaderboard."""
+
+    name: str
+    games: int
+    wins: int
+
+
+@dataclass(frozen=True, slots=True)
+class Stats:
+    """Answer to `stats_request`; `note` says why the player's own lists are empty, if so."""
+
+    TYPE: ClassVar[str] = "stats"
+    editions: tuple[EditionTally, ...]
+    recent: tuple[PlayedGame, ...]
+    leaderboard: tuple[LeaderEntry, ...]
+    note: str = ""
+
+
+ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats
 
 Message = ClientMessage | ServerMessage

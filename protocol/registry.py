@@ -36,8 +36,16 @@ MAX_ERROR_MESSAGE = 500
 MAX_IDENTITY = 128  # e.g. an SSH key fingerprint
 MAX_TIMER = 3600  # seconds per decision
 MAX_LIST = 1000  # tables, online names, spectators, events in one message
+MAX_ADMIN_TARGET = 128  # a nickname, key fingerprint, address or network, or ban id
+MAX_ADMIN_TEXT = 250  # 4 UTF-8 bytes a character at most: always within max_str_bytes
+MAX_BAN_SECONDS = 10 * 366 * 86400  # ten years; longer is forever (null)
+MAX_STATS_ROWS = 100  # editions, recent games, leaderboard lines in one `stats`
+MAX_NOTE = 200
+MAX_TIMESTAMP = 40  # an ISO 8601 date and time
+MAX_TALLY = 2**31 - 1  # games or wins
 BOT_LEVELS = ("easy", "medium")
 STATUSES = ("waiting", "playing", "round_over", "finished")
+ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
 SEAT = Int(0, MAX_SEATS - 1)
 NAME = Text(MAX_NAME)
@@ -46,6 +54,8 @@ CARD = Ident(32)
 LEVEL = OneOf(*BOT_LEVELS)
 STATUS = OneOf(*STATUSES)
 COUNT = Int(0, 1_000_000)
+TALLY = Int(0, MAX_TALLY)
+EDITION = Ident(32)
 
 CHOICE = Tagged(
     [
@@ -88,6 +98,16 @@ TO_SERVER = Tagged(
         Record(m.Act, {"choice": CHOICE}),
         Record(m.Chat, {"text": Text(MAX_CHAT)}),
         Record(m.ContinueRound, {}),
+        Record(m.StatsRequest, {}),
+        Record(
+            m.Admin,
+            {
+                "command": OneOf(*ADMIN_COMMANDS),
+                "target": Nullable(Text(MAX_ADMIN_TARGET)),
+                "duration": Nullable(Int(1, MAX_BAN_SECONDS)),
+                "text": Nullable(Text(MAX_ADMIN_TEXT)),
+            },
+        ),
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )
@@ -124,6 +144,33 @@ TABLE_INFO = Record(
     },
 )
 
+STATS = Record(
+    m.Stats,
+    {
+        "editions": ListOf(
+            Record(m.EditionTally, {"edition": EDITION, "games": TALLY, "wins": TALLY}),
+            MAX_STATS_ROWS,
+        ),
+        "recent": ListOf(
+            Record(
+                m.PlayedGame,
+                {
+                    "game_id": Int(1, 2**63 - 1),
+                    "edition": EDITION,
+                    "ended_at": Text(MAX_TIMESTAMP),
+                    "won": Bool(),
+                    "players": ListOf(NAME, MAX_SEATS),
+                },
+            ),
+            MAX_STATS_ROWS,
+        ),
+        "leaderboard": ListOf(
+            Record(m.LeaderEntry, {"name": NAME, "games": TALLY, "wins": TALLY}), MAX_STATS_ROWS
+        ),
+        "note": Text(MAX_NOTE, min_len=0),
+    },
+)
+
 TO_CLIENT = Tagged(
     [
         Record(
@@ -134,6 +181,7 @@ TO_CLIENT = Tagged(
                 "identity": Nullable(Text(MAX_IDENTITY)),
                 "guest": Bool(),
                 "motd": Text(MAX_MOTD, min_len=0, multiline=True),
+                "admin": Bool(),
             },
         ),
         Record(
@@ -154,6 +202,7 @@ TO_CLIENT = Tagged(
             m.ErrorReply, {"code": Ident(64), "message": Text(MAX_ERROR_MESSAGE, multiline=True)}
         ),
         Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
+        STATS,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )
