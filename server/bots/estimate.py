@@ -7,7 +7,9 @@ closer the showdown is. All numbers are in tokens this seat expects from the rou
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.engine import Role
 
@@ -17,7 +19,10 @@ from .cards import CardBook
 Dist = dict[str, float]
 
 SHOWDOWN_WEIGHT_EARLY = 0.5  # how much the kept card's rank counts while the round is young
+KILL_WEIGHT = 1.0  # share of the modelled gain from an opponent's knock-out that is believed
+DANGER_SCALE = 1.0  # how much more dangerous opponents are than the model of them says
 MAX_DANGER = 0.95
+THREATS = frozenset({Role.GUARD, Role.BARON, Role.PRINCE, Role.DOWAGER_QUEEN})
 
 
 @dataclass
@@ -118,19 +123,17 @@ class Table:
 
     def beat(self, card: str, seat: int, dist: Dist, bonus: int = 0) -> float:
         """Chance `card` beats `seat`'s hand at a showdown (ties count half)."""
-        memo_key = ("beat", card, seat, bonus)
-        stable = dist is self.dists.get(seat)
-        if stable and memo_key in self._memo:
-            return self._memo[memo_key]
+        return self._remember(("beat", card, seat, bonus), dist, self._beat)
+
+    def _beat(self, key: tuple, dist: Dist) -> float:
+        _, card, seat, bonus = key
         book = self.book
         mine = book.value[card] + self.bonus[self.me] + bonus
         theirs_bonus = self.bonus[seat]
-        total = 0.0
-        for other, p in dist.items():
-            total += p * _showdown(book, card, mine, other, book.value[other] + theirs_bonus)
-        if stable:
-            self._memo[memo_key] = total
-        return total
+        return sum(
+            p * _showdown(book, card, mine, other, book.value[other] + theirs_bonus)
+            for other, p in dist.items()
+        )
 
     def survival(self, card: str, dists: dict[int, Dist]) -> float:
         """Chance of still being in the round at the next turn, holding `card`."""
@@ -143,18 +146,27 @@ class Table:
 
     def danger(self, card: str, seat: int, dist: Dist, alive: int) -> float:
         """Chance that `seat`, playing one of its two cards at random, knocks out `card`."""
+        return self._remember(("danger", card, seat, alive), dist, self._danger)
+
+    def _danger(self, key: tuple, dist: Dist) -> float:
+        _, card, seat, alive = key
         targets = alive - 1 - sum(1 for s in self.protected if s != seat)
         if targets <= 0:
             return 0.0
-        book = self.book
-        plays, kept = self.habits(seat, dist)
-        mine = book.value[card]
-        danger = plays.get(Role.GUARD, 0.0) * self.guessed(card, seat) / targets
-        danger += _above(kept.get(Role.BARON, {}), mine) / targets
-        danger += _below(kept.get(Role.DOWAGER_QUEEN, {}), mine) / targets
-        if book.role[card] is Role.PRINCESS:
-            danger += plays.get(Role.PRINCE, 0.0) / (targets + 1)
-        return min(danger, MAX_DANGER)
+        mine = self.book.value[card]
+        princess = self.book.role[card] is Role.PRINCESS
+        guessed = self.guessed(card, seat)
+        danger = 0.0
+        for (role, kept), p in self.threats(dist).items():
+            if role is Role.GUARD:
+                danger += p * guessed / targets
+            elif (role is Role.BARON and kept > mine) or (
+                role is Role.DOWAGER_QUEEN and kept < mine
+            ):
+                danger += p / targets
+            elif role is Role.PRINCE and princess:
+                danger += p / (targets + 1)
+        return min(DANGER_SCALE * danger, MAX_DANGER)
 
     def guessed(self, card: str, seat: int) -> float:
         """Chance a Guard of `seat` aimed at me names `card`."""
@@ -165,31 +177,37 @@ class Table:
             return 1.0
         return 1 / max(self.guess_options, 1)
 
-    def habits(self, seat: int, dist: Dist) -> tuple[dict[Role, float], dict[Role, dict]]:
-        """For `seat` holding `dist` and drawing, as a careful random player: the chance of
-        each role being played, and of each (role played, value kept) pair."""
-        key = ("habits", seat)
-        stable = dist is self.dists.get(seat)
-        if stable and key in self._memo:
+    def threats(self, dist: Dist) -> dict[tuple[Role, int], float]:
+        """For a seat holding `dist` and drawing, as a careful random player: the chance of
+        playing each threatening role while keeping a card of each value."""
+        if len(dist) == 1:
+            return self._threats_holding(next(iter(dist)))
+        return self._remember(("threats",), dist, self._threats)
+
+    def _threats(self, key: tuple, dist: Dist) -> dict[tuple[Role, int], float]:
+        threats: dict[tuple[Role, int], float] = {}
+        for old, p_old in dist.items():
+            for threat, p in self._threats_holding(old).items():
+                threats[threat] = threats.get(threat, 0.0) + p_old * p
+        return threats
+
+    def _threats_holding(self, old: str) -> dict[tuple[Role, int], float]:
+        """`threats` of a seat known to hold `old` before its draw."""
+        key = ("holding", old)
+        if key in self._memo:
             return self._memo[key]
         book = self.book
         others = len(self.opponents)
-        plays: dict[Role, float] = {}
-        kept: dict[Role, dict[int, float]] = {}
-        for old, p_old in dist.items():
-            for new, p_new in self.draw_odds().items():
-                chance = book.chance_to_play(old, new, others)
-                for played, other, p in ((old, new, chance), (new, old, 1 - chance)):
-                    if p <= 0:
-                        continue
-                    role = book.role[played]
-                    weight = p_old * p_new * p
-                    plays[role] = plays.get(role, 0.0) + weight
-                    values = kept.setdefault(role, {})
-                    values[book.value[other]] = values.get(book.value[other], 0.0) + weight
-        if stable:
-            self._memo[key] = (plays, kept)
-        return plays, kept
+        threats: dict[tuple[Role, int], float] = {}
+        for new, p_new in self.draw_odds().items():
+            chance = book.chance_to_play(old, new, others)
+            for played, kept, p in ((old, new, chance), (new, old, 1 - chance)):
+                role = book.role[played]
+                if p > 0 and role in THREATS:
+                    threat = (role, book.value[kept])
+                    threats[threat] = threats.get(threat, 0.0) + p_new * p
+        self._memo[key] = threats
+        return threats
 
     def draw_odds(self) -> Dist:
         """What a card drawn now may be."""
@@ -197,6 +215,23 @@ class Table:
             total = sum(self.pool.values()) or 1
             self._memo["draw"] = {card: n / total for card, n in self.pool.items()}
         return self._memo["draw"]
+
+    def win_without(self, card: str, seat: int) -> float:
+        """`win(card)` once `seat` is knocked out of the round."""
+        key = ("without", card, seat)
+        if key not in self._memo:
+            now = self.win(card)
+            self._memo[key] = now + KILL_WEIGHT * (self.win(card, self.without(seat)) - now)
+        return self._memo[key]
+
+    def _remember(self, key: tuple, dist: Dist, compute: Callable[[tuple, Dist], Any]) -> Any:
+        """`compute(key, dist)` once per key and distribution object; the memo keeps `dist`
+        alive, so its id is not reused."""
+        memo_key = (key, id(dist))
+        entry = self._memo.get(memo_key)
+        if entry is None or entry[0] is not dist:
+            entry = self._memo[memo_key] = (dist, compute(key, dist))
+        return entry[1]
 
     def without(self, seat: int) -> dict[int, Dist]:
         """The opponents' distributions with `seat` out of the round."""

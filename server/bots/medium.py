@@ -15,6 +15,7 @@ INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its ta
 GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
 SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for later
 KNOWN_TARGET_KEPT = 0.5  # share of a sure Guard hit expected next turn when keeping a Guard
+SPY_WEIGHT = 1.0  # how much the Spy's token counts against the round's
 TIE = 1e-9
 
 
@@ -60,7 +61,7 @@ def potential(table: Table, kept: str) -> float:
         return SPY_KEPT * spy_bonus(table, kept)
     if role is Role.GUARD:
         gains = [
-            table.win(kept, table.without(seat)) - table.win(kept)
+            table.win_without(kept, seat) - table.win(kept)
             for seat, dist in table.dists.items()
             if _certain_hit(table, dist)
         ]
@@ -96,14 +97,14 @@ def _guard(table: Table, choice: dict, kept: str) -> float:
     seat = choice["targets"][0]
     hit = _named_odds(table, seat, choice["guess"])
     assassin = _role_odds(table, table.dists[seat], Role.ASSASSIN)
-    return hit * table.win(kept, table.without(seat)) + (1 - hit - assassin) * table.win(kept)
+    return hit * table.win_without(kept, seat) + (1 - hit - assassin) * table.win(kept)
 
 
 def info(table: Table, seat: int, kept: str) -> float:
     """What looking at `seat`'s hand is worth: more when less is known and a Guard is kept."""
     dist = table.dists[seat]
     unknown = 1 - max(dist.values(), default=1.0)
-    gain = table.win(kept, table.without(seat)) - table.win(kept)
+    gain = table.win_without(kept, seat) - table.win(kept)
     weight = INFO_WEIGHT * (GUARD_AFTER_LOOK if table.book.has(kept, Role.GUARD) else 1.0)
     return weight * unknown * gain
 
@@ -130,7 +131,7 @@ def _compare(table: Table, choice: dict, kept: str, lower_loses: bool) -> float:
             tie += p
         elif (theirs < mine) == lower_loses:
             win += p
-    return win * table.win(kept, table.without(seat)) + tie * table.win(kept)
+    return win * table.win_without(kept, seat) + tie * table.win(kept)
 
 
 def _baron(table: Table, choice: dict, kept: str) -> float:
@@ -153,9 +154,7 @@ def _prince(table: Table, choice: dict, kept: str) -> float:
         return sum(p * table.win(card) for card, p in table.draw_odds().items())
     princess = _role_odds(table, table.dists[seat], Role.PRINCESS)
     redrawn = table.replacing(seat, table.draw_odds())
-    return princess * table.win(kept, table.without(seat)) + (1 - princess) * table.win(
-        kept, redrawn
-    )
+    return princess * table.win_without(kept, seat) + (1 - princess) * table.win(kept, redrawn)
 
 
 def _swap_with(table: Table, seat: int, kept: str) -> float:
@@ -210,7 +209,7 @@ def spy_bonus(table: Table, kept: str) -> float:
     if shown:
         return 0.0
     unseen = sum(table.pool.get(card, 0) for card in spies)
-    return table.round_survival(kept) * max(0.0, 1 - 0.5 * unseen)
+    return SPY_WEIGHT * table.round_survival(kept) * max(0.0, 1 - 0.5 * unseen)
 
 
 def _spy(table: Table, choice: dict, kept: str) -> float:
