@@ -70,6 +70,7 @@ async def start(
         ssh_limits(config),
         color_system=config.color_system,
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity),
+        metrics=metrics,
     )
     lobby.close_session = lambda session, reason: _close(service, session.name, reason)
     metrics.watch_lobby(lobby)

@@ -7,10 +7,13 @@ from collections.abc import Callable
 
 import asyncssh
 
-from server.sanitize import clean_name
+from server.logs import log_connect
+from server.sanitize import clean_name, clean_text
 from server.ssh.keys import fingerprint
 from server.ssh.limits import ConnectionGate, SSHLimits
-from server.ssh.session import Login, LoveletSession, SessionConfig
+from server.ssh.session import Login, LoveletSession, SessionConfig, note_refusal
+
+CLIENT_VERSION_MAX_LEN = 100
 
 log = logging.getLogger(__name__)
 
@@ -54,13 +57,14 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._conn = conn
         peer = conn.get_extra_info("peername")
         self._peer = str(peer[0]) if peer else "?"
+        log_connect(self._peer)
         reason = self._config.gatekeeper.refuse_address(self._peer) or self._gate.admit(
             self._peer, conn
         )
         if reason is None:
             self._admitted = True
             return
-        log.info("refusing connection from %s: %s", self._peer, reason)
+        note_refusal(self._config, self._peer, reason)
         if self._gate.begin_refusal():
             self._refusal = reason  # told at begin_auth, once the client can show it
         else:
@@ -109,20 +113,36 @@ class LoveletSSHServer(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         key, self._candidate_key = self._candidate_key, None
         identity = fingerprint(key) if key is not None else None
-        self._login = Login(clean_name(self._username), identity, self._peer)
+        self._login = Login(
+            clean_name(self._username), identity, self._peer, self._client_version()
+        )
         self._authenticated = True
         if self._admitted:
             self._gate.logged_in()
-        log.info(
-            "login from %s as %r (%s)", self._peer, self._login.requested_name, identity or "guest"
+        log.debug(
+            "authenticated %s as %r (%s)",
+            self._peer,
+            self._login.requested_name,
+            identity or "guest",
         )
+
+    def _client_version(self) -> str | None:
+        """The client's SSH version string (e.g. `SSH-2.0-OpenSSH_9.6`), made safe to log."""
+        version = self._conn.get_extra_info("client_version") if self._conn else None
+        if not isinstance(version, str):
+            return None
+        return clean_text(version, CLIENT_VERSION_MAX_LEN) or None
 
     # Channels
 
     def session_requested(self) -> LoveletSession | bool:
-        if self._login is None or not self._gate.accepting:
+        if self._login is None:
+            return False
+        if not self._gate.accepting:
+            note_refusal(self._config, self._peer, label="shutting_down")
             return False
         if self._sessions >= self.limits.max_sessions_per_connection:
+            note_refusal(self._config, self._peer, label="sessions_per_connection")
             return False
         self._sessions += 1
         return LoveletSession(self._config, self._login, self._session_finished)

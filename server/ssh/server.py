@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import asyncssh
 
@@ -15,6 +16,9 @@ from server.ssh.keys import fingerprint, load_or_create_host_key
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.registry import SessionRegistry
 from server.ssh.session import AppFactory, LoveletSession, SessionConfig
+
+if TYPE_CHECKING:
+    from server.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +63,13 @@ async def start_ssh_server(
     mouse: bool = False,
     color_system: str = "256",
     gatekeeper: Gatekeeper | None = None,
+    metrics: Metrics | None = None,
 ) -> SSHService:
     """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`.
 
-    The host key lives in `data_dir` (created on first start). Raises HostKeyError when the
-    key file is unusable, and ValueError for an unknown `color_system`.
+    The host key lives in `data_dir` (created on first start). Refusals and logins are
+    counted in `metrics` when given. Raises HostKeyError when the key file is unusable, and
+    ValueError for an unknown `color_system`.
     """
     if color_system not in COLOR_SYSTEMS:
         raise ValueError(f"color_system must be one of {sorted(COLOR_SYSTEMS)}")
@@ -71,7 +77,7 @@ async def start_ssh_server(
     registry: SessionRegistry[LoveletSession] = SessionRegistry()
     gate = ConnectionGate(limits)
     config = SessionConfig(
-        app_factory, registry, limits, mouse, color_system, gatekeeper or OpenDoor()
+        app_factory, registry, limits, mouse, color_system, gatekeeper or OpenDoor(), metrics
     )
     acceptor = await asyncssh.create_server(
         server_factory(gate, config),

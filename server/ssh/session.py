@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
+from server.logs import Stopwatch, log_disconnect, log_login, log_refused
+from server.metrics import refusal_reason
 from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
@@ -19,6 +21,8 @@ from server.ssh.registry import SessionRegistry
 
 if TYPE_CHECKING:
     from textual.app import App
+
+    from server.metrics import Metrics
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +53,18 @@ class SessionConfig:
     mouse: bool = False
     color_system: str = "256"
     gatekeeper: Gatekeeper = field(default_factory=OpenDoor)
+    metrics: Metrics | None = None
+    """Where refusals and logins are counted; None counts nothing."""
+
+
+def note_refusal(
+    config: SessionConfig, address: str, message: str = "", *, label: str | None = None
+) -> None:
+    """Log and count a refusal: `label` (a REFUSAL_REASONS value), else one read from `message`."""
+    reason = label or refusal_reason(message)
+    log_refused(address, reason)
+    if config.metrics is not None:
+        config.metrics.refused(reason)
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +74,8 @@ class Login:
     requested_name: str
     identity: str | None
     peer: str
+    client_version: str | None = None
+    """The client's SSH version string, already sanitised."""
 
 
 class LoveletSession(asyncssh.SSHServerSession[bytes]):
@@ -84,6 +102,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._done = asyncio.Event()
         self._budget = InputBudget(config.limits.input_rate, config.limits.input_burst)
         self._reading_paused = False
+        self._started: Stopwatch | None = None  # set when the login is logged
 
     @property
     def nickname(self) -> str | None:
@@ -216,11 +235,12 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             login.identity, login.peer, login.requested_name, online
         )
         if admission.refusal is not None:
-            log.info("refusing session from %s: %s", login.peer, admission.refusal)
+            note_refusal(config, login.peer, admission.refusal)
             self._close_message = admission.refusal
             self._finish()
             return
         self._nickname = config.registry.register(admission.name, self)
+        self._log_login()
         try:
             self._info = self._make_info(admission.notice)
             app = config.app_factory(self._info)
@@ -234,6 +254,25 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         finally:
             config.registry.unregister(self._nickname)
             self._finish()
+
+    def _log_login(self) -> None:
+        """Log and count the login, now that the nickname, TERM and size are known."""
+        login = self._login
+        assert self._nickname is not None
+        self._started = Stopwatch()
+        log_login(
+            login.peer, login.identity, self._nickname, login.client_version, self._term, self._size
+        )
+        if self._config.metrics is not None:
+            self._config.metrics.login(guest=login.identity is None)
+
+    def _log_disconnect(self) -> None:
+        """Log the end of a logged-in session with its duration and why it ended."""
+        if self._started is None:
+            return
+        reason = "error" if self._error is not None else self._close_message
+        log_disconnect(self._login.peer, self._nickname, self._started.elapsed(), reason)
+        self._started = None
 
     def _make_info(self, notice: str | None) -> SessionInfo:
         login = self._login
@@ -299,6 +338,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             except OSError:
                 pass
         self._app = None
+        self._log_disconnect()
         self._mark_done()
 
     def _mark_done(self) -> None:
