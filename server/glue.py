@@ -39,8 +39,9 @@ def attach_app(lobby: Lobby, identity: Identity, notice: str | None = None) -> L
 def identity_of(info: SessionInfo) -> Identity:
     """The lobby identity of an SSH session: its key fingerprint, or a one-off guest id."""
     if info.identity is None:
-        return Identity(f"guest:{secrets.token_hex(8)}", info.nickname, guest=True)
-    return Identity(info.identity, info.nickname)
+        guest_id = f"guest:{secrets.token_hex(8)}"
+        return Identity(guest_id, info.nickname, guest=True, address=info.peer)
+    return Identity(info.identity, info.nickname, address=info.peer)
 
 
 def ssh_app_factory(lobby: Lobby):

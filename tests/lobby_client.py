@@ -27,8 +27,16 @@ WAIT = 10.0  # seconds before a wait_for gives up: a failure, never a synchronis
 class Client:
     """Records every decoded message; `wait_for` blocks until a condition on them holds."""
 
-    def __init__(self, lobby: Lobby, name: str, *, key: str | None = None, guest: bool = False):
-        identity = Identity(key or f"SHA256:{name}", name, guest)
+    def __init__(
+        self,
+        lobby: Lobby,
+        name: str,
+        *,
+        key: str | None = None,
+        guest: bool = False,
+        address: str | None = None,
+    ):
+        identity = Identity(key or f"SHA256:{name}", name, guest, address)
         self.frames: list[bytes] = []
         self.messages: list[Message] = []
         self.events: list[dict] = []

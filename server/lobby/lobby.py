@@ -14,6 +14,7 @@ from protocol import (
     PROTOCOL_VERSION,
     Act,
     AddBot,
+    Admin,
     Chat,
     ChatLine,
     ContinueRound,
@@ -36,6 +37,7 @@ from protocol import (
     Spectate,
     Stand,
     Start,
+    StatsRequest,
     Welcome,
     decode,
 )
@@ -46,8 +48,10 @@ from protocol import (
 from ..engine import Choice, Keep, Look, Play, Redraw, find_edition
 from ..sanitize import clean_text
 from ..store import MOTD, Store
+from .admin import run_admin
 from .limits import RateLimit
 from .session import Identity, SendFrame, Session
+from .stats import stats_for
 from .table import Table, TableError, TableSettings
 
 log = logging.getLogger(__name__)
@@ -68,6 +72,7 @@ class LobbySettings:
     chat_burst: int = 5  # chat lines allowed in any `chat_interval` seconds
     chat_interval: float = 10.0
     lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
+    admins: frozenset[str] = frozenset()  # key fingerprints that may send `admin` commands
 
 
 class Attachment:
@@ -118,6 +123,8 @@ class Lobby:
             ContinueRound: lambda s, m: self._table_of(s).continue_round(s),
             Act: lambda s, m: self._table_of(s).act(s, engine_choice(m.choice)),
             Chat: self._chat,
+            StatsRequest: lambda s, m: s.send(stats_for(s.identity, self.store)),
+            Admin: lambda s, m: run_admin(self, s, m),
         }
 
     # ------------------------------------------------------------- sessions
@@ -183,6 +190,10 @@ class Lobby:
             return self.store.get_setting(MOTD) or self.settings.motd
         return self.settings.motd
 
+    def is_admin(self, identity: Identity) -> bool:
+        """Whether `identity` logged in with an administrator's key."""
+        return not identity.guest and identity.id in self.settings.admins
+
     def online(self) -> tuple[str, ...]:
         """Names of every greeted session."""
         return tuple(s.name for s in self.sessions if s.greeted)
@@ -203,6 +214,7 @@ class Lobby:
                 None if identity.guest else identity.id,
                 identity.guest,
                 self.motd(),
+                self.is_admin(identity),
             )
         )
         if session.notice:

@@ -19,11 +19,13 @@ SendFrame = Callable[[bytes], None]
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who a session is: a stable `id` (key fingerprint, or a one-off guest id) and a name."""
+    """Who a session is: a stable `id` (key fingerprint, or a one-off guest id), a name, and
+    the client's IP address when it came over the network (bans of guests need it)."""
 
     id: str
     name: str
     guest: bool = False
+    address: str | None = None
 
 
 @dataclass(eq=False)
