@@ -1,0 +1,442 @@
+"""`lovelet serve` as a real process: SIGKILL and restart, SIGTERM, configuration sources.
+
+Each test runs `python -m server.cli serve` on a temporary data directory and talks to it over
+real SSH. Synchronisation is on what the process prints, what the clients' screens show and
+what the database holds, each with a timeout; never on sleeps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from e2e_helpers import (
+    GAME_TIMEOUT,
+    create_table,
+    log_lines,
+    log_text,
+    read_hand,
+    read_panel,
+    read_table_line,
+    screen_text,
+    wait_text,
+)
+from sshclient import SSHTerminal
+
+from lovelet_tui.staging import PROMPTS
+from server.engine import find_edition
+from server.ssh.driver import RESTORE_TERMINAL
+from server.ssh.server import SHUTDOWN_MESSAGE
+from server.store import GameLog, Store, database_path
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT = 20.0
+"""Seconds a server process may take to print where it listens (imports are slow)."""
+FAST = {
+    "LOVELET_LISTEN": "127.0.0.1:0",
+    "LOVELET_LOG_FORMAT": "json",
+    "LOVELET_TABLE_BOT_DELAY": "0",
+    "LOVELET_TABLE_ROUND_PAUSE": "0.05",
+}
+"""Bots act at once and rounds follow each other at once; logs are JSON lines."""
+LISTENING = re.compile(r"^lovelet is listening on (\S+):(\d+)$")
+CARD_NAMES = {card.id: card.name for card in find_edition("2019").cards}
+
+
+class ServerProcess:
+    """One `lovelet serve` process; its stdout and stderr lines are collected as they come."""
+
+    def __init__(self, process: asyncio.subprocess.Process) -> None:
+        self.process = process
+        self.stdout: list[str] = []
+        self.stderr: list[str] = []
+        self._changed = asyncio.Event()
+        self._readers = [
+            asyncio.create_task(self._read(process.stdout, self.stdout)),
+            asyncio.create_task(self._read(process.stderr, self.stderr)),
+        ]
+
+    @classmethod
+    @asynccontextmanager
+    async def run(
+        cls, env: Mapping[str, str], args: Sequence[str] = ()
+    ) -> AsyncIterator[ServerProcess]:
+        """Start the server with only these LOVELET_* variables; killed at the end if alive."""
+        process = await asyncio.create_subprocess_exec(
+            *serve_command(args),
+            cwd=ROOT,
+            env=environment(env),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        server = cls(process)
+        try:
+            yield server
+        finally:
+            if process.returncode is None:
+                process.kill()
+            await process.wait()
+            await asyncio.gather(*server._readers)
+
+    async def _read(self, stream: asyncio.StreamReader | None, lines: list[str]) -> None:
+        assert stream is not None
+        while line := await stream.readline():
+            lines.append(line.decode(errors="replace").rstrip("\n"))
+            self._changed.set()
+        self._changed.set()
+
+    async def wait_line(
+        self, lines: list[str], matches: Callable[[str], bool], what: str, timeout: float
+    ) -> str:
+        """The first line of `lines` (stdout or stderr) that `matches`, waiting for it."""
+
+        async def until() -> str:
+            while True:
+                found = next((line for line in lines if matches(line)), None)
+                if found is not None:
+                    return found
+                if self.process.returncode is not None and all(r.done() for r in self._readers):
+                    raise AssertionError(f"the server exited before {what}\n{self.output}")
+                self._changed.clear()
+                await self._changed.wait()
+
+        try:
+            return await asyncio.wait_for(until(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"timed out waiting for {what}\n{self.output}") from None
+
+    async def listening(self) -> tuple[str, int]:
+        """(host, port) from "lovelet is listening on HOST:PORT"."""
+        line = await self.wait_line(
+            self.stdout, LISTENING.match, "the listening line", START_TIMEOUT
+        )
+        match = LISTENING.match(line)
+        assert match is not None
+        return match[1], int(match[2])
+
+    async def ready(self) -> tuple[str, int]:
+        """(host, port) once the server has answered a TCP connection with its SSH version.
+
+        The listening line is printed before `serve` installs its SIGTERM handler; the event
+        loop serving a connection afterwards proves the handler is in place.
+        """
+        host, port = await self.listening()
+        reader, writer = await asyncio.open_connection(host, port)
+        try:
+            assert (await asyncio.wait_for(reader.readline(), 10)).startswith(b"SSH-2.0-")
+        finally:
+            writer.close()
+            await writer.wait_closed()
+        return host, port
+
+    async def fingerprint(self) -> str:
+        """The host key fingerprint the server printed."""
+        prefix = "host key fingerprint: "
+        line = await self.wait_line(
+            self.stdout, lambda x: x.startswith(prefix), "the fingerprint", START_TIMEOUT
+        )
+        return line.removeprefix(prefix)
+
+    async def event(self, message: str, timeout: float = 10.0, **fields: object) -> dict:
+        """The first JSON log line with this message and these field values."""
+
+        def matches(line: str) -> bool:
+            entry = _json(line)
+            return entry.get("message") == message and all(
+                entry.get(k) == v for k, v in fields.items()
+            )
+
+        return _json(await self.wait_line(self.stderr, matches, f"log {message!r}", timeout))
+
+    async def exited(self, timeout: float) -> int:
+        """Wait for the process to end; its exit status."""
+        try:
+            return await asyncio.wait_for(self.process.wait(), timeout)
+        except TimeoutError:
+            raise AssertionError(f"the server is still running\n{self.output}") from None
+
+    @property
+    def output(self) -> str:
+        """Everything printed so far, for failure messages."""
+        return "\n".join(["--- stdout", *self.stdout, "--- stderr", *self.stderr])
+
+
+def serve_command(args: Sequence[str]) -> list[str]:
+    return [sys.executable, "-m", "server.cli", "serve", *args]
+
+
+def environment(lovelet: Mapping[str, str]) -> dict[str, str]:
+    """This process's environment without its LOVELET_* variables, plus `lovelet`."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith("LOVELET_")}
+    return {**kept, **lovelet}
+
+
+def _json(line: str) -> dict:
+    try:
+        entry = json.loads(line)
+    except ValueError:
+        return {}
+    return entry if isinstance(entry, dict) else {}
+
+
+def fast_env(data_dir: Path, **more: str) -> dict[str, str]:
+    """FAST settings on `data_dir`, plus `more` LOVELET_* variables."""
+    return {**FAST, "LOVELET_DATA_DIR": str(data_dir), **more}
+
+
+# ---------------------------------------------------------------- driving the game with keys
+
+
+async def watch_first_table(term: SSHTerminal, code: str) -> None:
+    """From the lobby: `w` watches the selected (only) table."""
+    await wait_text(term, code)
+    await term.send_keys("w")
+    await wait_text(term, "watching")
+
+
+async def play_all_bot_game(host: SSHTerminal, watcher: SSHTerminal) -> None:
+    """`host` opens a table that `watcher` watches, starts it and leaves: bots play it out.
+
+    (Standing up and then starting is not possible from the TUI: a host without a seat is
+    not shown as host, so `g` is not offered. Leaving hands the seat to a bot instead.)
+    """
+    code = await create_table(host, seats=3)
+    await watch_first_table(watcher, code)
+    await host.send_keys("g")
+    await host.wait_for(lambda: "round 1" in screen_text(host), "the game started")
+    await host.send_keys("l")
+    await wait_text(host, "signed in as")
+    await wait_text(watcher, "won the game.", timeout=30)
+    await watcher.send_keys("l")
+    await wait_text(watcher, "signed in as")
+
+
+async def until_my_turn(term: SSHTerminal, rng: random.Random) -> None:
+    """Wait until the player must choose a card to play, with their draw last in the log.
+
+    Decisions outside one's turn (a Bishop's redraw offer) are made at random on the way.
+    """
+    while True:
+        await term.wait_for(lambda: read_panel(term) is not None, "a decision", GAME_TIMEOUT)
+        panel = read_panel(term)
+        if panel is not None and panel.prompt == PROMPTS["card"]:
+            await term.wait_for(
+                lambda: last_log_line(term).startswith("You drew "), "my draw in the log"
+            )
+            return
+        await decide(term, rng)
+
+
+async def decide(term: SSHTerminal, rng: random.Random) -> None:
+    """Pick options at random until the panel shows no decision any more."""
+    while (panel := read_panel(term)) is not None:
+        table_line = read_table_line(term)
+        await term.send_keys(rng.choice(panel.options).key)
+        await term.wait_for(
+            lambda p=panel, t=table_line: read_panel(term) != p or read_table_line(term) != t,
+            "the key taken",
+        )
+
+
+def this_round(log: str) -> str:
+    """The log from the last round's headline ("Round 2: ana to play first") on."""
+    starts = [match.start() for match in re.finditer(r"Round \d+: ", log)]
+    assert starts, f"no round headline in the log: {log}"
+    return log[starts[-1] :]
+
+
+def last_log_line(term: SSHTerminal) -> str:
+    """The last non-empty line of the visible log."""
+    return next((line.strip() for line in reversed(log_lines(term)) if line.strip()), "")
+
+
+# ---------------------------------------------------------------- the database
+
+
+def game_logs(data_dir: Path) -> dict[int, GameLog]:
+    """Every game in the database, by id."""
+    with Store.open(database_path(data_dir)) as store:
+        ids = _game_ids(data_dir)
+        return {game_id: store.game_log(game_id) for game_id in ids}
+
+
+def _game_ids(data_dir: Path) -> list[int]:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return [row[0] for row in conn.execute("SELECT id FROM games ORDER BY id")]
+    finally:
+        conn.close()
+
+
+def integrity(data_dir: Path) -> str:
+    conn = sqlite3.connect(database_path(data_dir))
+    try:
+        return conn.execute("PRAGMA integrity_check").fetchone()[0]
+    finally:
+        conn.close()
+
+
+# ---------------------------------------------------------------- kill -9 and restart
+
+
+async def test_kill_9_loses_no_logged_action_and_a_restart_abandons_the_cut_game(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(9)
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.listening()
+        fingerprint = await server.fingerprint()
+        async with (
+            SSHTerminal.connect(port, username="bo") as bo,
+            SSHTerminal.connect(port, username="ana", size=(100, 60)) as ana,
+        ):
+            await wait_text(bo, "signed in as bo")
+            await wait_text(ana, "signed in as ana")
+            await play_all_bot_game(bo, ana)
+            await create_table(ana, seats=4)
+            await ana.send_keys("g")
+            await until_my_turn(ana, rng)
+            await decide(ana, rng)
+            await until_my_turn(ana, rng)
+            plays_seen = this_round(log_text(ana)).count(" played ")
+            hand = read_hand(ana)
+            server.process.send_signal(signal.SIGKILL)
+            assert await server.exited(10) == -signal.SIGKILL
+
+    before = game_logs(tmp_path)
+    assert sorted(before) == [1, 2]
+    finished, cut = before[1], before[2]
+    check_finished(finished)
+    assert cut.game.status == "playing" and cut.game.ended_at is None
+    last = cut.events[-1]
+    assert (last.kind, last.seat) == ("draw", 0), "the draw that began ana's turn is stored"
+    assert last.secret is not None and CARD_NAMES[last.secret["card"]] in hand
+    assert any(event.kind == "play" and event.seat == 0 for event in cut.events)
+    round_start = max(i for i, event in enumerate(cut.events) if event.kind == "round_start")
+    assert sum(event.kind == "play" for event in cut.events[round_start:]) == plays_seen
+    assert [event.seq for event in cut.events] == list(range(len(cut.events)))
+    assert integrity(tmp_path) == "ok"
+
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        await server.ready()
+        assert await server.fingerprint() == fingerprint
+        after = game_logs(tmp_path)
+        assert after[1] == finished
+        assert after[2].game.status == "abandoned" and after[2].game.ended_at is not None
+        assert after[2].events == cut.events and after[2].game.winners == []
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(10) == 0
+
+
+def check_finished(log: GameLog) -> None:
+    """A game played to its end: winners, one row per round, the last event `game_end`."""
+    game = log.game
+    assert game.status == "finished" and game.ended_at is not None and game.winners
+    round_ends = [event for event in log.events if event.kind == "round_end"]
+    assert log.rounds and len(log.rounds) == len(round_ends)
+    assert log.events[-1].kind == "game_end"
+    assert log.events[-1].public["winners"] == game.winners
+    assert [seat.bot_level for seat in game.seats][1:] == ["easy", "easy"]
+
+
+# ---------------------------------------------------------------- SIGTERM
+
+
+async def test_sigterm_gives_the_round_its_grace_then_restores_terminals(tmp_path: Path) -> None:
+    grace = 1.5
+    env = fast_env(tmp_path, LOVELET_SHUTDOWN_GRACE=str(grace))
+    async with ServerProcess.run(env) as server:
+        _, port = await server.listening()
+        async with SSHTerminal.connect(port, username="ana", size=(100, 40)) as ana:
+            await wait_text(ana, "signed in as ana")
+            await create_table(ana, seats=2)
+            await ana.send_keys("g")
+            await until_my_turn(ana, random.Random(1))
+            stopping = time.monotonic()
+            server.process.send_signal(signal.SIGTERM)
+            await wait_text(ana, "The server is stopping")
+            assert await ana.wait_closed(grace + 10) == 0
+            assert await server.exited(grace + 10) == 0
+            elapsed = time.monotonic() - stopping
+        assert grace - 0.1 <= elapsed < grace + 5, "the unfinished round got the whole grace"
+        tail = ana.raw[ana.raw.rindex(b"\x1b[?1049h") :]
+        for sequence in (b"\x1b[?1049l", b"\x1b[?25h", b"\x1b[?2004l"):
+            assert sequence in tail
+        assert ana.raw.endswith(RESTORE_TERMINAL.encode() + SHUTDOWN_MESSAGE.encode() + b"\r\n")
+        login = await server.event("login", name="ana")
+        assert login["identity"] == "guest" and login["term"] == "xterm-256color"
+        assert login["size"] == "100x40" and login["client"].startswith("SSH-2.0-AsyncSSH")
+        bye = await server.event("disconnect", name="ana")
+        assert bye["reason"] == SHUTDOWN_MESSAGE and bye["duration_seconds"] > grace
+        await server.event("server stopped")
+
+    (game,) = game_logs(tmp_path).values()
+    assert game.game.status == "abandoned" and game.events[-1].kind == "draw"
+    assert integrity(tmp_path) == "ok"
+
+
+# ---------------------------------------------------------------- configuration
+
+
+@pytest.mark.parametrize(
+    ("env", "file", "expected"),
+    [
+        (
+            {"LOVELET_LIMITS_PER_ADDRESS": "ten"},
+            "",
+            "lovelet serve: limits.per_address: expected an integer, got 'ten' "
+            "(from environment variable LOVELET_LIMITS_PER_ADDRESS)",
+        ),
+        (
+            {},
+            "[table]\nbot_delay = -1\n",
+            "lovelet serve: table.bot_delay: must be between 0 and 30, got -1 (from file ",
+        ),
+    ],
+    ids=["environment", "file"],
+)
+async def test_an_invalid_value_stops_the_server_naming_the_key(
+    tmp_path: Path, env: dict[str, str], file: str, expected: str
+) -> None:
+    if file:
+        (tmp_path / "config.toml").write_text(file)
+    async with ServerProcess.run({"LOVELET_DATA_DIR": str(tmp_path), **env}) as server:
+        assert await server.exited(START_TIMEOUT) == 2
+    assert server.stderr[0].startswith(expected), server.output
+    assert len(server.stderr) == 1 and not server.stdout
+    assert not database_path(tmp_path).exists(), "nothing was started"
+
+
+async def test_flags_beat_the_environment_which_beats_the_file(tmp_path: Path) -> None:
+    config = tmp_path / "lovelet.toml"
+    config.write_text('listen = "127.0.0.2:0"\n')
+    file = {"LOVELET_CONFIG": str(config)}
+    env = {**file, "LOVELET_LISTEN": "127.0.0.3:0"}
+    hosts = await asyncio.gather(
+        listen_host(tmp_path / "a", file),
+        listen_host(tmp_path / "b", env),
+        listen_host(tmp_path / "c", env, "--listen", "127.0.0.4:0"),
+    )
+    assert hosts == ["127.0.0.2", "127.0.0.3", "127.0.0.4"]
+
+
+async def listen_host(data_dir: Path, env: Mapping[str, str], *args: str) -> str:
+    """Where a server started with `env` and `args` says it listens; then stop it."""
+    async with ServerProcess.run({**env, "LOVELET_DATA_DIR": str(data_dir)}, args) as server:
+        host, port = await server.ready()
+        assert port > 0
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(10) == 0
+    return host
