@@ -280,6 +280,16 @@ def _game_ids(data_dir: Path) -> list[int]:
         conn.close()
 
 
+def assert_no_cards_logged(log: list[str]) -> None:
+    """No log line names a card (games were played: hands, draws and plays happened)."""
+    words = re.compile(r"\b(?:" + "|".join([*CARD_NAMES, *CARD_NAMES.values()]) + r")\b")
+    events = [entry for entry in map(_json, log) if entry]
+    assert any(entry.get("message") == "game end" for entry in events), "\n".join(log)
+    for entry in events:
+        entry.pop("host_key", None)  # base64: could spell a card by chance
+        assert not words.search(json.dumps(entry)), entry
+
+
 def integrity(data_dir: Path) -> str:
     conn = sqlite3.connect(database_path(data_dir))
     try:
@@ -314,6 +324,7 @@ async def test_kill_9_loses_no_logged_action_and_a_restart_abandons_the_cut_game
             hand = read_hand(ana)
             server.process.send_signal(signal.SIGKILL)
             assert await server.exited(10) == -signal.SIGKILL
+        assert_no_cards_logged(server.stderr)
 
     before = game_logs(tmp_path)
     assert sorted(before) == [1, 2]
