@@ -32,6 +32,8 @@ SCOPES = {
     "field": "A choice field of the form",
     "help": "Help",
     "rules": "Rules",
+    "stats": "Stats",
+    "admin": "Admin command line",
 }
 
 ACTIONS: tuple[KeyAction, ...] = (
@@ -41,6 +43,8 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("lobby", "j", "join", "Join"),
     KeyAction("lobby", "w", "watch", "Watch"),
     KeyAction("lobby", "c", "chat", "Chat"),
+    KeyAction("lobby", "i", "stats", "Stats"),
+    KeyAction("lobby", "a", "admin", "Admin"),
     KeyAction("table", "digits", "pick", "Pick", key_display="1-9"),
     KeyAction("table", "up", "move(-1)", "Up", show=False),
     KeyAction("table", "down", "move(1)", "Down", show=False),
@@ -70,6 +74,9 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("rules", "left", "edition(-1)", "Previous edition", key_display="←", priority=True),
     KeyAction("rules", "right", "edition(1)", "Next edition", key_display="→", priority=True),
     KeyAction("rules", "escape", "close", "Close"),
+    KeyAction("stats", "escape", "close", "Close"),
+    KeyAction("admin", "enter", "run", "Run", priority=True),
+    KeyAction("admin", "escape", "cancel", "Cancel"),
 )
 
 

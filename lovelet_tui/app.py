@@ -11,6 +11,7 @@ from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Outgoing, Rejected
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
+from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.screens.table import TableScreen
 from lovelet_tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from protocol import (
@@ -29,6 +30,7 @@ from protocol import (
     ProtocolError,
     ServerMessage,
     Spectate,
+    Stats,
     TableState,
     Welcome,
     decode,
@@ -113,6 +115,10 @@ class LoveletApp(App[None]):
                     self.table.reopen()
             case Notice():
                 self.notify(message.text, markup=False)
+            case Stats():
+                for screen in self.screen_stack:
+                    if isinstance(screen, StatsScreen):
+                        screen.show_stats(message)
 
     async def _show_table(self, state: TableState) -> None:
         code = state.info.code

@@ -1,4 +1,5 @@
-"""The lobby: open tables, who is online, a new-table form, join, watch and lobby chat."""
+"""The lobby: open tables, who is online, a new-table form, join, watch, lobby chat, stats,
+and for administrators the admin command line."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from textual.widgets import DataTable, Static
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
 from lovelet_tui.messages import Outgoing
+from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
+from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
@@ -33,6 +36,7 @@ class LobbyScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.player = ""
+        self.admin = False
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -52,6 +56,8 @@ class LobbyScreen(Screen[None]):
     def show_welcome(self, welcome: Welcome) -> None:
         """Who we are, and the message of the day."""
         self.player = welcome.name
+        self.admin = welcome.admin
+        self.refresh_bindings()
         guest = " (guest)" if welcome.guest else ""
         line = Text.assemble(("lovelet", "bold"), " · signed in as ", (welcome.name, "bold"), guest)
         redraw(self.query_one("#welcome", Static), line)
@@ -87,9 +93,11 @@ class LobbyScreen(Screen[None]):
         return grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Join and Watch only when there is a table to pick."""
+        """Join and Watch only when there is a table to pick; Admin only for administrators."""
         if action in ("join", "watch"):
             return self._selected() is not None
+        if action == "admin":
+            return self.admin
         return True
 
     def action_new_table(self) -> None:
@@ -107,6 +115,14 @@ class LobbyScreen(Screen[None]):
         code = self._selected()
         if code is not None:
             self.post_message(Outgoing(Spectate(code)))
+
+    def action_stats(self) -> None:
+        """Open the stats screen."""
+        self.app.push_screen(StatsScreen(self.player))
+
+    def action_admin(self) -> None:
+        """Open the admin command line."""
+        self.app.push_screen(AdminScreen())
 
     def action_chat(self) -> None:
         """Start typing a lobby chat line."""
