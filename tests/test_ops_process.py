@@ -203,7 +203,7 @@ async def watch_first_table(term: SSHTerminal, code: str) -> None:
     """From the lobby: `w` watches the selected (only) table."""
     await wait_text(term, code)
     await term.send_keys("w")
-    await wait_text(term, "watching")
+    await wait_text(term, "The host starts the game.")
 
 
 async def play_all_bot_game(host: SSHTerminal, watcher: SSHTerminal) -> None:
