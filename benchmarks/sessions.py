@@ -1,0 +1,778 @@
+"""Load benchmark: N SSH players at tables of 4 against `lovelet serve` in another process.
+
+Usage: python benchmarks/sessions.py [--players 200] [--table-size 4] [--duration 60]
+           [--think 2.0] [--pyte-tables 10] [--budget 180]
+
+The server runs as `python -m server.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so its
+RSS and CPU time come from /proc/<pid>. Every player is an asyncssh client with a PTY,
+logged in as a guest; clients spread over loopback source addresses (127.0.0.2, .3, ...)
+so the server's per-address limit holds. Tables are made through the UI with keys: the host
+presses n and Enter in the lobby, the other players ctrl+end and j, the host g; every seat
+is a human. A player whose turn it is thinks `--think` seconds, then presses a digit per
+step (2 for a guess, 1 otherwise); n at a round's end, r (host) at a game's end. Think
+times vary (0.5-1.5 × `--think`) and tables start at random moments, so turns of different
+tables do not fall in step.
+
+Reported: server RSS before/after N idle sessions (MB per idle session); server CPU per
+screen update delivered; key press → every screen at the table showing the new deck count
+(p50/p99), measured on pyte screens for the first `--pyte-tables` tables and on the raw
+byte stream for the others. Targets (2 cores): <= 3 MB per idle session, p99 <= 100 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import codecs
+import contextlib
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+import pyte
+
+ROOT = Path(__file__).resolve().parent.parent
+CTRL_END = "\x1b[1;5F"  # xterm's ctrl+end: the lobby's table list jumps to its last row
+PROMPTS = (
+    "Play which card?",
+    "On whom?",
+    "and who else?",
+    "Name a card:",
+    "Name a number:",
+    "Keep which card?",
+    "Put under the deck",
+    "Look at whose hand?",
+    "Discard your hand and draw?",
+)
+FIRST_STEP = ("Play which card?", "Look at whose hand?", "Discard your hand and draw?")
+GUESSES = ("Name a card:", "Name a number:")
+PANEL_MARKERS = {
+    **{prompt: "decide" for prompt in PROMPTS},
+    "Sent. Waiting": "sent",
+    "n: next round": "round_over",
+    "Waiting for the others": "continued",
+    "r: rematch": "game_over",
+    "Waiting for ": "waiting",
+}
+MARKER_RE = re.compile("|".join(re.escape(m) for m in sorted(PANEL_MARKERS, key=len)[::-1]))
+DECK_RE = re.compile(r"Deck (\d+) ·")
+CODE_RE = re.compile(r"([A-Z]{4}) · ")
+PER_ADDRESS = 8  # clients per loopback source address (the server allows 10)
+LOGIN_CONCURRENCY = 16  # logins in flight at once (the server allows 20)
+PLAY_STRIDE = 3.0  # seconds of play before measuring starts
+TEXT_KEPT = 16_384  # characters of recent output each player keeps for `expect`
+
+
+# ---------------------------------------------------------------- the server process
+
+GC_MONITOR = """\
+# Written by benchmarks/sessions.py on the server's PYTHONPATH: logs each full collection
+# (monotonic end time, pause in seconds); SIGUSR1 freezes the objects alive (gc.freeze);
+# LOVELET_BENCH_GC_THRESHOLD="a,b,c" sets gc.set_threshold (experiments only).
+import gc, os, signal, time
+
+_log = open(os.environ["LOVELET_BENCH_GC_LOG"], "a", buffering=1)
+_began = [0.0]
+
+
+def _watch(phase, info):
+    if info["generation"] == 2:
+        if phase == "start":
+            _began[0] = time.perf_counter()
+        else:
+            _log.write(f"{time.monotonic():.3f} {time.perf_counter() - _began[0]:.4f}\\n")
+
+
+gc.callbacks.append(_watch)
+signal.signal(signal.SIGUSR1, lambda *_: gc.freeze())
+if os.environ.get("LOVELET_BENCH_GC_THRESHOLD"):
+    gc.set_threshold(*map(int, os.environ["LOVELET_BENCH_GC_THRESHOLD"].split(",")))
+"""
+
+
+@dataclass
+class ServerProcess:
+    """`lovelet serve` in a child process, and readings of its /proc entry."""
+
+    process: subprocess.Popen[bytes]
+    port: int
+    log: Path
+    gc_log: Path
+
+    @property
+    def pid(self) -> int:
+        """The server's process id."""
+        return self.process.pid
+
+    def rss_mb(self) -> float:
+        """Resident set size in MB."""
+        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+        raise RuntimeError("no VmRSS")
+
+    def cpu_seconds(self) -> float:
+        """User + system CPU time so far."""
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def full_collections(self, since: float, until: float) -> list[float]:
+        """Pauses (s) of the full garbage collections that ended in [since, until]."""
+        pauses = []
+        for line in self.gc_log.read_text().splitlines():
+            ended, pause = map(float, line.split())
+            if since <= ended <= until:
+                pauses.append(pause)
+        return pauses
+
+    def freeze(self) -> None:
+        """Ask the server to gc.freeze() what is alive now (SIGUSR1, see GC_MONITOR)."""
+        self.process.send_signal(signal.SIGUSR1)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it lingers."""
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def spawn_server(data_dir: Path, players: int, gc_threshold: str = "") -> ServerProcess:
+    """Start `python -m server.cli serve` on a free loopback port, with the GC monitor."""
+    port = free_port()
+    site, gc_log = data_dir / "site", data_dir / "gc.log"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(GC_MONITOR)
+    gc_log.touch()
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]),
+        "LOVELET_BENCH_GC_LOG": str(gc_log),
+        "LOVELET_BENCH_GC_THRESHOLD": gc_threshold,
+        "LOVELET_LIMITS_MAX_CONNECTIONS": str(players + 20),
+        "LOVELET_LIMITS_IDLE_TIMEOUT": "0",
+    }
+    log = data_dir / "server.log"
+    command = [sys.executable, "-m", "server.cli", "serve"]
+    command += ["--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir)]
+    with log.open("wb") as out:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+    return ServerProcess(process, port, log, gc_log)
+
+
+async def wait_listening(server: ServerProcess, timeout: float = 30.0) -> None:
+    """Wait until the server accepts TCP connections."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"server exited; see {server.log}")
+        with contextlib.suppress(OSError):
+            _, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.close()
+            return
+        await asyncio.sleep(0.1)
+    raise TimeoutError("server did not start listening")
+
+
+# ---------------------------------------------------------------- latency bookkeeping
+
+
+@dataclass
+class Update:
+    """One deck change at a table: when the key went, when each screen showed it."""
+
+    key_at: float
+    created: float
+    seen: dict[int, float] = field(default_factory=dict)
+
+
+@dataclass
+class Stats:
+    """Everything measured while playing."""
+
+    all_screens: dict[str, list[float]] = field(default_factory=lambda: {"pyte": [], "raw": []})
+    per_screen: dict[str, list[float]] = field(default_factory=lambda: {"pyte": [], "raw": []})
+    incomplete: int = 0
+    keys: int = 0
+
+
+class Table:
+    """The players at one table, the time of its last key press and its pending updates."""
+
+    def __init__(self, number: int, size: int, stats: Stats, pyte_screens: bool) -> None:
+        self.number = number
+        self.size = size
+        self.stats = stats
+        self.kind = "pyte" if pyte_screens else "raw"
+        self.players: list[Player] = []
+        self.code = ""
+        self.last_key_at = 0.0
+        self.expiry = 1.5
+        self.updates: dict[int, Update] = {}
+        self.turns = 0
+        self.measuring = False
+
+    def key_pressed(self, now: float) -> None:
+        """A player of this table sent a key."""
+        self.last_key_at = now
+        self.stats.keys += self.measuring
+
+    def deck_lowered(self, player: Player, deck: int, now: float) -> None:
+        """`player`'s screen shows the deck at `deck`, lower than before."""
+        if not self.measuring:
+            return
+        update = self.updates.get(deck)
+        if update is None or now - update.created > self.expiry:
+            if update is not None:
+                self.stats.incomplete += 1
+            update = self.updates[deck] = Update(self.last_key_at, now)
+        update.seen[player.index] = now
+        if len(update.seen) == self.size:
+            del self.updates[deck]
+            self.turns += 1
+            self._record(update)
+
+    def _record(self, update: Update) -> None:
+        delays = [seen - update.key_at for seen in update.seen.values()]
+        self.stats.per_screen[self.kind].extend(delays)
+        self.stats.all_screens[self.kind].append(max(delays))
+
+
+# ---------------------------------------------------------------- one player
+
+
+class Player(asyncssh.SSHClientSession[bytes]):
+    """One SSH session with a PTY: scans its output for the panel state and the deck count,
+    renders it with pyte when asked, and plays with keys."""
+
+    def __init__(self, index: int, think: float, pyte_screen: bool) -> None:
+        self.index = index
+        self.name = f"p{index:03d}"
+        self.think = think
+        self.table: Table | None = None
+        self.host = False
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.screen = pyte.Screen(80, 24) if pyte_screen else None
+        self._stream = pyte.ByteStream(self.screen) if self.screen else None
+        self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
+        self.text = ""
+        self.frames = 0
+        self.received = 0
+        self.deck: int | None = None
+        self.panel = ""
+        self.playing = False
+        self._pending: asyncio.TimerHandle | None = None
+        self._changed = asyncio.Event()
+
+    # output
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        now = time.perf_counter()
+        self.frames += 1
+        self.received += len(data)
+        chunk = self._decode(data)
+        self.text = (self.text + chunk)[-TEXT_KEPT:]
+        if self._stream is not None:
+            self._stream.feed(data)
+        self._see_deck(self._screen_deck() if self.screen else _last_deck(chunk), now)
+        self._see_panel(chunk)
+        self._changed.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._changed.set()
+
+    def _screen_deck(self) -> int | None:
+        assert self.screen is not None
+        for row in range(1, 10):
+            line = self.screen.buffer[row]
+            text = "".join(line[x].data for x in range(self.screen.columns))
+            match = DECK_RE.search(text)
+            if match:
+                return int(match[1])
+        return None
+
+    def _see_deck(self, deck: int | None, now: float) -> None:
+        if deck is None or deck == self.deck:
+            return
+        lowered = self.deck is not None and deck < self.deck
+        self.deck = deck
+        if lowered and self.table is not None:
+            self.table.deck_lowered(self, deck, now)
+
+    def _see_panel(self, chunk: str) -> None:
+        markers = MARKER_RE.findall(chunk)
+        if not markers:
+            return
+        marker = markers[-1]
+        state = PANEL_MARKERS[marker]
+        self.panel = marker if state == "decide" else state
+        if self.playing:
+            self._react(state, marker)
+
+    # playing
+
+    def start_playing(self) -> None:
+        """Play from now on, starting with what the panel shows now."""
+        self.playing = True
+        if self.panel:
+            self._react(PANEL_MARKERS.get(self.panel, self.panel), self.panel)
+
+    def _react(self, state: str, marker: str) -> None:
+        if self._pending is not None:
+            self._pending.cancel()
+            self._pending = None
+        if state == "decide":
+            key = "2" if marker in GUESSES else "1"
+            self._later(self._thinking() if marker in FIRST_STEP else 0.0, key)
+        elif state == "round_over":
+            self._later(self.think / 4, "n")
+        elif state == "game_over" and self.host:
+            self._later(self.think / 4, "r")
+
+    def _thinking(self) -> float:
+        """Seconds before a turn: `think` on average, between half and one and a half of it."""
+        return random.uniform(0.5, 1.5) * self.think
+
+    def _later(self, delay: float, key: str) -> None:
+        loop = asyncio.get_running_loop()
+        self._pending = loop.call_later(delay, self.press, key)
+
+    def press(self, key: str) -> None:
+        """Send one key (or escape sequence)."""
+        self._pending = None
+        if self.chan is None or self.chan.is_closing():
+            return
+        self.chan.write(key.encode())
+        if self.table is not None:
+            self.table.key_pressed(time.perf_counter())
+
+    async def expect(
+        self, text: str, send: str | None = None, timeout: float = 30.0, fresh: bool = True
+    ) -> None:
+        """Send `send` (if any), then wait until `text` shows in the output that follows."""
+        if fresh:
+            self.text = ""
+        if send is not None:
+            self.press(send)
+        deadline = time.monotonic() + timeout
+        while text not in self.text:
+            if self.chan is None or self.chan.is_closing():
+                raise ConnectionError(f"player {self.index} closed waiting for {text!r}")
+            self._changed.clear()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"player {self.index} waited for {text!r}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), remaining)
+
+
+def _last_deck(chunk: str) -> int | None:
+    matches = DECK_RE.findall(chunk)
+    return int(matches[-1]) if matches else None
+
+
+class _Guest(asyncssh.SSHClient):
+    """Keyboard-interactive with no prompts: a guest login."""
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: list[tuple[str, bool]]
+    ) -> list[str] | None:
+        return [] if not prompts else None
+
+
+_logins = asyncio.Semaphore(LOGIN_CONCURRENCY)
+
+
+async def connect(port: int, player: Player) -> None:
+    """Log `player` in as a guest from its loopback address and open its PTY session."""
+    async with _logins:
+        await _connect(port, player)
+
+
+async def _connect(port: int, player: Player) -> None:
+    source = f"127.0.0.{2 + player.index // PER_ADDRESS}"
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=player.name,
+        local_addr=(source, 0),
+        client_factory=_Guest,
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+        client_keys=None,
+        password_auth=False,
+        public_key_auth=False,
+        kbdint_auth=True,
+    )
+    player.conn = conn
+    player.chan, _ = await conn.create_session(
+        lambda: player, term_type="xterm-256color", term_size=(80, 24), encoding=None
+    )
+    await player.expect("signed in as", fresh=False)
+
+
+# ---------------------------------------------------------------- phases
+
+
+def say(message: str) -> None:
+    """Progress on stderr, timestamped."""
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+async def connect_all(port: int, players: list[Player]) -> None:
+    """Log every player in, a bounded number at a time."""
+    await asyncio.gather(*(connect(port, player) for player in players))
+
+
+async def settle(server: ServerProcess, quiet_for: float = 1.0, limit: float = 30.0) -> float:
+    """Wait until the server's CPU use stays near zero for `quiet_for` s; its RSS then."""
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        before = server.cpu_seconds()
+        await asyncio.sleep(quiet_for)
+        if server.cpu_seconds() - before < 0.05 * quiet_for:
+            break
+    return server.rss_mb()
+
+
+async def set_up_table(table: Table) -> None:
+    """Through the UI: the host opens a table and the others join it (not started yet)."""
+    host, *guests = table.players
+    await host.expect("Turn timer", send="n")
+    if table.size != 4:
+        await pick_seats(host, table.size)
+    await host.expect("Before the game", send="\r")
+    match = CODE_RE.search(host.text)
+    if match is None:
+        raise RuntimeError(f"table {table.number}: no code on the host's screen")
+    table.code = match[1]
+    host.text = ""
+    await asyncio.gather(*(join(guest, table.code) for guest in guests))
+
+
+async def pick_seats(host: Player, seats: int) -> None:
+    """In the new-table form: Tab to the seat count and step it to `seats`."""
+    host.press("\t")
+    host.press("\t")
+    step = "\x1b[D" if seats < 4 else "\x1b[C"
+    for _ in range(abs(seats - 4)):
+        host.press(step)
+    await host.expect(f"‹ {seats} ›", fresh=False)
+
+
+async def join(player: Player, code: str) -> None:
+    """From the lobby: the newest table is the last row; ctrl+end, then j."""
+    player.press(CTRL_END)
+    await player.expect("Before the game", send="j")
+    if code not in player.text:
+        raise RuntimeError(f"player {player.index} joined another table than {code}")
+
+
+# ---------------------------------------------------------------- the run
+
+
+@dataclass
+class Report:
+    """Numbers for the final printout."""
+
+    players: int
+    tables: int
+    rss_base: float = 0.0
+    rss_idle: float = 0.0
+    rss_lobby: float = 0.0
+    rss_end: float = 0.0
+    lobby_login_cpu: float = 0.0
+    setup_cpu: float = 0.0
+    setup_seconds: float = 0.0
+    play_seconds: float = 0.0
+    play_cpu: float = 0.0
+    client_cpu: float = 0.0
+    frames: int = 0
+    received: int = 0
+    gc_pauses: list[float] = field(default_factory=list)
+    load: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    pressure: str = ""
+    turns: list[int] = field(default_factory=list)
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The `share` quantile (nearest rank) in milliseconds; NaN if empty."""
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return 1000 * ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def print_report(report: Report, stats: Stats) -> None:
+    """The numbers, a few per line."""
+    for line in [*memory_lines(report), *cpu_lines(report), *latency_lines(report, stats)]:
+        print(line)
+
+
+def memory_lines(report: Report) -> Iterator[str]:
+    """RSS before and after the idle sessions."""
+    n, size = report.players, report.players // max(report.tables, 1)
+    yield f"{n} players at {report.tables} tables of {size} humans (every seat a human)"
+    if report.rss_lobby:
+        per = (report.rss_lobby - report.rss_base) / n
+        yield (
+            f"server RSS {report.rss_base:.1f} MB → {report.rss_lobby:.1f} MB with {n} idle "
+            f"in the lobby: {per:.2f} MB per idle session (target ≤ 3)"
+        )
+        yield f"  server CPU for those {n} logins: {1000 * report.lobby_login_cpu / n:.0f} ms each"
+    else:
+        per = (report.rss_idle - report.rss_base) / n
+        yield (
+            f"server RSS {report.rss_base:.1f} MB → {report.rss_idle:.1f} MB with {n} idle "
+            f"(seated, game not started): {per:.2f} MB per idle session (target ≤ 3)"
+        )
+    yield f"  server RSS after playing: {report.rss_end:.1f} MB"
+
+
+def cpu_lines(report: Report) -> Iterator[str]:
+    """Set-up time and CPU, and CPU per screen update while playing."""
+    n = report.players
+    yield (
+        f"logins and tables through the UI: {report.setup_seconds:.1f} s, server CPU "
+        f"{report.setup_cpu:.1f} s ({1000 * report.setup_cpu / n:.0f} ms per player)"
+    )
+    share = report.play_cpu / max(report.play_seconds, 1e-9)
+    per_update = 1000 * report.play_cpu / max(report.frames, 1)
+    yield (
+        f"play {report.play_seconds:.0f} s: {report.frames} screen updates delivered "
+        f"({report.received / 1e6:.1f} MB), server CPU {report.play_cpu:.1f} s "
+        f"({100 * share:.0f}% of a core) → {per_update:.2f} ms per screen update"
+    )
+    turns = sum(report.turns)
+    if turns:
+        per_turn = 1000 * report.play_cpu / turns
+        yield f"  server CPU per turn (every screen of its table): {per_turn:.1f} ms"
+
+
+def latency_lines(report: Report, stats: Stats) -> Iterator[str]:
+    """Key press → screens updated, and what else ran on the machine."""
+    size = report.players // max(report.tables, 1)
+    turns = report.turns or [0]
+    yield f"turns measured per table: min {min(turns)}, max {max(turns)}"
+    for kind in ("pyte", "raw"):
+        everyone, each = stats.all_screens[kind], stats.per_screen[kind]
+        if everyone:
+            yield (
+                f"key → all {size} screens ({kind}, {len(everyone)} turns): "
+                f"p50 {percentile(everyone, 0.5):.0f} ms, p99 {percentile(everyone, 0.99):.0f} ms, "
+                f"max {percentile(everyone, 1.0):.0f} ms (one screen: p50 "
+                f"{percentile(each, 0.5):.0f} ms, p99 {percentile(each, 0.99):.0f} ms)"
+            )
+    yield f"updates a screen skipped (not counted): {stats.incomplete}"
+    pauses = report.gc_pauses
+    if pauses:
+        yield (
+            f"server full GCs while playing: {len(pauses)}, {sum(pauses):.1f} s in all, "
+            f"longest {1000 * max(pauses):.0f} ms (the loop stands still meanwhile)"
+        )
+    load = ", ".join(f"{x:.1f}" for x in report.load)
+    yield f"client process CPU {report.client_cpu:.1f} s; load average {load}; {report.pressure}"
+
+
+def cpu_pressure() -> str:
+    """The kernel's CPU pressure (share of time tasks waited for a CPU), if available."""
+    with contextlib.suppress(OSError):
+        some = Path("/proc/pressure/cpu").read_text().splitlines()[0].split()
+        return "CPU pressure " + " ".join(some[1:3])
+    return "CPU pressure unknown"
+
+
+async def run(args: argparse.Namespace) -> None:
+    """Every phase, then the report."""
+    size, count = args.table_size, args.players - args.players % args.table_size
+    stats = Stats()
+    tables = [Table(t, size, stats, t < args.pyte_tables) for t in range(count // size)]
+    players = [Player(i, args.think, i // size < args.pyte_tables) for i in range(count)]
+    for player in players:
+        table = tables[player.index // size]
+        table.players.append(player)
+        player.table, player.host = table, player.index % size == 0
+    report = Report(count, len(tables))
+    with tempfile.TemporaryDirectory(prefix="lovelet-bench-") as tmp:
+        server = spawn_server(Path(tmp), count, args.gc_threshold)
+        try:
+            deadline = time.monotonic() + args.budget
+            await asyncio.wait_for(
+                phases(server, players, tables, report, args, deadline), args.budget + 30
+            )
+        except TimeoutError:
+            say("out of time (--budget): the numbers below are partial")
+        finally:
+            for player in players:
+                if player.conn is not None:
+                    player.conn.close()
+            server.stop()
+    report.load = os.getloadavg()
+    report.pressure = cpu_pressure()
+    print_report(report, stats)
+
+
+async def phases(
+    server: ServerProcess,
+    players: list[Player],
+    tables: list[Table],
+    report: Report,
+    args: argparse.Namespace,
+    deadline: float,
+) -> None:
+    """Warm up, seat everyone (idle), start the tables, play; fill `report`."""
+    await wait_listening(server)
+    await warm_up(server.port, args.think)
+    report.rss_base = await settle(server)
+    say(f"server up (pid {server.pid}), RSS {report.rss_base:.1f} MB")
+    if args.lobby_idle:
+        await idle_in_lobby(server, players, report)
+    cpu, started = server.cpu_seconds(), time.monotonic()
+    await seat_everyone(server.port, tables, args.lanes)
+    report.setup_cpu = server.cpu_seconds() - cpu
+    report.setup_seconds = time.monotonic() - started
+    report.rss_idle = await settle(server)
+    say(f"{len(players)} seated, idle: RSS {report.rss_idle:.1f} MB; starting the tables")
+    if args.freeze_after_setup:
+        server.freeze()
+    await asyncio.gather(*(start_table(table, args.think) for table in tables))
+    duration = min(args.duration, deadline - time.monotonic() - PLAY_STRIDE - 5)
+    if duration < 5:
+        raise TimeoutError("no time left to play within --budget")
+    say(f"{len(tables)} tables playing; measuring for {duration:.0f} s")
+    await play(server, players, tables, report, duration)
+    report.rss_end = server.rss_mb()
+
+
+async def start_table(table: Table, think: float) -> None:
+    """The host presses g, at a random moment within one think time (tables out of step)."""
+    await asyncio.sleep(random.uniform(0, think))
+    await table.players[0].expect("round 1", send="g")
+
+
+async def warm_up(port: int, think: float) -> None:
+    """One session in and out, so start-up costs are not counted per session."""
+    warm = Player(999, think, False)
+    await connect(port, warm)
+    assert warm.conn is not None
+    warm.conn.close()
+    await warm.conn.wait_closed()
+
+
+async def idle_in_lobby(server: ServerProcess, players: list[Player], report: Report) -> None:
+    """Every player logs in and waits in the lobby (each login updates everyone's lobby)."""
+    cpu = server.cpu_seconds()
+    await connect_all(server.port, players)
+    report.lobby_login_cpu = server.cpu_seconds() - cpu
+    report.rss_lobby = await settle(server)
+    say(f"{len(players)} idle in the lobby: RSS {report.rss_lobby:.1f} MB")
+
+
+async def seat_everyone(port: int, tables: list[Table], lanes: int) -> None:
+    """Every table's players log in and sit down, `lanes` tables at a time. Opening a table
+    and joining it is one step at a time (joiners take the newest table in the list)."""
+    lane, newest = asyncio.Semaphore(lanes), asyncio.Lock()
+
+    async def seat(table: Table) -> None:
+        async with lane:
+            await connect_all(port, [p for p in table.players if p.conn is None])
+            async with newest:
+                await set_up_table(table)
+            host, *guests = table.players
+            for guest in guests:
+                await host.expect(guest.name, fresh=False)
+
+    await asyncio.gather(*(seat(table) for table in tables))
+
+
+async def play(
+    server: ServerProcess,
+    players: list[Player],
+    tables: list[Table],
+    report: Report,
+    duration: float,
+) -> None:
+    """Let every table play for `duration` seconds, counting updates and CPU."""
+    for player in players:
+        player.start_playing()
+    await asyncio.sleep(PLAY_STRIDE)  # every table in its stride first
+    frames = sum(p.frames for p in players)
+    received = sum(p.received for p in players)
+    cpu, client, started = server.cpu_seconds(), time.process_time(), time.monotonic()
+    for table in tables:
+        table.measuring = True
+    await asyncio.sleep(duration)
+    for table in tables:
+        table.measuring = False
+    report.play_seconds = time.monotonic() - started
+    report.play_cpu = server.cpu_seconds() - cpu
+    report.client_cpu = time.process_time() - client
+    report.frames = sum(p.frames for p in players) - frames
+    report.received = sum(p.received for p in players) - received
+    report.turns = [table.turns for table in tables]
+    report.gc_pauses = server.full_collections(started, time.monotonic())
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """Flags."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--players", type=int, default=200, help="SSH clients (default 200)")
+    parser.add_argument("--table-size", type=int, default=4, help="humans per table (2-6)")
+    parser.add_argument("--duration", type=float, default=60.0, help="seconds of play measured")
+    parser.add_argument("--think", type=float, default=2.0, help="seconds before each turn")
+    parser.add_argument(
+        "--lanes", type=int, default=2, help="tables whose players log in at once (set-up)"
+    )
+    parser.add_argument("--pyte-tables", type=int, default=10, help="tables rendered by pyte")
+    parser.add_argument(
+        "--lobby-idle",
+        action="store_true",
+        help="first log everyone in to wait in the lobby (slow: each login redraws every lobby)",
+    )
+    parser.add_argument(
+        "--freeze-after-setup",
+        action="store_true",
+        help="experiment: make the server gc.freeze() once everyone is seated",
+    )
+    parser.add_argument(
+        "--gc-threshold", default="", help="experiment: the server's gc.set_threshold, 'a,b,c'"
+    )
+    parser.add_argument("--budget", type=float, default=180.0, help="seconds for the whole run")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark."""
+    args = parse_args(argv)
+    if not 2 <= args.table_size <= 6 or args.players < args.table_size:
+        raise SystemExit("need 2 <= --table-size <= 6 and at least one table of players")
+    asyncio.run(run(args))
+
+
+if __name__ == "__main__":
+    main()
