@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from itertools import permutations
 from typing import TYPE_CHECKING
 
@@ -33,16 +34,11 @@ def guard(game: Game, seat: int, card: CardSpec, play: Play) -> None:
         game.discard_hand(target)
         game.draw_replacement(target)
         return
-    hit = _named(game, held, play.guess)
-    game.emit("guess", seat, target=target, guess=play.guess, hit=hit)
+    hit = (held.value if game.edition.guess_by_value else held.id) == play.guess
+    if game.record:
+        game.emit("guess", seat, target=target, guess=play.guess, hit=hit)
     if hit:
         game.knock_out(target)
-
-
-def _named(game: Game, held: CardSpec, guess: str | int | None) -> bool:
-    if game.edition.guess_by_value:
-        return held.value == guess
-    return held.id == guess
 
 
 def priest(game: Game, seat: int, card: CardSpec, play: Play) -> None:
@@ -52,8 +48,9 @@ def priest(game: Game, seat: int, card: CardSpec, play: Play) -> None:
 
 
 def _look(game: Game, seat: int, target: int) -> None:
-    cards = [c.id for c in game.hands[target]]
-    game.emit_secret("look", seat, {"cards": cards}, (seat,), target=target)
+    if game.record:
+        cards = [c.id for c in game.hands[target]]
+        game.emit_secret("look", seat, {"cards": cards}, (seat,), target=target)
 
 
 def baron(game: Game, seat: int, card: CardSpec, play: Play) -> None:
@@ -75,14 +72,15 @@ def _compare(game: Game, seat: int, play: Play, lower_loses: bool) -> None:
     if mine.value != theirs.value:
         seat_lower = mine.value < theirs.value
         loser = seat if seat_lower == lower_loses else target
-    game.emit_secret(
-        "compare",
-        seat,
-        {"cards": {str(seat): mine.id, str(target): theirs.id}},
-        (seat, target),
-        target=target,
-        loser=loser,
-    )
+    if game.record:
+        game.emit_secret(
+            "compare",
+            seat,
+            {"cards": {str(seat): mine.id, str(target): theirs.id}},
+            (seat, target),
+            target=target,
+            loser=loser,
+        )
     if loser is not None:
         game.knock_out(loser)
 
@@ -108,9 +106,10 @@ def king(game: Game, seat: int, card: CardSpec, play: Play) -> None:
 
 def _swap(game: Game, actor: int, a: int, b: int) -> None:
     hands = game.hands
-    secret = {"cards": {str(a): [c.id for c in hands[a]], str(b): [c.id for c in hands[b]]}}
+    if game.record:
+        before = {str(a): [c.id for c in hands[a]], str(b): [c.id for c in hands[b]]}
+        game.emit_secret("swap", actor, {"cards": before}, (a, b), seats=[a, b])
     hands[a], hands[b] = hands[b], hands[a]
-    game.emit_secret("swap", actor, secret, (a, b), seats=[a, b])
 
 
 def princess(game: Game, seat: int, card: CardSpec, play: Play) -> None:
@@ -126,13 +125,15 @@ def chancellor(game: Game, seat: int, card: CardSpec, play: Play) -> None:
         return
     hand = game.hands[seat]
     hand.extend(drawn)
-    game.emit_secret(
-        "chancellor_draw", seat, {"cards": [c.id for c in drawn]}, (seat,), count=len(drawn)
-    )
-    game.ask(seat, "chancellor", keep_choices([c.id for c in hand]))
+    if game.record:
+        game.emit_secret(
+            "chancellor_draw", seat, {"cards": [c.id for c in drawn]}, (seat,), count=len(drawn)
+        )
+    game.ask(seat, "chancellor", keep_choices(tuple(c.id for c in hand)))
 
 
-def keep_choices(card_ids: list[str]) -> tuple[Keep, ...]:
+@cache
+def keep_choices(card_ids: tuple[str, ...]) -> tuple[Keep, ...]:
     """Every way to keep one card and order the rest for the bottom, without repeats."""
     seen: dict[Keep, None] = {}
     for order in permutations(card_ids):

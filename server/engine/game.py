@@ -37,6 +37,7 @@ class Game:
             raise SetupError(f"tokens lists {len(self.tokens)} seats for {players} players")
         self.record = record
         self.roles = edition.roles
+        self._card_effects = {c.id: (c, effects.EFFECTS[c.role]) for c in edition.cards}
         self.events: list[Event] = []
         self.round = 0
         self.round_over = True
@@ -58,6 +59,7 @@ class Game:
         self.hands: list[list[CardSpec]] = [[] for _ in range(n)]
         self.discards: list[list[CardSpec]] = [[] for _ in range(n)]
         self.alive = [True] * n
+        self.remaining = n  # players still in the round: alive.count(True)
         self.protected = [False] * n
         self.unchoosable = 0  # bit per seat knocked out or protected; mirrors the two lists
         self.marked: int | None = None  # Sycophant
@@ -132,8 +134,9 @@ class Game:
 
     def _begin_turn(self, seat: int) -> None:
         self.turn = seat
-        self.protected[seat] = False
-        self.unchoosable &= ~(1 << seat)
+        if self.protected[seat]:
+            self.protected[seat] = False
+            self.unchoosable &= ~(1 << seat)
         card = self.deck.pop()
         self.hands[seat].append(card)
         if self.record:
@@ -169,16 +172,15 @@ class Game:
         )
 
     def _play(self, seat: int, play: Play) -> None:
-        hand = self.hands[seat]
-        card = self.edition.by_id[play.card]
-        hand.remove(card)
+        card, effect = self._card_effects[play.card]
+        self.hands[seat].remove(card)
         self.discards[seat].append(card)
         if self.record:
             public = {"card": play.card, "targets": play.targets, "guess": play.guess}
             self.events.append(Event("play", seat, public))
         if card.choosing:
             self.marked = None
-        effects.EFFECTS[card.role](self, seat, card, play)
+        effect(self, seat, card, play)
 
     def _keep(self, seat: int, keep: Keep) -> None:
         self.hands[seat] = [self.edition.by_id[keep.keep]]
@@ -195,7 +197,7 @@ class Game:
         if self.game_over:
             return
         alive = self.alive
-        if alive.count(True) == 1:
+        if self.remaining == 1:
             self._end_round([alive.index(True)], "last_standing")
         elif not self.deck:
             self._showdown()
@@ -257,13 +259,14 @@ class Game:
             c.role for c in self.discards[seat]
         ]
         hand = self.hands[seat]
-        revealed = [card.id for card in hand]
+        if self.record:
+            self.emit("knocked_out", seat, cards=[card.id for card in hand])
         self.discards[seat].extend(hand)
         hand.clear()
         self.alive[seat] = False
+        self.remaining -= 1
         self.protected[seat] = False
         self.unchoosable |= 1 << seat
-        self.emit("knocked_out", seat, cards=revealed)
         if constable:
             self.gain_token(seat, "constable")
 
@@ -293,7 +296,8 @@ class Game:
     def _showdown(self) -> None:
         contenders = [seat for seat in range(self.players) if self.alive[seat]]
         held = {s: self.hands[s][0] for s in contenders if self.hands[s]}
-        self.emit("showdown", None, hands={str(s): card.id for s, card in held.items()})
+        if self.record:
+            self.emit("showdown", None, hands={str(s): card.id for s, card in held.items()})
         if Role.BISHOP in self.roles and any(c.role == Role.PRINCESS for c in held.values()):
             contenders = [s for s in contenders if s not in held or held[s].role != Role.BISHOP]
         scores = {s: self.hand_score(s) for s in contenders}
