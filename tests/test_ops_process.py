@@ -226,7 +226,7 @@ async def play_all_bot_game(host: SSHTerminal, watcher: SSHTerminal) -> None:
 async def until_my_turn(term: SSHTerminal, rng: random.Random) -> None:
     """Wait until the player must choose a card to play, with their draw last in the log.
 
-    Decisions outside one's turn (a Bishop's redraw offer) are made at random on the way.
+    Other decisions met on the way (finishing a play, a redraw offer) are made at random.
     """
     while True:
         await term.wait_for(lambda: read_panel(term) is not None, "a decision", GAME_TIMEOUT)
