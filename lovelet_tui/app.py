@@ -100,6 +100,7 @@ class LoveletApp(App[None]):
         """Hand a server message to the screen that shows it."""
         match message:
             case Welcome():
+                self.player_name = message.name  # the server may have suffixed it
                 self.lobby.show_welcome(message)
             case Lobby():
                 self.lobby.show_lobby(message)

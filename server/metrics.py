@@ -40,7 +40,7 @@ REFUSAL_REASONS = (
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
 _GATE_MESSAGES = {
     "banned": "banned",
-    "sessions open with this key": "sessions_per_identity",
+    "open with this key": "sessions_per_identity",
     "shutting down": "shutting_down",
     "full": "full",
     "from your address": "per_address",

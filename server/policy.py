@@ -36,8 +36,9 @@ class StorePolicy:
         if identity is not None:
             open_sessions = sum(1 for other in online.values() if other == identity)
             if open_sessions >= self._sessions_per_identity:
+                sessions = "session" if open_sessions == 1 else "sessions"
                 return Admission(
-                    refusal=f"You already have {open_sessions} sessions open with this key."
+                    refusal=f"You already have {open_sessions} {sessions} open with this key."
                 )
         claim = self._store.claim_nickname(identity, wanted, set(online))
         return Admission(claim.name, claim.notice)

@@ -81,7 +81,7 @@ async def start(
     print(f"lovelet is listening on {host}:{service.port}", flush=True)
     print(f"host key fingerprint: {service.fingerprint}", flush=True)
     print(f"connect with: ssh -p {service.port} yourname@{shown_host}", flush=True)
-    log_started(config.listen, service.fingerprint, config.metrics_listen, VERSION)
+    log_started(f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION)
     for name in unapplied_settings(config):
         log.warning("setting not applied yet: %s", name)
     gc.freeze()  # start-up objects never need collecting again: shorter GC pauses later
@@ -97,10 +97,10 @@ def _close(service: SSHService, nickname: str, reason: str) -> None:
 
 async def serve(config: Config) -> None:
     """Run until SIGTERM or SIGINT, then stop cleanly."""
-    server = await start(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    server = await start(config)
     await stop.wait()
     await server.stop(config.shutdown_grace)

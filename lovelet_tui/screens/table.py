@@ -310,7 +310,7 @@ class TableScreen(Screen[str]):
 
     def _hosting(self) -> bool:
         info = self.info
-        return info is not None and info.you is not None and info.seats[info.you].name == info.host
+        return info is not None and info.host is not None and info.host == self.app.player_name
 
     def _cursor_seat_empty(self) -> bool:
         return self.info is not None and self.info.seats[self.cursor].name is None

@@ -19,6 +19,7 @@ from .cards import CardBook
 Dist = dict[str, float]
 
 SHOWDOWN_WEIGHT_EARLY = 0.5  # how much the kept card's rank counts while the round is young
+DENIAL = 0.5  # an opponent's token counts this much against one of this seat's
 KILL_WEIGHT = 1.0  # share of the modelled gain from an opponent's knock-out that is believed
 DANGER_SCALE = 1.0  # how much more dangerous opponents are than the model of them says
 MAX_DANGER = 0.95
@@ -40,6 +41,7 @@ class Table:
     bonus: list[int]  # Count bonus per seat
     discards: list[list[str]]
     tokens: list[int]
+    spies: frozenset[int]  # seats in the round that have played or discarded a Spy
     exposed: dict[int, str]  # opponent seat -> the card of mine they know
     guess_options: int  # how many guesses could name some unseen card
     _memo: dict = field(default_factory=dict)
@@ -72,6 +74,11 @@ class Table:
             bonus=[_counts(book, seat["discards"]) for seat in seats],
             discards=[seat["discards"] for seat in seats],
             tokens=[seat["tokens"] for seat in seats],
+            spies=frozenset(
+                s
+                for s, seat in enumerate(seats)
+                if seat["alive"] and any(book.has(card, Role.SPY) for card in seat["discards"])
+            ),
             exposed=dict(beliefs.exposed),
             guess_options=_guess_options(book, view["unseen"], view["hand"]),
         )
@@ -221,8 +228,33 @@ class Table:
         key = ("without", card, seat)
         if key not in self._memo:
             now = self.win(card)
-            self._memo[key] = now + KILL_WEIGHT * (self.win(card, self.without(seat)) - now)
+            gain = KILL_WEIGHT * (self.win(card, self.without(seat)) - now)
+            spies = self.spy_outcome(self.spies - {seat}) - self.spy_outcome(self.spies)
+            self._memo[key] = now + gain + self.round_survival(card) * spies
         return self._memo[key]
+
+    def typical_gain(self, seat: int) -> float:
+        """What knocking `seat` out is worth while keeping whatever a draw brings."""
+        key = ("typical gain", seat)
+        if key not in self._memo:
+            self._memo[key] = sum(
+                p * (self.win_without(card, seat) - self.win(card))
+                for card, p in self.draw_odds().items()
+            )
+        return self._memo[key]
+
+    def typical_shield(self) -> float:
+        """What protection is worth while keeping whatever a draw brings."""
+        return sum(
+            p * (self.win(card, shielded=True) - self.win(card))
+            for card, p in self.draw_odds().items()
+        )
+
+    def spy_outcome(self, spies: frozenset[int]) -> float:
+        """The Spy's token if `spies` show a Spy at the end: this seat's, or an opponent's."""
+        if len(spies) != 1:
+            return 0.0
+        return 1.0 if self.me in spies else -DENIAL
 
     def _remember(self, key: tuple, dist: Dist, compute: Callable[[tuple, Dist], Any]) -> Any:
         """`compute(key, dist)` once per key and distribution object; the memo keeps `dist`

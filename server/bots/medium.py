@@ -14,7 +14,7 @@ from .estimate import Dist, Table
 INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
 GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
 SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for later
-KNOWN_TARGET_KEPT = 0.5  # share of a sure Guard hit expected next turn when keeping a Guard
+ACTION_KEPT = 0.5  # share of a kept card's best use now still expected at the next turn
 SPY_WEIGHT = 1.0  # how much the Spy's token counts against the round's
 TIE = 1e-9
 
@@ -53,25 +53,33 @@ def score_play(table: Table, choice: dict) -> float:
 
 
 def potential(table: Table, kept: str) -> float:
-    """What keeping `kept` promises for the next turn: a Spy to play, a Guard for a known card."""
+    """What keeping `kept` promises for the next turn: a Spy to play, a Guard or a Prince
+    for a likely target, protection."""
     if not table.another_turn():
         return 0.0
     role = table.book.role[kept]
     if role is Role.SPY:
         return SPY_KEPT * spy_bonus(table, kept)
     if role is Role.GUARD:
-        gains = [
-            table.win_without(kept, seat) - table.win(kept)
-            for seat, dist in table.dists.items()
-            if _certain_hit(table, dist)
-        ]
-        return KNOWN_TARGET_KEPT * max(gains, default=0.0)
-    return 0.0
+        odds = {seat: _best_guess_odds(table, dist) for seat, dist in table.dists.items()}
+    elif role is Role.PRINCE:
+        odds = {seat: _role_odds(table, dist, Role.PRINCESS) for seat, dist in table.dists.items()}
+    elif role is Role.HANDMAID:
+        return ACTION_KEPT * table.typical_shield()
+    else:
+        return 0.0
+    return ACTION_KEPT * max((p * table.typical_gain(seat) for seat, p in odds.items()), default=0)
 
 
-def _certain_hit(table: Table, dist: Dist) -> bool:
+def _best_guess_odds(table: Table, dist: Dist) -> float:
+    """The chance that a Guard's best guess names `dist`'s card."""
     book = table.book
-    return len(dist) == 1 and not any(book.has(card, Role.GUARD) for card in dist)
+    odds: dict[str | int, float] = {}
+    for card, p in dist.items():
+        if not book.has(card, Role.GUARD):
+            guess = book.value[card] if book.by_value else card
+            odds[guess] = odds.get(guess, 0.0) + p
+    return max(odds.values(), default=0.0)
 
 
 def _no_effect(table: Table, choice: dict, kept: str) -> float:
@@ -200,16 +208,15 @@ def _chancellor(table: Table, choice: dict, kept: str) -> float:
 
 
 def spy_bonus(table: Table, kept: str) -> float:
-    """The Spy's token: expected if no other seat still in the round shows a Spy at the end."""
-    book = table.book
-    spies = book.ids_of(Role.SPY)
-    shown = [
-        seat for seat in (table.me, *table.opponents) if set(table.discards[seat]) & set(spies)
-    ]
-    if shown:
+    """The Spy's token if no other seat in the round shows a Spy at the end, or the token
+    denied to the one seat that shows one."""
+    if table.me in table.spies:
         return 0.0
-    unseen = sum(table.pool.get(card, 0) for card in spies)
-    return SPY_WEIGHT * table.round_survival(kept) * max(0.0, 1 - 0.5 * unseen)
+    gain = table.spy_outcome(table.spies | {table.me}) - table.spy_outcome(table.spies)
+    if not table.spies:
+        unseen = sum(table.pool.get(card, 0) for card in table.book.ids_of(Role.SPY))
+        gain *= max(0.0, 1 - 0.5 * unseen)
+    return SPY_WEIGHT * table.round_survival(kept) * gain
 
 
 def _spy(table: Table, choice: dict, kept: str) -> float:

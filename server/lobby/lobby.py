@@ -181,8 +181,9 @@ class Lobby:
         if session.table is not None:
             self._reset_idle(session)
         elif self.close_session is not None:
-            minutes = self.settings.lobby_idle / 60
-            self.close_session(session, f"Disconnected after {minutes:.0f} minutes idle.")
+            self.close_session(
+                session, f"Disconnected after {idle_time(self.settings.lobby_idle)} idle."
+            )
 
     def motd(self) -> str:
         """The message of the day: as set by an admin, else as configured."""
@@ -362,6 +363,15 @@ class Lobby:
     def _lobby_message(self) -> LobbyMessage:
         tables = tuple(table.summary() for table in self.tables.values())
         return LobbyMessage(tables, self.online())
+
+
+def idle_time(seconds: float) -> str:
+    """'45 seconds', '1 minute', '30 minutes': how long someone was idle, in words."""
+    if seconds < 90:
+        count, unit = round(seconds), "second"
+    else:
+        count, unit = round(seconds / 60), "minute"
+    return f"{count} {unit}{'' if count == 1 else 's'}"
 
 
 def engine_choice(choice: PlayChoice | KeepChoice | LookChoice | RedrawChoice) -> Choice:

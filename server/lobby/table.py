@@ -80,6 +80,7 @@ class Table:
         self.seats = [Seat() for _ in range(seats)]
         self.spectators: list[Session] = []
         self.host: str | None = None  # identity id
+        self.host_name: str | None = None
         self.status = "waiting"
         self.game: Game | None = None
         self.log: list[Event] = []
@@ -128,6 +129,7 @@ class Table:
     def add_host(self, session: Session) -> None:
         """The creator takes seat 0 and hosts."""
         self.host = session.identity.id
+        self.host_name = session.identity.name
         self._seat_human(0, session)
         self.changed()
 
@@ -261,9 +263,11 @@ class Table:
         if not any(seat.identity for seat in self.seats) and not self.spectators:
             self.close()
             return
-        if self.host is not None and self.seat_of_identity(self.host) is None:
-            humans = [seat.identity for seat in self.seats if seat.identity]
-            self.host = humans[0] if humans else None
+        host_here = any(s.identity.id == self.host for s in self.sessions())
+        if self.host is not None and not host_here and self.seat_of_identity(self.host) is None:
+            humans = [seat for seat in self.seats if seat.identity]
+            self.host = humans[0].identity if humans else None
+            self.host_name = humans[0].name if humans else None
         self.changed()
 
     def close(self) -> None:
@@ -464,12 +468,11 @@ class Table:
 
     def info(self, you: int | None) -> TableInfo:
         """The table as its members see it."""
-        host_seat = self.seat_of_identity(self.host) if self.host else None
         return TableInfo(
             code=self.code,
             name=self.name,
             edition=self.edition.id,
-            host=self.seats[host_seat].name if host_seat is not None else None,
+            host=self.host_name,
             seats=tuple(
                 SeatInfo(seat.name, seat.bot_level, not seat.played_by_bot or bool(seat.bot_level))
                 for seat in self.seats

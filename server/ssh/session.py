@@ -97,6 +97,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._pending: list[bytes] = []
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._refused = False
         self._close_message: str | None = None
         self._error: BaseException | None = None
         self._done = asyncio.Event()
@@ -237,6 +238,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         if admission.refusal is not None:
             note_refusal(config, login.peer, admission.refusal)
             self._close_message = admission.refusal
+            self._refused = True
             self._finish()
             return
         self._nickname = config.registry.register(admission.name, self)
@@ -334,7 +336,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             try:
                 if message:
                     chan.write(message.rstrip("\r\n").encode() + b"\r\n")
-                chan.exit(1 if failed else 0)
+                chan.exit(1 if failed or self._refused else 0)
             except OSError:
                 pass
         self._app = None
