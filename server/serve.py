@@ -61,7 +61,7 @@ async def start(
     store = Store.open(config.database_path)
     for game in store.unfinished_games():
         store.abandon_game(game.id)  # cut off by a crash or a kill: its log is kept
-    lobby = Lobby(settings or lobby_settings(config), store=store)
+    lobby = Lobby(settings or lobby_settings(config), store=store, metrics=metrics)
     service = await start_ssh_server(
         host,
         port,

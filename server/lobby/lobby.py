@@ -46,6 +46,7 @@ from protocol import (
 )
 
 from ..engine import Choice, Keep, Look, Play, Redraw, find_edition
+from ..metrics import Metrics
 from ..sanitize import clean_text
 from ..store import MOTD, Store
 from .admin import run_admin
@@ -99,10 +100,12 @@ class Lobby:
         settings: LobbySettings | None = None,
         rng: random.Random | None = None,
         store: Store | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         self.settings = settings or LobbySettings()
         self.rng = rng or random.Random()
         self.store = store
+        self.metrics = metrics
         self.close_session: CloseSession | None = None  # set by the server to end a session
         self.sessions: dict[Session, None] = {}
         self.tables: dict[str, Table] = {}
@@ -252,6 +255,7 @@ class Lobby:
             self._table_changed,
             self.rng,
             self.store,
+            self.metrics,
         )
         self.tables[table.code] = table
         table.add_host(session)

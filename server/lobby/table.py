@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import time
 from collections.abc import Callable
@@ -13,6 +14,7 @@ from protocol import SeatInfo, TableInfo, TableState, TableSummary
 from ..bots import Bot, make_bot
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start, log_table_closed
+from ..metrics import Metrics
 from ..store import GameRecorder, SeatRecord, Store
 from .session import Session
 
@@ -73,6 +75,7 @@ class Table:
         on_change: Callable[[Table], None],
         rng: random.Random,
         store: Store | None = None,
+        metrics: Metrics | None = None,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition, self.timer = code, name, edition, timer
@@ -88,6 +91,7 @@ class Table:
         self.step = 0  # bumped on every change of the pending decision
         self.rng = rng
         self.store = store
+        self.metrics = metrics
         self.recorder: GameRecorder | None = None
         self._on_change = on_change
         self._engine_seen = 0
@@ -352,6 +356,7 @@ class Table:
             game.act(index, choice)
         except EngineError as err:
             raise TableError(err.code, err.message) from None
+        self._count_action()
         self._stepped()
 
     def _stepped(self) -> None:
@@ -372,7 +377,13 @@ class Table:
         self.changed()
         self._schedule_actor()
 
+    def _count_action(self) -> None:
+        if self.metrics is not None:
+            self.metrics.actions.inc()
+
     def _log_game_end(self) -> None:
+        if self.metrics is not None:
+            self.metrics.game_finished(self.edition.id)
         winners = ", ".join(self.seats[s].name or "?" for s in self.game.game_winners)
         duration = time.monotonic() - self._game_started
         log_game_end(self.code, self.edition.id, duration, self.game.round, winners)
@@ -424,6 +435,7 @@ class Table:
         view = game.view(index)
         choice = bot.choose(view, self._seat_log(index), self.rng)
         game.act(index, choice_from_dict(choice))
+        self._count_action()
         self._stepped()
 
     def _seat_log(self, index: int) -> list[dict]:
@@ -448,8 +460,9 @@ class Table:
         self._flush_scheduled = False
         if self.closed:
             return
-        for session in self.sessions():
-            self.send_state(session)
+        with self.metrics.time_update() if self.metrics else contextlib.nullcontext():
+            for session in self.sessions():
+                self.send_state(session)
 
     def send_state(self, session: Session) -> None:
         """Send `session` its view, and the log entries it has not seen yet."""
