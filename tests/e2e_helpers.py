@@ -256,7 +256,7 @@ async def play_to_game_over(
             continue
         panel, table_line = read_panel(term), read_table_line(term)
         assert panel is not None
-        check_decision(player, table)
+        await check_decision(player, table)
         if panel.prompt in FIRST_PROMPTS:
             player.first_step = panel
         elif back_out_once and not player.backed_out:
@@ -291,14 +291,18 @@ def pick(panel: Panel, player: Player, table: Table, rng: random.Random) -> Opti
     return rng.choice([o for o in panel.options if o.label in targeting] or panel.options)
 
 
-def check_decision(player: Player, table: Table) -> None:
-    """The server waits for this player's decision, and the screen shows its hand."""
+async def check_decision(player: Player, table: Table) -> None:
+    """The server waits for this player's decision, and the screen shows its hand.
+
+    The prompt's rows may arrive before the hand's rows of the same frame (a frame can come
+    in several SSH packets), so the hand is waited for, not read at once.
+    """
     game = table.game
     assert game is not None and game.pending is not None
     screen = screen_text(player.term)
     assert game.pending.seat == player.seat, f"a prompt while another seat decides\n{screen}"
-    hand, held = read_hand(player.term), [card.name for card in game.hands[player.seat]]
-    assert hand == held, f"hand shown {hand}, held {held}\n{screen}"
+    held = [card.name for card in game.hands[player.seat]]
+    await player.term.wait_for(lambda: read_hand(player.term) == held, f"the hand {held}")
 
 
 async def back_out(player: Player) -> None:
