@@ -254,9 +254,8 @@ async def play_to_game_over(
             await term.send_keys("n")
             await term.wait_for(lambda: "n: next round" not in screen_text(term), "n taken")
             continue
-        panel, table_line = read_panel(term), read_table_line(term)
-        assert panel is not None
         await check_decision(player, table)
+        panel, table_line = await whole_panel(player, table), read_table_line(term)
         if panel.prompt in FIRST_PROMPTS:
             player.first_step = panel
         elif back_out_once and not player.backed_out:
@@ -268,6 +267,25 @@ async def play_to_game_over(
             lambda p=panel, t=table_line: read_panel(term) != p or read_table_line(term) != t,
             "the key taken",
         )
+
+
+async def whole_panel(player: Player, table: Table) -> Panel:
+    """The panel once all of it arrived: a first step offers each card of the hand that the
+    server allows (rows can come in a later write than the prompt)."""
+    game, term = table.game, player.term
+    assert game is not None and game.pending is not None
+    cards = {choice.card for choice in game.pending.choices if isinstance(choice, Play)}
+
+    def whole() -> bool:
+        panel = read_panel(term)
+        if panel is None or panel.prompt != PROMPTS["card"]:
+            return panel is not None
+        return len(panel.options) == len(cards)
+
+    await term.wait_for(whole, f"the whole panel ({len(cards)} cards)")
+    panel = read_panel(term)
+    assert panel is not None
+    return panel
 
 
 def read_table_line(term: SSHTerminal) -> str:
