@@ -227,6 +227,10 @@ def _game_end(event: Event, names: Names) -> str:
     return f"Game over: {names.group(event.get('winners') or [])} won the game"
 
 
+def _autoplay(event: Event, names: Names) -> str:
+    return f"Time ran out: a bot decided for {names.player(event.get('seat'))}"
+
+
 def _unknown(event: Event, names: Names) -> str:
     return str(event.get("kind")).replace("_", " ")
 
@@ -255,4 +259,5 @@ SENTENCES: dict[str, Callable[[Event, Names], str | None]] = {
     "showdown": _showdown,
     "round_end": _round_end,
     "game_end": _game_end,
+    "autoplay": _autoplay,
 }

@@ -98,7 +98,7 @@ async def test_the_form_has_defaults_and_esc_cancels() -> None:
         app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:x", False)))
         await pilot.press("n", "escape", "n", "enter")
         await pilot.pause()
-    assert link.sent[1:] == [CreateTable("Ana's table", "2019", 4, None, ())]
+    assert link.sent[1:] == [CreateTable("Ana's table", "2019", 4, 90, ())]
 
 
 async def test_chat_is_typed_after_c_and_shown_literally() -> None:

@@ -89,3 +89,9 @@ def test_unknown_kinds_still_read() -> None:
     assert [line.plain for line in narrate([{"kind": "brand_new", "seat": 1}], names)] == [
         "brand new"
     ]
+
+
+def test_a_timed_out_decision_is_told() -> None:
+    names = Names(["ana", "bo"], you=1)
+    (line,) = narrate([{"kind": "autoplay", "seat": 1, "reason": "timeout"}], names)
+    assert line.plain == "Time ran out: a bot decided for you"

@@ -21,7 +21,7 @@ from protocol.registry import BOT_LEVELS, MAX_TABLE_NAME
 
 DEFAULT_EDITION = "2019"
 DEFAULT_SEATS = 4
-TIMERS = ((None, "none"), (30, "30 s"), (60, "1 min"), (120, "2 min"), (300, "5 min"))
+TIMERS = ((90, "90 s"), (30, "30 s"), (60, "1 min"), (120, "2 min"), (300, "5 min"), (None, "none"))
 
 
 class CreateTableScreen(ModalScreen[None]):
