@@ -5,11 +5,11 @@ from __future__ import annotations
 import getpass
 
 from lovelet_tui.app import LoveletApp
-
 from protocol import BotSpec, CreateTable, Start, encode
 
 from .glue import LobbyLink
 from .lobby import Identity, Lobby, LobbySettings, TableSettings
+from .sanitize import clean_name
 
 
 class LocalLink(LobbyLink):
@@ -27,9 +27,9 @@ class LocalLink(LobbyLink):
             super().send(queued)
 
 
-def play(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> None:
-    """Play one table in this terminal until the player quits."""
-    name = (getpass.getuser() or "you")[:16]
+def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> LoveletApp:
+    """The app, attached to a lobby of its own that seats it with bots and starts the game."""
+    name = clean_name(getpass.getuser() or "you")
     lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=bot_delay, round_pause=30)))
     bot_seats = tuple(BotSpec(seat, bots) for seat in range(1, players))
     setup = [
@@ -39,4 +39,9 @@ def play(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> None:
     link = LocalLink(setup)
     app = LoveletApp(link, name)
     link.attachment = lobby.attach(Identity(f"local:{name}", name), app.deliver)
-    app.run()
+    return app
+
+
+def play(edition: str, players: int, bots: str) -> None:
+    """Play one table in this terminal until the player quits."""
+    local_app(edition, players, bots).run()
