@@ -82,10 +82,10 @@ TEXT_KEPT = 16_384  # characters of recent output each player keeps for `expect`
 GC_MONITOR = """\
 # Written by benchmarks/sessions.py on the server's PYTHONPATH: logs each full collection
 # (monotonic end time, pause in seconds); SIGUSR1 freezes the objects alive (gc.freeze);
-# LOVELET_BENCH_GC_THRESHOLD="a,b,c" sets gc.set_threshold (experiments only).
+# BENCH_GC_THRESHOLD="a,b,c" sets gc.set_threshold (experiments only).
 import gc, os, signal, time
 
-_log = open(os.environ["LOVELET_BENCH_GC_LOG"], "a", buffering=1)
+_log = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)
 _began = [0.0]
 
 
@@ -99,8 +99,8 @@ def _watch(phase, info):
 
 gc.callbacks.append(_watch)
 signal.signal(signal.SIGUSR1, lambda *_: gc.freeze())
-if os.environ.get("LOVELET_BENCH_GC_THRESHOLD"):
-    gc.set_threshold(*map(int, os.environ["LOVELET_BENCH_GC_THRESHOLD"].split(",")))
+if os.environ.get("BENCH_GC_THRESHOLD"):
+    gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
 """
 
 
@@ -171,8 +171,8 @@ def spawn_server(data_dir: Path, players: int, gc_threshold: str = "") -> Server
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]),
-        "LOVELET_BENCH_GC_LOG": str(gc_log),
-        "LOVELET_BENCH_GC_THRESHOLD": gc_threshold,
+        "BENCH_GC_LOG": str(gc_log),
+        "BENCH_GC_THRESHOLD": gc_threshold,
         "LOVELET_LIMITS_MAX_CONNECTIONS": str(players + 20),
         "LOVELET_LIMITS_IDLE_TIMEOUT": "0",
     }
