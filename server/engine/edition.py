@@ -26,8 +26,9 @@ class Edition:
     roles: frozenset[str] = field(init=False)  # the roles its cards follow
     full_deck: tuple[CardSpec, ...] = field(init=False)  # every copy, in reference order
     reference: tuple[dict, ...] = field(init=False, repr=False)  # the reference card, as data
-    # memo of legal plays by (card, card, seat, choosable others): a pure function's cache
+    # memos of legal plays by hand and by card (see legal.play_decision): pure functions' caches
     plays_memo: dict = field(init=False, repr=False, compare=False)
+    card_plays_memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         by_id = {card.id: card for card in self.cards}
@@ -42,6 +43,7 @@ class Edition:
         )
         object.__setattr__(self, "reference", reference)
         object.__setattr__(self, "plays_memo", {})
+        object.__setattr__(self, "card_plays_memo", {})
 
     def _legal_guesses(self) -> tuple[str | int, ...]:
         guard_value = next(c.value for c in self.cards if c.role == Role.GUARD)

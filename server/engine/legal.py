@@ -22,37 +22,50 @@ def forced_card(hand: list[CardSpec]) -> CardSpec | None:
     return None
 
 
+MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
+
+
 def play_decision(game: Game, seat: int) -> Decision:
-    """The pending play decision of `seat`'s turn: every legal whole play (card, targets, guess)."""
+    """The pending play decision of `seat`'s turn: every legal whole play (card, targets, guess).
+
+    Memoised per hand and per card (by seat, who may be chosen and the player count), since
+    the same few situations recur in every round.
+    """
     first, second = game.hands[seat]
     key = (first, second, seat, game.unchoosable, game.players)
     memo = game.edition.plays_memo
     decision = memo.get(key)
     if decision is None:
-        others = tuple(
-            t for t in range(game.players) if t != seat and not game.unchoosable >> t & 1
-        )
-        plays = hand_plays(first, second, seat, others, game.edition.guesses)
-        decision = memo[key] = Decision(seat, "play", plays)
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        decision = memo[key] = Decision(seat, "play", hand_plays(game, first, second, seat))
     if game.marked is None:
         return decision
     return Decision(seat, "play", _including(decision.choices, game.marked))
 
 
-def hand_plays(
-    first: CardSpec,
-    second: CardSpec,
-    seat: int,
-    others: tuple[int, ...],
-    guesses: tuple[str | int, ...],
-) -> tuple[Play, ...]:
-    """The plays of a two-card hand given the other players it may choose."""
+def hand_plays(game: Game, first: CardSpec, second: CardSpec, seat: int) -> tuple[Play, ...]:
+    """The plays of a two-card hand, the forced Countess aside."""
     forced = forced_card([first, second])
     if forced is not None:
-        return card_plays(forced, seat, others, guesses)
+        return _card_plays(game, forced, seat)
     if first is second:
-        return card_plays(first, seat, others, guesses)
-    return card_plays(first, seat, others, guesses) + card_plays(second, seat, others, guesses)
+        return _card_plays(game, first, seat)
+    return _card_plays(game, first, seat) + _card_plays(game, second, seat)
+
+
+def _card_plays(game: Game, card: CardSpec, seat: int) -> tuple[Play, ...]:
+    key = (card, seat, game.unchoosable, game.players)
+    memo = game.edition.card_plays_memo
+    plays = memo.get(key)
+    if plays is None:
+        if len(memo) >= MEMO_LIMIT:
+            memo.clear()
+        others = tuple(
+            t for t in range(game.players) if t != seat and not game.unchoosable >> t & 1
+        )
+        plays = memo[key] = card_plays(card, seat, others, game.edition.guesses)
+    return plays
 
 
 def card_plays(
