@@ -265,3 +265,23 @@ async def test_idle_sessions_in_the_lobby_are_closed_but_not_at_a_table() -> Non
     await asyncio.wait_for(first_close.wait(), 5)
     assert closed[0][0] == "idle" and "idle" in closed[0][1]
     assert all(name != "seated" for name, _ in closed)
+
+
+async def test_a_player_back_in_time_makes_their_own_decision() -> None:
+    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0.3, grace=60, round_pause=0)))
+    ana = await greeted(lobby, "ana", key="SHA256:ana")
+    ana.send(CreateTable("t", "2019", 2, None))
+    await ana.wait_for(lambda c: c.state)
+    ana.send(Start())
+    await ana.wait_for(lambda c: c.my_turn(), timeout=10)
+    table = next(iter(lobby.tables.values()))
+    step = table.step
+    ana.attachment.detach()
+    again = Client(lobby, "ana", key="SHA256:ana")
+    again.hello()
+    await again.wait_for(lambda c: c.my_turn())
+    bot_played = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    loop.call_later(0.6, bot_played.set)  # twice the bot's delay: it would have acted by then
+    await bot_played.wait()
+    assert table.step == step, "the takeover bot must not play once its player is back"

@@ -402,6 +402,8 @@ class Table:
             self._schedule(self.settings.bot_delay, self._bot_turn)
         elif self.timer:
             self._schedule(self.timer, self._timed_out)
+        else:
+            self._cancel_timer()  # e.g. a takeover bot's turn, now that its player is back
 
     def _schedule(self, delay: float, callback: Callable[[int], None]) -> None:
         self._cancel_timer()
