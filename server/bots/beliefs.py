@@ -67,6 +67,43 @@ class Beliefs:
                 own[card] -= 1
         return own
 
+    def distributions(self, seats: list[int], pool: dict[str, int]) -> dict[int, dict[str, float]]:
+        """Each of `seats`' hand distributions. Exact over every way the pool may be dealt
+        to them when that is small enough; otherwise one seat at a time."""
+        marginal = {seat: self.distribution(seat, self.pool_for(seat, pool)) for seat in seats}
+        ways = 1
+        for dist in marginal.values():
+            ways *= len(dist)
+        if ways > MAX_DEALS or len(seats) < 2:
+            return marginal
+        joint: dict[int, dict[str, float]] = {seat: {} for seat in seats}
+        self._deal_out(seats, dict(pool), 1.0, [], joint)
+        total = sum(joint[seats[0]].values())
+        if total <= 0:
+            return marginal
+        return {s: {c: p / total for c, p in d.items() if p > 0} for s, d in joint.items()}
+
+    def _deal_out(
+        self,
+        seats: list[int],
+        pool: dict[str, int],
+        odds: float,
+        dealt: list[str],
+        joint: dict[int, dict[str, float]],
+    ) -> None:
+        """Add the odds of every deal of `pool` to the seats after `dealt` into `joint`."""
+        if len(dealt) == len(seats):
+            for seat, card in zip(seats, dealt, strict=True):
+                joint[seat][card] = joint[seat].get(card, 0.0) + odds
+            return
+        weights = self.weights[seats[len(dealt)]]
+        for card, n in pool.items():
+            weight = weights.get(card, 0.0)
+            if n > 0 and weight > 0:
+                pool[card] -= 1
+                self._deal_out(seats, pool, odds * n * weight, [*dealt, card], joint)
+                pool[card] += 1
+
     def distribution(self, seat: int, pool: dict[str, int]) -> dict[str, float]:
         """Probability of each card being `seat`'s hand, given `pool_for(seat)`."""
         weights = self.weights[seat]
@@ -115,6 +152,27 @@ class Beliefs:
             else:
                 self._infer_kept_known_draw(seat, card, drawn)
         self.seen[card] += 1
+        if seat != self.me and event.get("guess") is not None:
+            self._infer_from_guess(seat, event["guess"])
+
+    def _infer_from_guess(self, seat: int, guess: str | int) -> None:
+        """A careful player names only cards it cannot see all of, its own hand included:
+        each card `seat` may hold leaves it that many sensible guesses, `guess` among them."""
+        book = self.book
+        remaining = {card: book.count[card] - self.seen[card] for card in book.ids}
+        weights = self.weights[seat]
+        for held in list(weights):
+            remaining[held] -= 1
+            sensible = [
+                g
+                for g in book.guesses
+                if any(n > 0 and book.named(c, g) for c, n in remaining.items())
+            ]
+            remaining[held] += 1
+            if guess in sensible:
+                weights[held] /= len(sensible)
+            else:
+                del weights[held]
 
     def _infer_kept(self, seat: int, played: str) -> None:
         """Bayes: which card `seat` kept, given its old card, a draw from the pool, and the play."""
@@ -269,6 +327,8 @@ class Beliefs:
             if n > 0
         }
 
+
+MAX_DEALS = 500  # deal the pool exactly to the opponents when there are no more ways
 
 _HANDLERS = {
     "deal": Beliefs._deal,

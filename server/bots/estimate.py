@@ -8,7 +8,7 @@ closer the showdown is. All numbers are in tokens this seat expects from the rou
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from server.engine import Role
@@ -17,6 +17,7 @@ from .beliefs import Beliefs
 from .cards import CardBook
 
 Dist = dict[str, float]
+Lookahead = Callable[["Table", str], float]
 
 SHOWDOWN_WEIGHT_EARLY = 0.5  # how much the kept card's rank counts while the round is young
 DENIAL = 0.5  # an opponent's token counts this much against one of this seat's
@@ -44,10 +45,12 @@ class Table:
     spies: frozenset[int]  # seats in the round that have played or discarded a Spy
     exposed: dict[int, str]  # opponent seat -> the card of mine they know
     guess_options: int  # how many guesses could name some unseen card
+    lookahead: Lookahead | None = None  # the next turn's value of keeping a card, if looked at
+    looked_ahead: bool = False  # whether this is the next turn a lookahead imagines
     _memo: dict = field(default_factory=dict)
 
     @classmethod
-    def from_view(cls, view: dict, beliefs: Beliefs) -> Table:
+    def from_view(cls, view: dict, beliefs: Beliefs, lookahead: Lookahead | None = None) -> Table:
         """The table as the viewing seat knows it."""
         book = beliefs.book
         me, players = view["viewer"], view["players"]
@@ -59,9 +62,7 @@ class Table:
             pool[card] -= 1
         order = [(me + step) % players for step in range(1, players)]
         opponents = [seat for seat in order if seats[seat]["alive"]]
-        dists = {
-            seat: beliefs.distribution(seat, beliefs.pool_for(seat, pool)) for seat in opponents
-        }
+        dists = beliefs.distributions(opponents, pool)
         return cls(
             book=book,
             me=me,
@@ -81,6 +82,7 @@ class Table:
             ),
             exposed=dict(beliefs.exposed),
             guess_options=_guess_options(book, view["unseen"], view["hand"]),
+            lookahead=lookahead,
         )
 
     # -------------------------------------------------------------- the estimate
@@ -93,18 +95,54 @@ class Table:
         bonus: int = 0,
     ) -> float:
         """Tokens expected from the round when keeping `card` against `dists` (default: all)."""
-        if dists is None:
+        if dists is None or dists is self.dists:
             key = (card, shielded, bonus)
             if key not in self._memo:
-                self._memo[key] = self._win(card, self.dists, shielded, bonus)
+                self._memo[key] = self._win(card, self.dists, shielded, bonus) + self.future(card)
             return self._memo[key]
+        static = self._remember(("win", card, shielded, bonus), dists, self._win_against)
+        return static + self.future(card)
+
+    def _win_against(self, key: tuple, dists: dict[int, Dist]) -> float:
+        _, card, shielded, bonus = key
         return self._win(card, dists, shielded, bonus)
+
+    def future(self, card: str) -> float:
+        """What the lookahead adds to keeping `card`: the best play at the next turn, holding
+        it and a fresh draw, instead of the card's rank alone (0 without a lookahead)."""
+        if self.lookahead is None or not self.another_turn():
+            return 0.0
+        key = ("future", card)
+        if key not in self._memo:
+            strength = self._win(card, self.dists, shielded=True, bonus=0)
+            later = self.lookahead(self.next_turn(), card)
+            self._memo[key] = self.survival(card, self.dists) * (later - strength)
+        return self._memo[key]
+
+    def next_turn(self) -> Table:
+        """This table as it may be at this seat's next turn: the opponents before it have
+        drawn and played, nobody is protected. It looks no further."""
+        if "next" not in self._memo:
+            acting = self.acting(self.dists)
+            self._memo["next"] = replace(
+                self,
+                hand=[],
+                protected=set(),
+                deck_size=max(self.deck_size - len(acting) - 1, 0),
+                dists={s: self.after_turn(d) if s in acting else d for s, d in self.dists.items()},
+                lookahead=None,
+                looked_ahead=True,
+                _memo={},
+            )
+        return self._memo["next"]
 
     def _win(self, card: str, dists: dict[int, Dist], shielded: bool, bonus: int) -> float:
         players = len(dists) + 1
+        acting = self.acting(dists)
         beat = 1.0
         for seat, dist in dists.items():
-            beat *= self.beat(card, seat, dist, bonus)
+            shown = self.after_turn(dist) if seat in acting else dist
+            beat *= self.beat(card, seat, shown, bonus)
         showdown = self.showdown_weight(players - 1)
         weight = showdown + (1 - showdown) * SHOWDOWN_WEIGHT_EARLY
         strength = weight * beat + (1 - weight) / players
@@ -144,12 +182,42 @@ class Table:
 
     def survival(self, card: str, dists: dict[int, Dist]) -> float:
         """Chance of still being in the round at the next turn, holding `card`."""
-        acting = [seat for seat in self.opponents if seat in dists][: max(self.deck_size, 0)]
         alive = len(dists) + 1
         survive = 1.0
-        for seat in acting:
+        for seat in self.acting(dists):
             survive *= 1 - self.danger(card, seat, dists[seat], alive)
         return survive
+
+    def acting(self, dists: dict[int, Dist]) -> list[int]:
+        """The opponents in `dists` that take a turn before this seat's next one."""
+        return [seat for seat in self.opponents if seat in dists][: max(self.deck_size, 0)]
+
+    def after_turn(self, dist: Dist) -> Dist:
+        """The card a seat holding `dist` keeps after drawing and playing, as a careful
+        random player."""
+        if len(dist) == 1:
+            return self._kept_holding(next(iter(dist)))
+        return self._remember(("after turn",), dist, self._after_turn)
+
+    def _after_turn(self, key: tuple, dist: Dist) -> Dist:
+        kept: Dist = {}
+        for old, p_old in dist.items():
+            for card, p in self._kept_holding(old).items():
+                kept[card] = kept.get(card, 0.0) + p_old * p
+        return kept
+
+    def _kept_holding(self, old: str) -> Dist:
+        """`after_turn` of a seat known to hold `old`."""
+        key = ("kept", old)
+        if key not in self._memo:
+            others = len(self.opponents)
+            kept: Dist = {}
+            for new, p_new in self.draw_odds().items():
+                played_old = self.book.chance_to_play(old, new, others)
+                kept[new] = kept.get(new, 0.0) + p_new * played_old
+                kept[old] = kept.get(old, 0.0) + p_new * (1 - played_old)
+            self._memo[key] = kept
+        return self._memo[key]
 
     def danger(self, card: str, seat: int, dist: Dist, alive: int) -> float:
         """Chance that `seat`, playing one of its two cards at random, knocks out `card`."""
@@ -243,22 +311,15 @@ class Table:
             )
         return self._memo[key]
 
-    def typical_shield(self) -> float:
-        """What protection is worth while keeping whatever a draw brings."""
-        return sum(
-            p * (self.win(card, shielded=True) - self.win(card))
-            for card, p in self.draw_odds().items()
-        )
-
     def spy_outcome(self, spies: frozenset[int]) -> float:
         """The Spy's token if `spies` show a Spy at the end: this seat's, or an opponent's."""
         if len(spies) != 1:
             return 0.0
         return 1.0 if self.me in spies else -DENIAL
 
-    def _remember(self, key: tuple, dist: Dist, compute: Callable[[tuple, Dist], Any]) -> Any:
-        """`compute(key, dist)` once per key and distribution object; the memo keeps `dist`
-        alive, so its id is not reused."""
+    def _remember(self, key: tuple, dist: Any, compute: Callable[[tuple, Any], Any]) -> Any:
+        """`compute(key, dist)` once per key and `dist` object; the memo keeps `dist` alive,
+        so its id is not reused."""
         memo_key = (key, id(dist))
         entry = self._memo.get(memo_key)
         if entry is None or entry[0] is not dist:
@@ -267,11 +328,24 @@ class Table:
 
     def without(self, seat: int) -> dict[int, Dist]:
         """The opponents' distributions with `seat` out of the round."""
-        return {s: d for s, d in self.dists.items() if s != seat}
+        key = ("opponents without", seat)
+        if key not in self._memo:
+            self._memo[key] = {s: d for s, d in self.dists.items() if s != seat}
+        return self._memo[key]
 
     def replacing(self, seat: int, dist: Dist) -> dict[int, Dist]:
         """The opponents' distributions with `seat` holding `dist` instead."""
-        return {s: (dist if s == seat else d) for s, d in self.dists.items()}
+        return self._remember(("replacing", seat), dist, self._replacing)
+
+    def _replacing(self, key: tuple, dist: Dist) -> dict[int, Dist]:
+        return {s: (dist if s == key[1] else d) for s, d in self.dists.items()}
+
+    def holding(self, card: str) -> Dist:
+        """The distribution of a hand known to be `card` (one object per card)."""
+        key = ("certain", card)
+        if key not in self._memo:
+            self._memo[key] = {card: 1.0}
+        return self._memo[key]
 
 
 def _showdown(book: CardBook, card: str, mine: int, other: str, theirs: int) -> float:

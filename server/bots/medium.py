@@ -5,17 +5,19 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from itertools import combinations
 
-from server.engine import Role
+from server.engine import Chooses, Role
 
 from .beliefs import RoundFollower
+from .cards import CardBook
 from .estimate import Dist, Table
 
 INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
 GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
 SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for later
-ACTION_KEPT = 0.5  # share of a kept card's best use now still expected at the next turn
 SPY_WEIGHT = 1.0  # how much the Spy's token counts against the round's
+REDIRECT = 1.0  # share of the attacks a protected seat escapes that knock another player out
 TIE = 1e-9
 
 
@@ -29,7 +31,7 @@ class MediumBot:
 
     def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
         """The best-scoring element of `view["choices"]`, ties broken at random."""
-        table = Table.from_view(view, self._follower.follow(view, log))
+        table = Table.from_view(view, self._follower.follow(view, log), next_turn_value)
         choices = view["choices"]
         if len(choices) == 1:
             return choices[0]
@@ -48,38 +50,83 @@ def score_play(table: Table, choice: dict) -> float:
     kept = list(table.hand)
     kept.remove(card)
     keeping = kept[0] if kept else card
-    score = PLAY_SCORERS.get(table.book.role[card], _no_effect)
-    return score(table, choice, keeping) + potential(table, keeping)
+    return play_value(table, choice, keeping)
+
+
+def play_value(table: Table, choice: dict, kept: str) -> float:
+    """Tokens expected from the round after `choice`, keeping `kept`."""
+    score = PLAY_SCORERS.get(table.book.role[choice["card"]], _no_effect)
+    return score(table, choice, kept) + potential(table, kept)
+
+
+def next_turn_value(table: Table, kept: str) -> float:
+    """The lookahead: the best play's value on `table` (the next turn), holding `kept` and
+    whatever a draw brings."""
+    return sum(p * best_play(table, kept, drawn) for drawn, p in table.draw_odds().items())
+
+
+def best_play(table: Table, first: str, second: str) -> float:
+    """The value of the best play from a hand of `first` and `second`."""
+    key = ("best play", *sorted((first, second)))
+    if key not in table._memo:
+        book = table.book
+        pairs = [(first, second), (second, first)]
+        forced = [(played, kept) for played, kept in pairs if _forced(book, played, kept)]
+        table._memo[key] = max(
+            play_value(table, choice, kept)
+            for played, kept in forced or pairs
+            for choice in plays_of(table, played)
+        )
+    return table._memo[key]
+
+
+def _forced(book: CardBook, played: str, kept: str) -> bool:
+    """Whether `played` is a Countess that must be played beside `kept`."""
+    return book.has(played, Role.COUNTESS) and book.role[kept] in (Role.KING, Role.PRINCE)
+
+
+def plays_of(table: Table, card: str) -> list[dict]:
+    """The plays of `card` worth considering on `table`: a Guard's best guess only."""
+    book = table.book
+    chooses = book.chooses[card]
+    others = [seat for seat in table.opponents if seat not in table.protected]
+    if chooses is Chooses.ANY:
+        target_sets = [(seat,) for seat in (*others, table.me)]
+    elif chooses is Chooses.NOBODY or not others:
+        target_sets = [()]
+    elif chooses is Chooses.OTHER:
+        target_sets = [(seat,) for seat in others]
+    elif chooses is Chooses.ONE_OR_TWO_OTHERS:
+        target_sets = [(seat,) for seat in others] + list(combinations(others, 2))
+    else:
+        target_sets = list(combinations(sorted((*others, table.me)), 2))
+    return [
+        {
+            "type": "play",
+            "card": card,
+            "targets": targets,
+            "guess": _best_guess(table, card, targets),
+        }
+        for targets in target_sets
+    ]
+
+
+def _best_guess(table: Table, card: str, targets: tuple[int, ...]) -> str | int | None:
+    """The most likely guess at the target's card, for a Guard or a Bishop."""
+    book = table.book
+    if not targets or book.role[card] not in (Role.GUARD, Role.BISHOP):
+        return None
+    odds = {guess: _named_odds(table, targets[0], guess) for guess in book.guesses}
+    return max(odds, key=odds.__getitem__)
 
 
 def potential(table: Table, kept: str) -> float:
-    """What keeping `kept` promises for the next turn: a Spy to play, a Guard or a Prince
-    for a likely target, protection."""
-    if not table.another_turn():
+    """What keeping a Spy promises for the next turn, where no lookahead tells."""
+    if table.lookahead is not None or not table.another_turn():
         return 0.0
-    role = table.book.role[kept]
-    if role is Role.SPY:
+    if table.book.has(kept, Role.SPY):
         return SPY_KEPT * spy_bonus(table, kept)
-    if role is Role.GUARD:
-        odds = {seat: _best_guess_odds(table, dist) for seat, dist in table.dists.items()}
-    elif role is Role.PRINCE:
-        odds = {seat: _role_odds(table, dist, Role.PRINCESS) for seat, dist in table.dists.items()}
-    elif role is Role.HANDMAID:
-        return ACTION_KEPT * table.typical_shield()
-    else:
-        return 0.0
-    return ACTION_KEPT * max((p * table.typical_gain(seat) for seat, p in odds.items()), default=0)
-
-
-def _best_guess_odds(table: Table, dist: Dist) -> float:
-    """The chance that a Guard's best guess names `dist`'s card."""
-    book = table.book
-    odds: dict[str | int, float] = {}
-    for card, p in dist.items():
-        if not book.has(card, Role.GUARD):
-            guess = book.value[card] if book.by_value else card
-            odds[guess] = odds.get(guess, 0.0) + p
-    return max(odds.values(), default=0.0)
+    return 0.0
 
 
 def _no_effect(table: Table, choice: dict, kept: str) -> float:
@@ -151,7 +198,12 @@ def _dowager_queen(table: Table, choice: dict, kept: str) -> float:
 
 
 def _handmaid(table: Table, choice: dict, kept: str) -> float:
-    return table.win(kept, shielded=True)
+    """Protection: the attacks this seat would suffer fall on the other players instead."""
+    if not table.opponents:
+        return table.win(kept)
+    redirected = 1 - table.survival(kept, table.dists)
+    gains = [table.typical_gain(seat) for seat in table.opponents]
+    return table.win(kept, shielded=True) + REDIRECT * redirected * sum(gains) / len(gains)
 
 
 def _prince(table: Table, choice: dict, kept: str) -> float:
@@ -166,8 +218,9 @@ def _prince(table: Table, choice: dict, kept: str) -> float:
 
 
 def _swap_with(table: Table, seat: int, kept: str) -> float:
-    """Trade `kept` for `seat`'s hand, which then holds `kept` for sure."""
-    after = table.replacing(seat, {kept: 1.0})
+    """Trade `kept` for `seat`'s hand, which then holds `kept` for sure (in a lookahead,
+    roughly: as if their hand did not change)."""
+    after = table.dists if table.looked_ahead else table.replacing(seat, table.holding(kept))
     return sum(p * table.win(card, after) for card, p in table.dists[seat].items())
 
 
