@@ -202,28 +202,26 @@ class Table:
 
     def leave(self, session: Session) -> None:
         """Leave the table; a seat in a running game is played by a bot from now on."""
-        if session in self.spectators:
-            self.spectators.remove(session)
-        index = self.seat_of(session)
-        if index is not None:
-            if self.status == "waiting":
-                self.seats[index] = Seat()
-            else:
-                self._give_to_bot(index)
+        self._depart(session, self._give_to_bot)
         session.table = None
         self._after_departure()
 
     def disconnect(self, session: Session) -> None:
         """The session dropped: hold its seat for the grace period while a bot plays it."""
+        self._depart(session, self._hold)
+        self._after_departure()
+
+    def _depart(self, session: Session, in_game: Callable[[int], None]) -> None:
+        """A spectator just goes; a seat empties before the game, else `in_game(seat)`."""
         if session in self.spectators:
             self.spectators.remove(session)
         index = self.seat_of(session)
-        if index is not None:
-            if self.status == "waiting":
-                self.seats[index] = Seat()
-            else:
-                self._hold(index)
-        self._after_departure()
+        if index is None:
+            return
+        if self.status == "waiting":
+            self.seats[index] = Seat()
+        else:
+            in_game(index)
 
     def _seat_human(self, index: int, session: Session) -> None:
         identity = session.identity
