@@ -159,20 +159,20 @@ class Beliefs:
         """A careful player names only cards it cannot see all of, its own hand included:
         each card `seat` may hold leaves it that many sensible guesses, `guess` among them."""
         book = self.book
-        remaining = {card: book.count[card] - self.seen[card] for card in book.ids}
+        unseen = {g: 0 for g in book.guesses}  # copies each guess names that `seat` cannot see
+        for card in book.ids:
+            for g in book.guesses:
+                if book.named(card, g):
+                    unseen[g] += book.count[card] - self.seen[card]
+        sensible = sum(1 for n in unseen.values() if n > 0)
         weights = self.weights[seat]
         for held in list(weights):
-            remaining[held] -= 1
-            sensible = [
-                g
-                for g in book.guesses
-                if any(n > 0 and book.named(c, g) for c, n in remaining.items())
-            ]
-            remaining[held] += 1
-            if guess in sensible:
-                weights[held] /= len(sensible)
-            else:
+            # holding the last unseen copy of what a guess names makes that guess senseless
+            lost = [g for g, n in unseen.items() if n == 1 and book.named(held, g)]
+            if guess in lost or unseen.get(guess, 0) <= 0:
                 del weights[held]
+            else:
+                weights[held] /= sensible - len(lost)
 
     def _infer_kept(self, seat: int, played: str) -> None:
         """Bayes: which card `seat` kept, given its old card, a draw from the pool, and the play."""
@@ -328,7 +328,7 @@ class Beliefs:
         }
 
 
-MAX_DEALS = 500  # deal the pool exactly to the opponents when there are no more ways
+MAX_DEALS = 200  # deal the pool exactly to the opponents when there are no more ways
 
 _HANDLERS = {
     "deal": Beliefs._deal,

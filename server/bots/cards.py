@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from server.engine import Chooses, Role, find_edition
@@ -19,6 +19,7 @@ class CardBook:
     chooses: dict[str, Chooses]
     by_value: bool  # Guards and Bishops name numbers (premium), not cards
     guesses: tuple[str | int, ...]
+    _odds: dict[tuple[str, str, int], float] = field(default_factory=dict, compare=False)
 
     def named(self, card_id: str, guess: str | int | None) -> bool:
         """Whether a Guard or Bishop naming `guess` names the card `card_id`."""
@@ -56,6 +57,12 @@ class CardBook:
 
         The model of every opponent: any legal play alike, except the Princess, never by choice.
         """
+        key = (played, kept, others)
+        if key not in self._odds:
+            self._odds[key] = self._chance_to_play(played, kept, others)
+        return self._odds[key]
+
+    def _chance_to_play(self, played: str, kept: str, others: int) -> float:
         if played == kept:
             return 1.0
         played_role, kept_role = self.role[played], self.role[kept]

@@ -19,11 +19,13 @@ from .cards import CardBook
 Dist = dict[str, float]
 Lookahead = Callable[["Table", str], float]
 
-SHOWDOWN_WEIGHT_EARLY = 0.5  # how much the kept card's rank counts while the round is young
+SHOWDOWN_WEIGHT_EARLY = 0.25  # how much the kept card's rank counts while the round is young
 DENIAL = 0.5  # an opponent's token counts this much against one of this seat's
+DENIAL_AT_TARGET = 3.0  # ... when that token would win them the game
 KILL_WEIGHT = 1.0  # share of the modelled gain from an opponent's knock-out that is believed
-DANGER_SCALE = 1.0  # how much more dangerous opponents are than the model of them says
+DANGER_SCALE = 1.5  # how much more dangerous opponents are than the model of them says
 MAX_DANGER = 0.95
+TOP_VALUE = 15  # showdown values are clipped here (cards go to 9, Counts add at most 2)
 THREATS = frozenset({Role.GUARD, Role.BARON, Role.PRINCE, Role.DOWAGER_QUEEN})
 
 
@@ -42,12 +44,14 @@ class Table:
     bonus: list[int]  # Count bonus per seat
     discards: list[list[str]]
     tokens: list[int]
+    target: int  # tokens that win the game
     spies: frozenset[int]  # seats in the round that have played or discarded a Spy
     exposed: dict[int, str]  # opponent seat -> the card of mine they know
     guess_options: int  # how many guesses could name some unseen card
     lookahead: Lookahead | None = None  # the next turn's value of keeping a card, if looked at
     looked_ahead: bool = False  # whether this is the next turn a lookahead imagines
-    _memo: dict = field(default_factory=dict)
+    _memo: dict = field(default_factory=dict)  # results that depend on the whole table
+    _shared: dict = field(default_factory=dict)  # results a lookahead's table shares with it
 
     @classmethod
     def from_view(cls, view: dict, beliefs: Beliefs, lookahead: Lookahead | None = None) -> Table:
@@ -75,6 +79,7 @@ class Table:
             bonus=[_counts(book, seat["discards"]) for seat in seats],
             discards=[seat["discards"] for seat in seats],
             tokens=[seat["tokens"] for seat in seats],
+            target=view["target"],
             spies=frozenset(
                 s
                 for s, seat in enumerate(seats)
@@ -109,9 +114,13 @@ class Table:
 
     def future(self, card: str) -> float:
         """What the lookahead adds to keeping `card`: the best play at the next turn, holding
-        it and a fresh draw, instead of the card's rank alone (0 without a lookahead)."""
-        if self.lookahead is None or not self.another_turn():
+        it and a fresh draw, instead of the card's rank alone (0 without a lookahead). Only
+        cards in hand are looked at; any other card gets their average, to save time."""
+        if self.lookahead is None or not self.another_turn() or not self.hand:
             return 0.0
+        if card not in self.hand:
+            held = set(self.hand)
+            return sum(self.future(card) for card in held) / len(held)
         key = ("future", card)
         if key not in self._memo:
             strength = self._win(card, self.dists, shielded=True, bonus=0)
@@ -133,6 +142,7 @@ class Table:
                 lookahead=None,
                 looked_ahead=True,
                 _memo={},
+                _shared=self._shared,
             )
         return self._memo["next"]
 
@@ -168,17 +178,30 @@ class Table:
 
     def beat(self, card: str, seat: int, dist: Dist, bonus: int = 0) -> float:
         """Chance `card` beats `seat`'s hand at a showdown (ties count half)."""
-        return self._remember(("beat", card, seat, bonus), dist, self._beat)
-
-    def _beat(self, key: tuple, dist: Dist) -> float:
-        _, card, seat, bonus = key
         book = self.book
-        mine = book.value[card] + self.bonus[self.me] + bonus
-        theirs_bonus = self.bonus[seat]
-        return sum(
-            p * _showdown(book, card, mine, other, book.value[other] + theirs_bonus)
-            for other, p in dist.items()
-        )
+        mine = min(book.value[card] + self.bonus[self.me] + bonus, TOP_VALUE)
+        below, at, special = self._remember(("ranks", seat), dist, self._ranks, self._shared)
+        odds = below[mine] + 0.5 * at[mine]
+        for other, p in special:
+            # the Princess beats the Bishop whatever their values say
+            theirs = book.value[other] + self.bonus[seat]
+            odds += p * (_showdown(book, card, mine, other, theirs) - _by_value(mine, theirs))
+        return odds
+
+    def _ranks(self, key: tuple, dist: Dist) -> tuple[list[float], list[float], list]:
+        """For `seat`'s hand: the chance of each showdown value being below or at each value,
+        and the cards the Princess-Bishop rule may concern."""
+        book, bonus = self.book, self.bonus[key[1]]
+        at = [0.0] * (TOP_VALUE + 1)
+        special = []
+        for card, p in dist.items():
+            at[min(book.value[card] + bonus, TOP_VALUE)] += p
+            if book.role[card] in (Role.PRINCESS, Role.BISHOP):
+                special.append((card, p))
+        below = [0.0] * (TOP_VALUE + 1)
+        for value in range(1, TOP_VALUE + 1):
+            below[value] = below[value - 1] + at[value - 1]
+        return below, at, special if self.book.ids_of(Role.BISHOP) else []
 
     def survival(self, card: str, dists: dict[int, Dist]) -> float:
         """Chance of still being in the round at the next turn, holding `card`."""
@@ -197,7 +220,7 @@ class Table:
         random player."""
         if len(dist) == 1:
             return self._kept_holding(next(iter(dist)))
-        return self._remember(("after turn",), dist, self._after_turn)
+        return self._remember(("after turn",), dist, self._after_turn, self._shared)
 
     def _after_turn(self, key: tuple, dist: Dist) -> Dist:
         kept: Dist = {}
@@ -209,39 +232,50 @@ class Table:
     def _kept_holding(self, old: str) -> Dist:
         """`after_turn` of a seat known to hold `old`."""
         key = ("kept", old)
-        if key not in self._memo:
+        if key not in self._shared:
             others = len(self.opponents)
             kept: Dist = {}
             for new, p_new in self.draw_odds().items():
                 played_old = self.book.chance_to_play(old, new, others)
                 kept[new] = kept.get(new, 0.0) + p_new * played_old
                 kept[old] = kept.get(old, 0.0) + p_new * (1 - played_old)
-            self._memo[key] = kept
-        return self._memo[key]
+            self._shared[key] = kept
+        return self._shared[key]
 
     def danger(self, card: str, seat: int, dist: Dist, alive: int) -> float:
         """Chance that `seat`, playing one of its two cards at random, knocks out `card`."""
-        return self._remember(("danger", card, seat, alive), dist, self._danger)
-
-    def _danger(self, key: tuple, dist: Dist) -> float:
-        _, card, seat, alive = key
         targets = alive - 1 - sum(1 for s in self.protected if s != seat)
         if targets <= 0:
             return 0.0
+        guard, prince, baron_above, queen_below = self._remember(
+            ("attacks",), dist, self._attacks, self._shared
+        )
         mine = self.book.value[card]
-        princess = self.book.role[card] is Role.PRINCESS
-        guessed = self.guessed(card, seat)
-        danger = 0.0
+        danger = (
+            guard * self.guessed(card, seat) + baron_above[mine] + queen_below[mine]
+        ) / targets
+        if self.book.role[card] is Role.PRINCESS:
+            danger += prince / (targets + 1)
+        return min(DANGER_SCALE * danger, MAX_DANGER)
+
+    def _attacks(self, key: tuple, dist: Dist) -> tuple[float, float, list[float], list[float]]:
+        """For a seat holding `dist`: the chance it plays a Guard, a Prince, a Baron keeping
+        more than each value, a Dowager Queen keeping less."""
+        guard = prince = 0.0
+        baron = [0.0] * (TOP_VALUE + 1)
+        queen = [0.0] * (TOP_VALUE + 1)
         for (role, kept), p in self.threats(dist).items():
             if role is Role.GUARD:
-                danger += p * guessed / targets
-            elif (role is Role.BARON and kept > mine) or (
-                role is Role.DOWAGER_QUEEN and kept < mine
-            ):
-                danger += p / targets
-            elif role is Role.PRINCE and princess:
-                danger += p / (targets + 1)
-        return min(DANGER_SCALE * danger, MAX_DANGER)
+                guard += p
+            elif role is Role.PRINCE:
+                prince += p
+            elif role is Role.BARON:
+                baron[kept] += p
+            else:
+                queen[kept] += p
+        baron_above = [sum(baron[value + 1 :]) for value in range(TOP_VALUE + 1)]
+        queen_below = [sum(queen[:value]) for value in range(TOP_VALUE + 1)]
+        return guard, prince, baron_above, queen_below
 
     def guessed(self, card: str, seat: int) -> float:
         """Chance a Guard of `seat` aimed at me names `card`."""
@@ -257,7 +291,7 @@ class Table:
         playing each threatening role while keeping a card of each value."""
         if len(dist) == 1:
             return self._threats_holding(next(iter(dist)))
-        return self._remember(("threats",), dist, self._threats)
+        return self._remember(("threats",), dist, self._threats, self._shared)
 
     def _threats(self, key: tuple, dist: Dist) -> dict[tuple[Role, int], float]:
         threats: dict[tuple[Role, int], float] = {}
@@ -269,8 +303,8 @@ class Table:
     def _threats_holding(self, old: str) -> dict[tuple[Role, int], float]:
         """`threats` of a seat known to hold `old` before its draw."""
         key = ("holding", old)
-        if key in self._memo:
-            return self._memo[key]
+        if key in self._shared:
+            return self._shared[key]
         book = self.book
         others = len(self.opponents)
         threats: dict[tuple[Role, int], float] = {}
@@ -281,15 +315,15 @@ class Table:
                 if p > 0 and role in THREATS:
                     threat = (role, book.value[kept])
                     threats[threat] = threats.get(threat, 0.0) + p_new * p
-        self._memo[key] = threats
+        self._shared[key] = threats
         return threats
 
     def draw_odds(self) -> Dist:
         """What a card drawn now may be."""
-        if "draw" not in self._memo:
+        if "draw" not in self._shared:
             total = sum(self.pool.values()) or 1
-            self._memo["draw"] = {card: n / total for card, n in self.pool.items()}
-        return self._memo["draw"]
+            self._shared["draw"] = {card: n / total for card, n in self.pool.items()}
+        return self._shared["draw"]
 
     def win_without(self, card: str, seat: int) -> float:
         """`win(card)` once `seat` is knocked out of the round."""
@@ -298,33 +332,71 @@ class Table:
             now = self.win(card)
             gain = KILL_WEIGHT * (self.win(card, self.without(seat)) - now)
             spies = self.spy_outcome(self.spies - {seat}) - self.spy_outcome(self.spies)
-            self._memo[key] = now + gain + self.round_survival(card) * spies
+            spies *= self.round_survival(card)
+            self._memo[key] = now + gain + spies + self.leader_denied(now, seat)
         return self._memo[key]
 
-    def typical_gain(self, seat: int) -> float:
-        """What knocking `seat` out is worth while keeping whatever a draw brings."""
-        key = ("typical gain", seat)
-        if key not in self._memo:
-            self._memo[key] = sum(
-                p * (self.win_without(card, seat) - self.win(card))
-                for card, p in self.draw_odds().items()
-            )
-        return self._memo[key]
+    def threat(self, seat: int) -> float:
+        """How much an opponent's token counts against one of this seat's: the more, the
+        closer it brings them to winning the game."""
+        if self.tokens[seat] + 1 >= self.target:
+            return DENIAL_AT_TARGET
+        return DENIAL
+
+    def leader_denied(self, win: float, seat: int) -> float:
+        """Knocking `seat` out hands its chance of the round to the other opponents: worth it
+        when `seat` threatens more than they do."""
+        others = [s for s in self.opponents if s != seat]
+        if not others:
+            return 0.0
+        their_chance = (1 - win) / len(self.opponents)
+        others_threat = sum(self.threat(s) for s in others) / len(others)
+        return their_chance * (self.threat(seat) - others_threat)
 
     def spy_outcome(self, spies: frozenset[int]) -> float:
         """The Spy's token if `spies` show a Spy at the end: this seat's, or an opponent's."""
         if len(spies) != 1:
             return 0.0
-        return 1.0 if self.me in spies else -DENIAL
+        (seat,) = spies
+        return 1.0 if seat == self.me else -self.threat(seat)
 
-    def _remember(self, key: tuple, dist: Any, compute: Callable[[tuple, Any], Any]) -> Any:
-        """`compute(key, dist)` once per key and `dist` object; the memo keeps `dist` alive,
-        so its id is not reused."""
+    def cached(self, key: tuple, compute: Callable[[], Any]) -> Any:
+        """`compute()` once per key on this table."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def _remember(
+        self, key: tuple, dist: Any, compute: Callable[[tuple, Any], Any], memo: dict | None = None
+    ) -> Any:
+        """`compute(key, dist)` once per key and `dist` object (in `memo`, by default the
+        table's); the memo keeps `dist` alive, so its id is not reused."""
+        memo = self._memo if memo is None else memo
         memo_key = (key, id(dist))
-        entry = self._memo.get(memo_key)
+        entry = memo.get(memo_key)
         if entry is None or entry[0] is not dist:
-            entry = self._memo[memo_key] = (dist, compute(key, dist))
+            entry = memo[memo_key] = (dist, compute(key, dist))
         return entry[1]
+
+    def best_of_draws(self, draws: int) -> list[tuple[float, float]]:
+        """The odds of each value `win` gives the best of `draws` (0–2) cards drawn now."""
+        key = ("best of", draws)
+        if key not in self._memo:
+            pool, total = self.pool, sum(self.pool.values())
+            worth = {card: self.win(card) for card in pool}
+            odds: dict[float, float] = {}
+            if draws == 1 or (draws == 2 and total < 2):
+                for card, n in pool.items():
+                    odds[worth[card]] = odds.get(worth[card], 0.0) + n / total
+            elif draws == 2:
+                for first, n_first in pool.items():
+                    for second, n_second in pool.items():
+                        pairs = n_first * (n_second - (first == second))
+                        if pairs > 0:
+                            best = max(worth[first], worth[second])
+                            odds[best] = odds.get(best, 0.0) + pairs / (total * (total - 1))
+            self._memo[key] = list(odds.items())
+        return self._memo[key]
 
     def without(self, seat: int) -> dict[int, Dist]:
         """The opponents' distributions with `seat` out of the round."""
@@ -343,9 +415,9 @@ class Table:
     def holding(self, card: str) -> Dist:
         """The distribution of a hand known to be `card` (one object per card)."""
         key = ("certain", card)
-        if key not in self._memo:
-            self._memo[key] = {card: 1.0}
-        return self._memo[key]
+        if key not in self._shared:
+            self._shared[key] = {card: 1.0}
+        return self._shared[key]
 
 
 def _showdown(book: CardBook, card: str, mine: int, other: str, theirs: int) -> float:
@@ -360,12 +432,11 @@ def _showdown(book: CardBook, card: str, mine: int, other: str, theirs: int) -> 
     return 1.0 if mine > theirs else 0.0
 
 
-def _above(values: dict[int, float], value: int) -> float:
-    return sum(p for v, p in values.items() if v > value)
-
-
-def _below(values: dict[int, float], value: int) -> float:
-    return sum(p for v, p in values.items() if v < value)
+def _by_value(mine: int, theirs: int) -> float:
+    """1, 0.5 or 0 as `mine` is above, equal to or below `theirs`."""
+    if mine == theirs:
+        return 0.5
+    return 1.0 if mine > theirs else 0.0
 
 
 def _counts(book: CardBook, discards: list[str]) -> int:

@@ -16,7 +16,7 @@ from .estimate import Dist, Table
 INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
 GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
 SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for later
-SPY_WEIGHT = 1.0  # how much the Spy's token counts against the round's
+SPY_WEIGHT = 0.7  # how much the Spy's token counts against the round's
 REDIRECT = 1.0  # share of the attacks a protected seat escapes that knock another player out
 TIE = 1e-9
 
@@ -67,17 +67,16 @@ def next_turn_value(table: Table, kept: str) -> float:
 
 def best_play(table: Table, first: str, second: str) -> float:
     """The value of the best play from a hand of `first` and `second`."""
-    key = ("best play", *sorted((first, second)))
-    if key not in table._memo:
-        book = table.book
-        pairs = [(first, second), (second, first)]
-        forced = [(played, kept) for played, kept in pairs if _forced(book, played, kept)]
-        table._memo[key] = max(
+    pairs = [(first, second), (second, first)]
+    forced = [(played, kept) for played, kept in pairs if _forced(table.book, played, kept)]
+    return table.cached(
+        ("best play", *sorted((first, second))),
+        lambda: max(
             play_value(table, choice, kept)
             for played, kept in forced or pairs
             for choice in plays_of(table, played)
-        )
-    return table._memo[key]
+        ),
+    )
 
 
 def _forced(book: CardBook, played: str, kept: str) -> bool:
@@ -116,8 +115,11 @@ def _best_guess(table: Table, card: str, targets: tuple[int, ...]) -> str | int 
     book = table.book
     if not targets or book.role[card] not in (Role.GUARD, Role.BISHOP):
         return None
-    odds = {guess: _named_odds(table, targets[0], guess) for guess in book.guesses}
-    return max(odds, key=odds.__getitem__)
+    seat = targets[0]
+    return table.cached(
+        ("best guess", seat),
+        lambda: max(book.guesses, key=lambda guess: _named_odds(table, seat, guess)),
+    )
 
 
 def potential(table: Table, kept: str) -> float:
@@ -202,7 +204,8 @@ def _handmaid(table: Table, choice: dict, kept: str) -> float:
     if not table.opponents:
         return table.win(kept)
     redirected = 1 - table.survival(kept, table.dists)
-    gains = [table.typical_gain(seat) for seat in table.opponents]
+    now = table.win(kept)
+    gains = [table.win_without(kept, seat) - now for seat in table.opponents]
     return table.win(kept, shielded=True) + REDIRECT * redirected * sum(gains) / len(gains)
 
 
@@ -240,24 +243,10 @@ def _cardinal(table: Table, choice: dict, kept: str) -> float:
 
 
 def _chancellor(table: Table, choice: dict, kept: str) -> float:
-    draws = min(2, table.deck_size)
-    if draws == 0:
-        return table.win(kept)
-    pool = table.pool
-    total = sum(pool.values())
-    worth = {card: table.win(card) for card in pool}
+    """Draw two (or what is left), keep the best of them and `kept`."""
     floor = table.win(kept)
-    if draws == 1 or total < 2:
-        return sum(n / total * max(floor, worth[card]) for card, n in pool.items())
-    expected = 0.0
-    for first, n_first in pool.items():
-        best_first = max(floor, worth[first])
-        for second, n_second in pool.items():
-            n_second -= first == second
-            if n_second > 0:
-                odds = n_first * n_second / (total * (total - 1))
-                expected += odds * max(best_first, worth[second])
-    return expected
+    best = table.best_of_draws(min(2, table.deck_size))
+    return sum(p * max(floor, worth) for worth, p in best) if best else floor
 
 
 def spy_bonus(table: Table, kept: str) -> float:
