@@ -92,25 +92,48 @@ class Table:
 
     # -------------------------------------------------------------- the estimate
 
-    def win(
-        self,
-        card: str,
-        dists: dict[int, Dist] | None = None,
-        shielded: bool = False,
-        bonus: int = 0,
-    ) -> float:
-        """Tokens expected from the round when keeping `card` against `dists` (default: all)."""
-        if dists is None or dists is self.dists:
-            key = (card, shielded, bonus)
-            if key not in self._memo:
-                self._memo[key] = self._win(card, self.dists, shielded, bonus) + self.future(card)
-            return self._memo[key]
-        static = self._remember(("win", card, shielded, bonus), dists, self._win_against)
-        return static + self.future(card)
+    def win(self, card: str, shielded: bool = False, bonus: int = 0) -> float:
+        """Tokens expected from the round when keeping `card` (protected, with `bonus` more
+        Counts played)."""
+        key = (card, shielded, bonus)
+        if key not in self._memo:
+            parts = self._parts(card, bonus)
+            self._memo[key] = _combine(parts, self._weight(len(parts)), shielded)
+            self._memo[key] += self.future(card)
+        return self._memo[key]
 
-    def _win_against(self, key: tuple, dists: dict[int, Dist]) -> float:
-        _, card, shielded, bonus = key
-        return self._win(card, dists, shielded, bonus)
+    def win_replacing(self, card: str, seat: int, dist: Dist) -> float:
+        """`win(card)` if `seat` held `dist` instead."""
+        parts = dict(self._parts(card, 0))
+        acting = seat in self.acting()
+        parts[seat] = self._part(card, seat, dist, len(parts) + 1, 0, acting)
+        return _combine(parts, self._weight(len(parts)), shielded=False) + self.future(card)
+
+    def _parts(self, card: str, bonus: int) -> dict[int, tuple[float, float]]:
+        """Per opponent: the chance `card` beats their hand, and of surviving their turn."""
+        acting = self.acting()
+        return self.cached(
+            ("parts", card, bonus),
+            lambda: {
+                seat: self._part(card, seat, dist, len(self.dists) + 1, bonus, seat in acting)
+                for seat, dist in self.dists.items()
+            },
+        )
+
+    def _part(
+        self, card: str, seat: int, dist: Dist, players: int, bonus: int, acting: bool
+    ) -> tuple[float, float]:
+        """`seat`'s entry of `_parts`, if it held `dist` and `acting` says if it plays before
+        this seat's next turn."""
+        if not acting:
+            return self.beat(card, seat, dist, bonus), 1.0
+        beat = self.beat(card, seat, self.after_turn(dist), bonus)
+        return beat, 1 - self.danger(card, seat, dist, players)
+
+    def _weight(self, others: int) -> float:
+        """How much the kept card's showdown rank counts, with `others` opponents left."""
+        showdown = self.showdown_weight(others)
+        return showdown + (1 - showdown) * SHOWDOWN_WEIGHT_EARLY
 
     def future(self, card: str) -> float:
         """What the lookahead adds to keeping `card`: the best play at the next turn, holding
@@ -123,16 +146,17 @@ class Table:
             return sum(self.future(card) for card in held) / len(held)
         key = ("future", card)
         if key not in self._memo:
-            strength = self._win(card, self.dists, shielded=True, bonus=0)
+            parts = self._parts(card, 0)
+            strength = _combine(parts, self._weight(len(parts)), shielded=True)
             later = self.lookahead(self.next_turn(), card)
-            self._memo[key] = self.survival(card, self.dists) * (later - strength)
+            self._memo[key] = self.survival(card) * (later - strength)
         return self._memo[key]
 
     def next_turn(self) -> Table:
         """This table as it may be at this seat's next turn: the opponents before it have
         drawn and played, nobody is protected. It looks no further."""
         if "next" not in self._memo:
-            acting = self.acting(self.dists)
+            acting = self.acting()
             self._memo["next"] = replace(
                 self,
                 hand=[],
@@ -146,23 +170,28 @@ class Table:
             )
         return self._memo["next"]
 
-    def _win(self, card: str, dists: dict[int, Dist], shielded: bool, bonus: int) -> float:
-        players = len(dists) + 1
-        acting = self.acting(dists)
-        beat = 1.0
-        for seat, dist in dists.items():
-            shown = self.after_turn(dist) if seat in acting else dist
-            beat *= self.beat(card, seat, shown, bonus)
-        showdown = self.showdown_weight(players - 1)
-        weight = showdown + (1 - showdown) * SHOWDOWN_WEIGHT_EARLY
-        strength = weight * beat + (1 - weight) / players
-        if shielded:
-            return strength
-        return strength * self.survival(card, dists)
+    def _win_without(self, card: str, seat: int) -> float:
+        """`win(card)`, not looking ahead, with `seat` out: the others' attacks fall on fewer
+        players, and near the end another opponent may get the last turn."""
+        parts = self._parts(card, 0)
+        targets = len(parts)  # the players each opponent may choose, before and after
+        crowding = targets / (targets - 1) if targets > 1 else 1.0
+        acting = self.acting()
+        still = [other for other in self.opponents if other != seat]
+        acting_after = set(still[: max(self.deck_size, 0)])
+        others = {}
+        for other in still:
+            if (other in acting) == (other in acting_after):
+                beaten, survived = parts[other]
+                others[other] = (beaten, 1 - min((1 - survived) * crowding, MAX_DANGER))
+            else:
+                dist = self.dists[other]
+                others[other] = self._part(card, other, dist, targets, 0, other in acting_after)
+        return _combine(others, self._weight(len(others)), shielded=False)
 
     def round_survival(self, card: str) -> float:
         """Chance of lasting to the end of the round, holding cards as safe as `card`."""
-        survive = self.survival(card, self.dists)
+        survive = self.survival(card)
         turns_left = max(1.0, self.deck_size / (len(self.opponents) + 1))
         return survive**turns_left
 
@@ -203,17 +232,16 @@ class Table:
             below[value] = below[value - 1] + at[value - 1]
         return below, at, special if self.book.ids_of(Role.BISHOP) else []
 
-    def survival(self, card: str, dists: dict[int, Dist]) -> float:
+    def survival(self, card: str) -> float:
         """Chance of still being in the round at the next turn, holding `card`."""
-        alive = len(dists) + 1
         survive = 1.0
-        for seat in self.acting(dists):
-            survive *= 1 - self.danger(card, seat, dists[seat], alive)
+        for _, survived in self._parts(card, 0).values():
+            survive *= survived
         return survive
 
-    def acting(self, dists: dict[int, Dist]) -> list[int]:
-        """The opponents in `dists` that take a turn before this seat's next one."""
-        return [seat for seat in self.opponents if seat in dists][: max(self.deck_size, 0)]
+    def acting(self) -> set[int]:
+        """The opponents that take a turn before this seat's next one."""
+        return self.cached(("acting",), lambda: set(self.opponents[: max(self.deck_size, 0)]))
 
     def after_turn(self, dist: Dist) -> Dist:
         """The card a seat holding `dist` keeps after drawing and playing, as a careful
@@ -244,7 +272,7 @@ class Table:
 
     def danger(self, card: str, seat: int, dist: Dist, alive: int) -> float:
         """Chance that `seat`, playing one of its two cards at random, knocks out `card`."""
-        targets = alive - 1 - sum(1 for s in self.protected if s != seat)
+        targets = alive - 1 - len(self.protected) + (seat in self.protected)
         if targets <= 0:
             return 0.0
         guard, prince, baron_above, queen_below = self._remember(
@@ -330,7 +358,7 @@ class Table:
         key = ("without", card, seat)
         if key not in self._memo:
             now = self.win(card)
-            gain = KILL_WEIGHT * (self.win(card, self.without(seat)) - now)
+            gain = KILL_WEIGHT * (self._win_without(card, seat) + self.future(card) - now)
             spies = self.spy_outcome(self.spies - {seat}) - self.spy_outcome(self.spies)
             spies *= self.round_survival(card)
             self._memo[key] = now + gain + spies + self.leader_denied(now, seat)
@@ -398,20 +426,6 @@ class Table:
             self._memo[key] = list(odds.items())
         return self._memo[key]
 
-    def without(self, seat: int) -> dict[int, Dist]:
-        """The opponents' distributions with `seat` out of the round."""
-        key = ("opponents without", seat)
-        if key not in self._memo:
-            self._memo[key] = {s: d for s, d in self.dists.items() if s != seat}
-        return self._memo[key]
-
-    def replacing(self, seat: int, dist: Dist) -> dict[int, Dist]:
-        """The opponents' distributions with `seat` holding `dist` instead."""
-        return self._remember(("replacing", seat), dist, self._replacing)
-
-    def _replacing(self, key: tuple, dist: Dist) -> dict[int, Dist]:
-        return {s: (dist if s == key[1] else d) for s, d in self.dists.items()}
-
     def holding(self, card: str) -> Dist:
         """The distribution of a hand known to be `card` (one object per card)."""
         key = ("certain", card)
@@ -430,6 +444,16 @@ def _showdown(book: CardBook, card: str, mine: int, other: str, theirs: int) -> 
     if mine == theirs:
         return 0.5
     return 1.0 if mine > theirs else 0.0
+
+
+def _combine(parts: dict[int, tuple[float, float]], weight: float, shielded: bool) -> float:
+    """The round's estimate from each opponent's (beaten, survived) chances."""
+    beat = survive = 1.0
+    for beaten, survived in parts.values():
+        beat *= beaten
+        survive *= survived
+    strength = weight * beat + (1 - weight) / (len(parts) + 1)
+    return strength if shielded else strength * survive
 
 
 def _by_value(mine: int, theirs: int) -> float:

@@ -203,7 +203,7 @@ def _handmaid(table: Table, choice: dict, kept: str) -> float:
     """Protection: the attacks this seat would suffer fall on the other players instead."""
     if not table.opponents:
         return table.win(kept)
-    redirected = 1 - table.survival(kept, table.dists)
+    redirected = 1 - table.survival(kept)
     now = table.win(kept)
     gains = [table.win_without(kept, seat) - now for seat in table.opponents]
     return table.win(kept, shielded=True) + REDIRECT * redirected * sum(gains) / len(gains)
@@ -216,15 +216,17 @@ def _prince(table: Table, choice: dict, kept: str) -> float:
             return 0.0
         return sum(p * table.win(card) for card, p in table.draw_odds().items())
     princess = _role_odds(table, table.dists[seat], Role.PRINCESS)
-    redrawn = table.replacing(seat, table.draw_odds())
-    return princess * table.win_without(kept, seat) + (1 - princess) * table.win(kept, redrawn)
+    redrawn = table.win_replacing(kept, seat, table.draw_odds())
+    return princess * table.win_without(kept, seat) + (1 - princess) * redrawn
 
 
 def _swap_with(table: Table, seat: int, kept: str) -> float:
     """Trade `kept` for `seat`'s hand, which then holds `kept` for sure (in a lookahead,
     roughly: as if their hand did not change)."""
-    after = table.dists if table.looked_ahead else table.replacing(seat, table.holding(kept))
-    return sum(p * table.win(card, after) for card, p in table.dists[seat].items())
+    if table.looked_ahead:
+        return sum(p * table.win(card) for card, p in table.dists[seat].items())
+    after = table.holding(kept)
+    return sum(p * table.win_replacing(card, seat, after) for card, p in table.dists[seat].items())
 
 
 def _king(table: Table, choice: dict, kept: str) -> float:
