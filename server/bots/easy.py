@@ -18,16 +18,23 @@ class EasyBot:
         """A random choice among the sensible ones (any legal one if none is sensible)."""
         choices = view["choices"]
         book = card_book(view["edition"])
-        sensible = [choice for choice in choices if not reckless(choice, view, book)]
+        nameable = possible_guesses(view, book)
+        sensible = [choice for choice in choices if not reckless(choice, view, book, nameable)]
         return rng.choice(sensible or choices)
 
 
-def reckless(choice: dict, view: dict, book: CardBook) -> bool:
-    """Whether `choice` knocks the bot's own seat out for sure, or names a card nobody can hold."""
+def possible_guesses(view: dict, book: CardBook) -> set[str | int]:
+    """The guesses naming a card this seat has not seen every copy of."""
+    unseen = [card for card, count in view["unseen"].items() if count]
+    return {guess for guess in book.guesses if any(book.named(card, guess) for card in unseen)}
+
+
+def reckless(choice: dict, view: dict, book: CardBook, nameable: set[str | int]) -> bool:
+    """Whether `choice` knocks the bot's own seat out for sure, or names a card nobody can
+    hold (`nameable`: the guesses that can hit)."""
     hand = view["hand"]
-    holds_princess = any(book.has(card, Role.PRINCESS) for card in hand)
     if choice["type"] == "redraw":
-        return choice["redraw"] and holds_princess
+        return choice["redraw"] and any(book.has(card, Role.PRINCESS) for card in hand)
     if choice["type"] != "play":
         return False
     card = choice["card"]
@@ -37,9 +44,4 @@ def reckless(choice: dict, view: dict, book: CardBook) -> bool:
         kept = list(hand)
         kept.remove(card)
         return any(book.has(other, Role.PRINCESS) for other in kept)
-    guess = choice["guess"]
-    if guess is None:
-        return False
-    return not any(
-        count and book.named(card_id, guess) for card_id, count in view["unseen"].items()
-    )
+    return choice["guess"] is not None and choice["guess"] not in nameable

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from itertools import combinations
 
 from server.engine import Chooses, Role
 
@@ -18,6 +17,7 @@ GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to u
 SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for later
 SPY_WEIGHT = 0.7  # how much the Spy's token counts against the round's
 REDIRECT = 1.0  # share of the attacks a protected seat escapes that knock another player out
+LOOKAHEAD_PLAYERS = 4  # look a turn ahead only with this many players in the round, for speed
 TIE = 1e-9
 
 
@@ -31,7 +31,9 @@ class MediumBot:
 
     def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
         """The best-scoring element of `view["choices"]`, ties broken at random."""
-        table = Table.from_view(view, self._follower.follow(view, log), next_turn_value)
+        beliefs = self._follower.follow(view, log)
+        small = sum(seat["alive"] for seat in view["seats"]) <= LOOKAHEAD_PLAYERS
+        table = Table.from_view(view, beliefs, next_turn_value if small else None)
         choices = view["choices"]
         if len(choices) == 1:
             return choices[0]
@@ -85,7 +87,8 @@ def _forced(book: CardBook, played: str, kept: str) -> bool:
 
 
 def plays_of(table: Table, card: str) -> list[dict]:
-    """The plays of `card` worth considering on `table`: a Guard's best guess only."""
+    """The plays of `card` worth considering at a next turn: a Guard's best guess only, a
+    Baroness's single looks, a Cardinal's swaps with this seat."""
     book = table.book
     chooses = book.chooses[card]
     others = [seat for seat in table.opponents if seat not in table.protected]
@@ -93,12 +96,10 @@ def plays_of(table: Table, card: str) -> list[dict]:
         target_sets = [(seat,) for seat in (*others, table.me)]
     elif chooses is Chooses.NOBODY or not others:
         target_sets = [()]
-    elif chooses is Chooses.OTHER:
+    elif chooses is Chooses.OTHER or chooses is Chooses.ONE_OR_TWO_OTHERS:
         target_sets = [(seat,) for seat in others]
-    elif chooses is Chooses.ONE_OR_TWO_OTHERS:
-        target_sets = [(seat,) for seat in others] + list(combinations(others, 2))
     else:
-        target_sets = list(combinations(sorted((*others, table.me)), 2))
+        target_sets = [tuple(sorted((seat, table.me))) for seat in others]
     return [
         {
             "type": "play",
