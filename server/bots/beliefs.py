@@ -34,6 +34,11 @@ class Beliefs:
         self.last_role: Role | None = None  # the role of the last card played
         self.compared: tuple[int, bool] | None = None  # (winner, lower loses) until the knockout
 
+    def sync(self, view: dict) -> None:
+        """Take who is in the round and the deck's size from the view, which is never wrong."""
+        self.alive = [seat["alive"] for seat in view["seats"]]
+        self.deck_size = view["deck_size"]
+
     def uniform(self) -> Weights:
         """No knowledge: every card as likely as the pool makes it."""
         return dict.fromkeys(self.book.ids, 1.0)
@@ -368,6 +373,7 @@ class RoundFollower:
         self._last = log[-1] if log else None
         if self.beliefs is None or self._round_start is None:
             self.beliefs = beliefs_from_view(view)
+        self.beliefs.sync(view)
         return self.beliefs
 
     def _continues(self, view: dict, log: list[dict]) -> bool:
@@ -404,5 +410,4 @@ def beliefs_from_view(view: dict) -> Beliefs:
     for seat in view["seats"]:
         beliefs.seen.update(seat["discards"])
     beliefs.hand = list(view["hand"])
-    beliefs.alive = [seat["alive"] for seat in view["seats"]]
     return beliefs

@@ -24,7 +24,7 @@ DENIAL = 0.5  # an opponent's token counts this much against one of this seat's
 DENIAL_AT_TARGET = 3.0  # ... when that token would win them the game
 KILL_WEIGHT = 1.0  # share of the modelled gain from an opponent's knock-out that is believed
 DANGER_SCALE = 1.5  # how much more dangerous opponents are than the model of them says
-MAX_DANGER = 0.95
+MAX_DANGER = 0.95  # nobody is that sure to be knocked out by one opponent's turn
 TOP_VALUE = 15  # showdown values are clipped here (cards go to 9, Counts add at most 2)
 THREATS = frozenset({Role.GUARD, Role.BARON, Role.PRINCE, Role.DOWAGER_QUEEN})
 
@@ -42,7 +42,6 @@ class Table:
     pool: dict[str, int]  # unseen copies not known to lie elsewhere: what a draw may bring
     deck_size: int
     bonus: list[int]  # Count bonus per seat
-    discards: list[list[str]]
     tokens: list[int]
     target: int  # tokens that win the game
     spies: frozenset[int]  # seats in the round that have played or discarded a Spy
@@ -59,8 +58,6 @@ class Table:
         book = beliefs.book
         me, players = view["viewer"], view["players"]
         seats = view["seats"]
-        beliefs.alive = [seat["alive"] for seat in seats]
-        beliefs.deck_size = view["deck_size"]
         pool = dict(view["unseen"])
         for card in beliefs.known_in_deck():
             pool[card] -= 1
@@ -77,7 +74,6 @@ class Table:
             pool={card: n for card, n in pool.items() if n > 0},
             deck_size=view["deck_size"],
             bonus=[_counts(book, seat["discards"]) for seat in seats],
-            discards=[seat["discards"] for seat in seats],
             tokens=[seat["tokens"] for seat in seats],
             target=view["target"],
             spies=frozenset(
@@ -441,9 +437,7 @@ def _showdown(book: CardBook, card: str, mine: int, other: str, theirs: int) -> 
         return 1.0
     if roles == (Role.BISHOP, Role.PRINCESS):
         return 0.0
-    if mine == theirs:
-        return 0.5
-    return 1.0 if mine > theirs else 0.0
+    return _by_value(mine, theirs)
 
 
 def _combine(parts: dict[int, tuple[float, float]], weight: float, shielded: bool) -> float:

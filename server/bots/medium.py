@@ -18,7 +18,9 @@ SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for
 SPY_WEIGHT = 0.7  # how much the Spy's token counts against the round's
 REDIRECT = 1.0  # share of the attacks a protected seat escapes that knock another player out
 LOOKAHEAD_PLAYERS = 4  # look a turn ahead only with this many players in the round, for speed
-TIE = 1e-9
+SELF_KNOCKOUT = -100.0  # the score of discarding one's own Princess: below any other choice
+NUDGE = 1e-6  # a preference among choices otherwise worth the same
+TIE = 1e-9  # scores this close are equal
 
 
 class MediumBot:
@@ -32,11 +34,11 @@ class MediumBot:
     def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
         """The best-scoring element of `view["choices"]`, ties broken at random."""
         beliefs = self._follower.follow(view, log)
-        small = sum(seat["alive"] for seat in view["seats"]) <= LOOKAHEAD_PLAYERS
-        table = Table.from_view(view, beliefs, next_turn_value if small else None)
         choices = view["choices"]
         if len(choices) == 1:
             return choices[0]
+        small = sum(seat["alive"] for seat in view["seats"]) <= LOOKAHEAD_PLAYERS
+        table = Table.from_view(view, beliefs, next_turn_value if small else None)
         score = SCORERS[view["pending"]["kind"]]
         scores = [score(table, choice) for choice in choices]
         best = max(scores)
@@ -137,7 +139,7 @@ def _no_effect(table: Table, choice: dict, kept: str) -> float:
 
 
 def _princess(table: Table, choice: dict, kept: str) -> float:
-    return 0.0
+    return SELF_KNOCKOUT
 
 
 def _named_odds(table: Table, seat: int, guess: str | int | None) -> float:
@@ -214,7 +216,7 @@ def _prince(table: Table, choice: dict, kept: str) -> float:
     seat = choice["targets"][0]
     if seat == table.me:
         if table.book.has(kept, Role.PRINCESS):
-            return 0.0
+            return SELF_KNOCKOUT
         return sum(p * table.win(card) for card, p in table.draw_odds().items())
     princess = _role_odds(table, table.dists[seat], Role.PRINCESS)
     redrawn = table.win_replacing(kept, seat, table.draw_odds())
@@ -301,7 +303,7 @@ def _sycophant(table: Table, choice: dict, kept: str) -> float:
     if seat == table.me:
         return table.win(kept)
     next_up = table.opponents[0] if table.opponents else None
-    return table.win(kept) + TIE * 10 * (table.tokens[seat] + 1) * (seat != next_up)
+    return table.win(kept) + NUDGE * (table.tokens[seat] + 1) * (seat != next_up)
 
 
 PLAY_SCORERS: dict[Role, Callable[[Table, dict, str], float]] = {
@@ -332,7 +334,7 @@ def score_keep(table: Table, choice: dict) -> float:
     """Chancellor: keep the best card; under the deck, the worse card deeper, unless it
     comes back to this seat."""
     keep = choice["keep"]
-    return table.win(keep) + potential(table, keep) + TIE * 100 * _bottom_order(table, choice)
+    return table.win(keep) + potential(table, keep) + NUDGE * _bottom_order(table, choice)
 
 
 def _bottom_order(table: Table, choice: dict) -> float:
@@ -359,7 +361,7 @@ def score_redraw(table: Table, choice: dict) -> float:
     if not choice["redraw"]:
         return table.win(held)
     if table.book.has(held, Role.PRINCESS):
-        return -1.0
+        return SELF_KNOCKOUT
     return sum(p * table.win(card) for card, p in table.draw_odds().items())
 
 
