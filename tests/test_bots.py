@@ -181,3 +181,32 @@ def test_hidden_cards_do_not_change_a_decision(level: str) -> None:
         view, log = game.view(0), seat_log(game, 0)
         choices.append(make_bot(level).choose(copy.deepcopy(view), log, random.Random(4)))
     assert choices[0] == choices[1]
+
+
+def test_every_kind_of_decision_is_answered_legally() -> None:
+    kinds: Counter = Counter()
+
+    def check(game: Game, seat: int, view: dict, log: list[dict], choice: dict) -> None:
+        kinds[view["pending"]["kind"]] += 1
+
+    rng = random.Random(2)
+    for edition_id, players in [("2019", 4)] + [("premium", 5)] * 8:
+        game = Game(find_edition(edition_id), players, rng)
+        bots = [make_bot("medium" if seat % 2 else "easy") for seat in range(players)]
+        play_out(game, bots, rng, check)
+        if "bishop_redraw" in kinds:
+            break
+    assert set(kinds) == {"play", "chancellor", "cardinal_look", "bishop_redraw"}
+
+
+def test_medium_chancellor_keeps_the_princess() -> None:
+    # 2 players: seat 0 holds the Princess, draws a Chancellor, which draws a Guard and a Spy
+    top = ["spy", "guard", "guard", "guard", "princess", "baron", "chancellor", "guard", "spy"]
+    game = Game(find_edition("2019"), 2, random.Random(1))
+    game.start_round(deck=deck_with("2019", top), start=0)
+    medium, rng = MediumBot(), random.Random(3)
+    game.act(0, choice_from_dict(medium.choose(game.view(0), seat_log(game, 0), rng)))
+    view = game.view(0)
+    assert view["pending"]["kind"] == "chancellor"
+    assert sorted(view["hand"]) == ["guard", "princess", "spy"]
+    assert medium.choose(view, seat_log(game, 0), rng)["keep"] == "princess"
