@@ -1,6 +1,6 @@
 """Win share of the medium bot against easy bots, with 95% confidence intervals, and bot speed.
 
-Usage: python benchmarks/bots.py [--games N] [--edition E] [--seed S]
+Usage: python benchmarks/bots.py [--games N] [--edition E] [--players N ...] [--seed S]
 Drives whole games through the engine; each bot sees only its seat's view and visible log.
 The medium bot's seat rotates from game to game. Target: >= 75% of 4-player games won.
 """
@@ -11,7 +11,7 @@ import argparse
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from server.bots import Bot, make_bot
 from server.engine import Game, choice_from_dict, find_edition
@@ -19,12 +19,11 @@ from server.engine import Game, choice_from_dict, find_edition
 
 @dataclass
 class Tally:
-    """Games the medium bot won, and the bots' decisions and thinking time."""
+    """Games the medium bot won, and each level's thinking time per decision."""
 
     games: int = 0
     wins: float = 0.0
-    decisions: int = 0
-    seconds: float = 0.0
+    seconds: dict[str, list[float]] = field(default_factory=lambda: {"easy": [], "medium": []})
 
     def share(self) -> float:
         """The medium bot's win share (a shared win counts by its share)."""
@@ -34,6 +33,17 @@ class Tally:
         """Half-width of the 95% confidence interval of `share`."""
         share = self.share()
         return 1.96 * math.sqrt(share * (1 - share) / max(self.games, 1))
+
+    def speed(self, level: str) -> str:
+        """Decisions per second, median and 99th percentile time of one level's decisions."""
+        times = sorted(self.seconds[level])
+        if not times:
+            return f"{level}: no decisions"
+        median, p99 = times[len(times) // 2], times[int(len(times) * 0.99)]
+        return (
+            f"{level}: {len(times) / sum(times):,.0f} decisions/s, "
+            f"median {1e6 * median:.0f} µs, p99 {1e6 * p99:.0f} µs"
+        )
 
 
 def play_game(edition_id: str, bots: list[Bot], rng: random.Random, tally: Tally) -> list[int]:
@@ -48,10 +58,9 @@ def play_game(edition_id: str, bots: list[Bot], rng: random.Random, tally: Tally
         log = logs[seat]
         log.extend(game.log(seat, len(log)))
         view = game.view(seat)
-        started = time.perf_counter()
+        started = time.process_time()
         choice = bots[seat].choose(view, log, rng)
-        tally.seconds += time.perf_counter() - started
-        tally.decisions += 1
+        tally.seconds[bots[seat].level].append(time.process_time() - started)
         game.act(seat, choice_from_dict(choice))
     return game.game_winners
 
@@ -74,20 +83,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2_500, help="games per configuration")
     parser.add_argument("--edition", default="2019")
-    parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, nargs="+", default=[4, 2])
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for players in args.players:
         started = time.perf_counter()
         tally = medium_against_easy(args.edition, players, args.games, args.seed)
-        wall = time.perf_counter() - started
         print(
-            f"{args.edition} {players} players, medium vs {players - 1} easy: "
-            f"medium wins {100 * tally.share():.1f}% ± {100 * tally.margin():.1f}% "
-            f"(95% CI, {tally.games} games, fair share {100 / players:.0f}%); "
-            f"{tally.decisions / tally.seconds:,.0f} decisions/s "
-            f"({1e6 * tally.seconds / tally.decisions:.0f} µs each), {wall:.0f} s"
+            f"{args.edition}, {players} players, medium vs {players - 1} easy: medium wins "
+            f"{100 * tally.share():.1f}% ± {100 * tally.margin():.1f}% (95% CI) of "
+            f"{tally.games} games (fair share {100 / players:.0f}%), "
+            f"{time.perf_counter() - started:.0f} s"
         )
+        print(f"  {tally.speed('medium')}; {tally.speed('easy')}")
 
 
 if __name__ == "__main__":

@@ -18,6 +18,7 @@ SPY_KEPT = 0.5  # share of the Spy bonus still expected when keeping the Spy for
 SPY_WEIGHT = 0.7  # how much the Spy's token counts against the round's
 REDIRECT = 1.0  # share of the attacks a protected seat escapes that knock another player out
 LOOKAHEAD_PLAYERS = 4  # look a turn ahead only with this many players in the round, for speed
+LOOKAHEAD_MARGIN = 0.06  # ... and only when the best choices keeping different cards are closer
 SELF_KNOCKOUT = -100.0  # the score of discarding one's own Princess: below any other choice
 NUDGE = 1e-6  # a preference among choices otherwise worth the same
 TIE = 1e-9  # scores this close are equal
@@ -37,12 +38,40 @@ class MediumBot:
         choices = view["choices"]
         if len(choices) == 1:
             return choices[0]
-        small = sum(seat["alive"] for seat in view["seats"]) <= LOOKAHEAD_PLAYERS
-        table = Table.from_view(view, beliefs, next_turn_value if small else None)
         score = SCORERS[view["pending"]["kind"]]
+        table = Table.from_view(view, beliefs)
         scores = [score(table, choice) for choice in choices]
+        if _worth_looking_ahead(view, choices, scores):
+            table = Table.from_view(view, beliefs, next_turn_value)
+            scores = [score(table, choice) for choice in choices]
         best = max(scores)
         return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
+
+
+def _worth_looking_ahead(view: dict, choices: list[dict], scores: list[float]) -> bool:
+    """Whether a lookahead may change the choice: a small table, and a close call between
+    the best choice and the best one keeping another card."""
+    if view["pending"]["kind"] not in ("play", "chancellor"):
+        return False
+    if sum(seat["alive"] for seat in view["seats"]) > LOOKAHEAD_PLAYERS:
+        return False
+    best_by_kept: dict[str, float] = {}
+    for choice, score in zip(choices, scores, strict=True):
+        kept = _kept(view["hand"], choice)
+        best_by_kept[kept] = max(score, best_by_kept.get(kept, score))
+    if len(best_by_kept) < 2:
+        return False
+    first, second = sorted(best_by_kept.values(), reverse=True)[:2]
+    return first - second < LOOKAHEAD_MARGIN
+
+
+def _kept(hand: list[str], choice: dict) -> str:
+    """The card `choice` keeps in hand."""
+    if choice["type"] == "keep":
+        return choice["keep"]
+    kept = list(hand)
+    kept.remove(choice["card"])
+    return kept[0] if kept else choice["card"]
 
 
 # ------------------------------------------------------------------ plays
@@ -50,11 +79,7 @@ class MediumBot:
 
 def score_play(table: Table, choice: dict) -> float:
     """Tokens expected from the round after this play."""
-    card = choice["card"]
-    kept = list(table.hand)
-    kept.remove(card)
-    keeping = kept[0] if kept else card
-    return play_value(table, choice, keeping)
+    return play_value(table, choice, _kept(table.hand, choice))
 
 
 def play_value(table: Table, choice: dict, kept: str) -> float:
