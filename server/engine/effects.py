@@ -8,23 +8,26 @@ from itertools import permutations
 from typing import TYPE_CHECKING
 
 from .cards import CardSpec, Role
-from .choices import Keep, Look, Play, Redraw
+from .choices import Keep, Look, Redraw
 
 if TYPE_CHECKING:
     from .game import Game
 
-Effect = Callable[["Game", int, CardSpec, Play], None]
+Targets = tuple[int, ...]
+Guess = str | int | None
+# an effect gets the played card, the chosen seats and the named card or number
+Effect = Callable[["Game", int, CardSpec, Targets, Guess], None]
 
 
-def no_effect(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def no_effect(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Spy, Countess, Count, Constable, Assassin: nothing happens when played."""
 
 
-def guard(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def guard(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Name a card (or a number, premium); a hit knocks the target out. Assassin turns it back."""
-    if not play.targets:
+    if not targets:
         return
-    target = play.targets[0]
+    target = targets[0]
     held = game.hands[target][0]
     if held.role == Role.ASSASSIN:
         game.emit("assassin", target, guard=seat)
@@ -34,17 +37,17 @@ def guard(game: Game, seat: int, card: CardSpec, play: Play) -> None:
         game.discard_hand(target)
         game.draw_replacement(target)
         return
-    hit = (held.value if game.edition.guess_by_value else held.id) == play.guess
+    hit = (held.value if game.edition.guess_by_value else held.id) == guess
     if game.record:
-        game.emit("guess", seat, target=target, guess=play.guess, hit=hit)
+        game.emit("guess", seat, target=target, guess=guess, hit=hit)
     if hit:
         game.knock_out(target)
 
 
-def priest(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def priest(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Look at another player's hand, privately."""
-    if play.targets:
-        _look(game, seat, play.targets[0])
+    if targets:
+        _look(game, seat, targets[0])
 
 
 def _look(game: Game, seat: int, target: int) -> None:
@@ -53,20 +56,20 @@ def _look(game: Game, seat: int, target: int) -> None:
         game.emit_secret("look", seat, {"cards": cards}, (seat,), target=target)
 
 
-def baron(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def baron(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Compare hands privately; the lower value is knocked out."""
-    _compare(game, seat, play, lower_loses=True)
+    _compare(game, seat, targets, lower_loses=True)
 
 
-def dowager_queen(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def dowager_queen(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Compare hands privately; the higher value is knocked out."""
-    _compare(game, seat, play, lower_loses=False)
+    _compare(game, seat, targets, lower_loses=False)
 
 
-def _compare(game: Game, seat: int, play: Play, lower_loses: bool) -> None:
-    if not play.targets:
+def _compare(game: Game, seat: int, targets: Targets, lower_loses: bool) -> None:
+    if not targets:
         return
-    target = play.targets[0]
+    target = targets[0]
     mine, theirs = game.hands[seat][0], game.hands[target][0]
     loser = None
     if mine.value != theirs.value:
@@ -85,23 +88,23 @@ def _compare(game: Game, seat: int, play: Play, lower_loses: bool) -> None:
         game.knock_out(loser)
 
 
-def handmaid(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def handmaid(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Protection from other players' cards until this player's next turn."""
     game.protect(seat)
 
 
-def prince(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def prince(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """A player discards their hand without effect and draws a new card."""
-    target = play.targets[0]
+    target = targets[0]
     discarded = game.discard_hand(target)
     if discarded is not None and discarded.role != Role.PRINCESS:
         game.draw_replacement(target)
 
 
-def king(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def king(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Trade hands with another player."""
-    if play.targets:
-        _swap(game, seat, seat, play.targets[0])
+    if targets:
+        _swap(game, seat, seat, targets[0])
 
 
 def _swap(game: Game, actor: int, a: int, b: int) -> None:
@@ -112,12 +115,12 @@ def _swap(game: Game, actor: int, a: int, b: int) -> None:
     hands[a], hands[b] = hands[b], hands[a]
 
 
-def princess(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def princess(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Playing the Princess knocks her player out."""
     game.knock_out(seat)
 
 
-def chancellor(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def chancellor(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Draw two (or what is left), keep one, put the rest on the bottom in any order."""
     drawn = [game.deck.pop() for _ in range(min(2, len(game.deck)))]
     if not drawn:
@@ -141,23 +144,23 @@ def keep_choices(card_ids: tuple[str, ...]) -> tuple[Keep, ...]:
     return tuple(seen)
 
 
-def sycophant(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def sycophant(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Mark a player; the next card played that chooses players must include them."""
-    game.marked = play.targets[0]
+    game.marked = targets[0]
     game.emit("marked", seat, target=game.marked)
 
 
-def baroness(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def baroness(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Look privately at the hands of one or two other players."""
-    for target in play.targets:
+    for target in targets:
         _look(game, seat, target)
 
 
-def cardinal(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def cardinal(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Two players swap hands; then the Cardinal's player looks at one of the two hands."""
-    if not play.targets:
+    if not targets:
         return
-    a, b = play.targets
+    a, b = targets
     _swap(game, seat, a, b)
     game.ask(seat, "cardinal_look", (Look(a), Look(b)))
 
@@ -167,20 +170,20 @@ def cardinal_look(game: Game, seat: int, look: Look) -> None:
     _look(game, seat, look.seat)
 
 
-def jester(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def jester(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Choose another player; if they win the round, the Jester's player gains a token."""
-    if play.targets:
-        game.jester = (seat, play.targets[0])
-        game.emit("jester", seat, target=play.targets[0])
+    if targets:
+        game.jester = (seat, targets[0])
+        game.emit("jester", seat, target=targets[0])
 
 
-def bishop(game: Game, seat: int, card: CardSpec, play: Play) -> None:
+def bishop(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Name a number; a hit gains a token and lets the target discard and redraw."""
-    if not play.targets:
+    if not targets:
         return
-    target = play.targets[0]
-    hit = game.hands[target][0].value == play.guess
-    game.emit("guess", seat, target=target, guess=play.guess, hit=hit)
+    target = targets[0]
+    hit = game.hands[target][0].value == guess
+    game.emit("guess", seat, target=target, guess=guess, hit=hit)
     if not hit:
         return
     game.gain_token(seat, "bishop")

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from . import effects, legal
 from .cards import CardSpec, Role
-from .choices import Choice, Decision, Keep, Play
+from .choices import Choice, Decision, Keep
 from .edition import Edition
 from .errors import IllegalAction, SetupError
 from .events import Event
@@ -17,6 +17,14 @@ from .view import make_view
 
 class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
+
+    __slots__ = (
+        "_card_effects", "_offered", "_plays_memo", "alive", "deck", "discards", "edition",
+        "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
+        "next_start", "pending", "players", "protected", "record", "remaining", "rng", "roles",
+        "round", "round_over", "round_winners", "set_aside", "stash", "target", "tokens", "turn",
+        "unchoosable",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -46,6 +54,8 @@ class Game:
         self.game_winners: list[int] = []
         self.next_start: int | None = None
         self.pending: Decision | None = None
+        self._offered: frozenset[int] = frozenset()  # ids of the pending choices
+        self._plays_memo = legal.plays_memo(edition, players)
         self.turn: int | None = None
         self._reset_round_state([])
 
@@ -133,54 +143,57 @@ class Game:
     # ------------------------------------------------------------------ turns
 
     def _begin_turn(self, seat: int) -> None:
+        """`seat` draws; their play decision is pending (from the memo when it is there)."""
         self.turn = seat
         if self.protected[seat]:
             self.protected[seat] = False
             self.unchoosable &= ~(1 << seat)
         card = self.deck.pop()
-        self.hands[seat].append(card)
+        hand = self.hands[seat]
+        hand.append(card)
         if self.record:
             self.events.append(Event("draw", seat, {}, {"card": card.id}, (seat,)))
-        self.pending = legal.play_decision(self, seat)
+        offer = self._plays_memo.get((hand[0], card, seat, self.unchoosable))
+        if offer is None or self.marked is not None:
+            offer = legal.play_offer(self, seat, self._plays_memo)
+        self.pending, self._offered = offer
 
     def act(self, seat: int, choice: Choice) -> None:
         """Apply `seat`'s choice; IllegalAction (state unchanged) unless it is a legal choice."""
         decision = self.pending
         if decision is None:
             raise IllegalAction("no_decision", "no decision is pending")
-        if seat != decision.seat:
-            self._reject_seat(seat, decision)
-        if choice not in decision.choices:
+        deciding, kind, choices = decision
+        if seat != deciding:
+            self._reject_seat(seat, deciding)
+        # by identity first: a choice taken from `choices` itself needs no comparisons
+        if id(choice) not in self._offered and choice not in choices:
             raise IllegalAction("illegal_choice", legal.explain(self, seat, choice))
         self.pending = None
-        if decision.kind == "play":
-            self._play(seat, choice)
-        elif decision.kind == "chancellor":
+        if kind == "play":
+            card_id, targets, guess = choice
+            card, effect = self._card_effects[card_id]
+            self.hands[seat].remove(card)
+            self.discards[seat].append(card)
+            if self.record:
+                public = {"card": card_id, "targets": targets, "guess": guess}
+                self.events.append(Event("play", seat, public))
+            if card.choosing:
+                self.marked = None
+            effect(self, seat, card, targets, guess)
+        elif kind == "chancellor":
             self._keep(seat, choice)
-        elif decision.kind == "cardinal_look":
+        elif kind == "cardinal_look":
             effects.cardinal_look(self, seat, choice)
         else:
             effects.bishop_redraw(self, seat, choice)
-        if self.pending is None:
+        if self.pending is None and not self.game_over:
             self._end_turn()
 
-    def _reject_seat(self, seat: int, decision: Decision) -> None:
+    def _reject_seat(self, seat: int, deciding: int) -> None:
         if 0 <= seat < self.players and not self.alive[seat]:
             raise IllegalAction("eliminated", f"seat {seat} is eliminated from this round")
-        raise IllegalAction(
-            "not_your_turn", f"it is seat {decision.seat}'s decision, not seat {seat}'s"
-        )
-
-    def _play(self, seat: int, play: Play) -> None:
-        card, effect = self._card_effects[play.card]
-        self.hands[seat].remove(card)
-        self.discards[seat].append(card)
-        if self.record:
-            public = {"card": play.card, "targets": play.targets, "guess": play.guess}
-            self.events.append(Event("play", seat, public))
-        if card.choosing:
-            self.marked = None
-        effect(self, seat, card, play)
+        raise IllegalAction("not_your_turn", f"it is seat {deciding}'s decision, not seat {seat}'s")
 
     def _keep(self, seat: int, keep: Keep) -> None:
         self.hands[seat] = [self.edition.by_id[keep.keep]]
@@ -194,8 +207,6 @@ class Game:
         )
 
     def _end_turn(self) -> None:
-        if self.game_over:
-            return
         alive = self.alive
         if self.remaining == 1:
             self._end_round([alive.index(True)], "last_standing")
@@ -280,7 +291,7 @@ class Game:
     def ask(self, seat: int, kind: str, choices: tuple[Choice, ...], stash: tuple = ()) -> None:
         """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
         self.stash = stash
-        self.pending = Decision(seat, kind, choices)
+        self.pending, self._offered = legal.offer(Decision(seat, kind, choices))
 
     # --------------------------------------------------------- round and game end
 

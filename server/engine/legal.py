@@ -9,6 +9,7 @@ from .cards import CardSpec, Chooses, Role
 from .choices import Choice, Decision, Play
 
 if TYPE_CHECKING:
+    from .edition import Edition
     from .game import Game
 
 _FORCING_ROLES = (Role.KING, Role.PRINCE)
@@ -24,24 +25,35 @@ def forced_card(hand: list[CardSpec]) -> CardSpec | None:
 
 MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
 
+Offer = tuple[Decision, frozenset[int]]  # a decision and the ids of its choices
 
-def play_decision(game: Game, seat: int) -> Decision:
+
+def offer(decision: Decision) -> Offer:
+    """`decision` with the ids of its choices, for a check by identity before equality."""
+    return decision, frozenset(map(id, decision.choices))
+
+
+def plays_memo(edition: Edition, players: int) -> dict:
+    """The memo of play offers shared by every game of `edition` with this many players."""
+    return edition.plays_memo.setdefault(players, {})
+
+
+def play_offer(game: Game, seat: int, memo: dict) -> Offer:
     """The pending play decision of `seat`'s turn: every legal whole play (card, targets, guess).
 
-    Memoised per hand and per card (by seat, who may be chosen and the player count), since
-    the same few situations recur in every round.
+    Memoised in `memo` (see `plays_memo`) by hand, seat and who may be chosen, since the same
+    few situations recur in every round; the Sycophant's mark then narrows the choices.
     """
     first, second = game.hands[seat]
-    key = (first, second, seat, game.unchoosable, game.players)
-    memo = game.edition.plays_memo
-    decision = memo.get(key)
-    if decision is None:
+    key = (first, second, seat, game.unchoosable)
+    found = memo.get(key)
+    if found is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        decision = memo[key] = Decision(seat, "play", hand_plays(game, first, second, seat))
+        found = memo[key] = offer(Decision(seat, "play", hand_plays(game, first, second, seat)))
     if game.marked is None:
-        return decision
-    return Decision(seat, "play", _including(decision.choices, game.marked))
+        return found
+    return offer(Decision(seat, "play", _including(found[0].choices, game.marked)))
 
 
 def hand_plays(game: Game, first: CardSpec, second: CardSpec, seat: int) -> tuple[Play, ...]:
