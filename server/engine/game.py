@@ -54,7 +54,7 @@ class Game:
         self.game_winners: list[int] = []
         self.next_start: int | None = None
         self.pending: Decision | None = None
-        self._offered: frozenset[int] = frozenset()  # ids of the pending choices
+        self._offered: frozenset[int] = frozenset()  # ids of the pending play choices, if known
         self._plays_memo = legal.plays_memo(edition, players)
         self.turn: int | None = None
         self._reset_round_state([])
@@ -173,7 +173,8 @@ class Game:
         if kind == "play":
             card_id, targets, guess = choice
             card, effect = self._card_effects[card_id]
-            self.hands[seat].remove(card)
+            hand = self.hands[seat]
+            hand.pop(hand[0] is not card)  # the played one of the two cards held
             self.discards[seat].append(card)
             if self.record:
                 public = {"card": card_id, "targets": targets, "guess": guess}
@@ -187,8 +188,20 @@ class Game:
             effects.cardinal_look(self, seat, choice)
         else:
             effects.bishop_redraw(self, seat, choice)
-        if self.pending is None and not self.game_over:
-            self._end_turn()
+        if self.pending is not None or self.game_over:
+            return
+        # the turn is over
+        if self.remaining == 1:
+            self._end_round([self.alive.index(True)], "last_standing")
+        elif not self.deck:
+            self._showdown()
+        else:
+            alive = self.alive
+            n = self.players
+            turn = (self.turn + 1) % n
+            while not alive[turn]:
+                turn = (turn + 1) % n
+            self._begin_turn(turn)
 
     def _reject_seat(self, seat: int, deciding: int) -> None:
         if 0 <= seat < self.players and not self.alive[seat]:
@@ -205,20 +218,6 @@ class Game:
             (seat,),
             count=len(keep.bottom),
         )
-
-    def _end_turn(self) -> None:
-        alive = self.alive
-        if self.remaining == 1:
-            self._end_round([alive.index(True)], "last_standing")
-        elif not self.deck:
-            self._showdown()
-        else:
-            seat = self.turn
-            n = self.players
-            seat = (seat + 1) % n
-            while not alive[seat]:
-                seat = (seat + 1) % n
-            self._begin_turn(seat)
 
     # -------------------------------------------------- helpers for effects
 
@@ -291,7 +290,8 @@ class Game:
     def ask(self, seat: int, kind: str, choices: tuple[Choice, ...], stash: tuple = ()) -> None:
         """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
         self.stash = stash
-        self.pending, self._offered = legal.offer(Decision(seat, kind, choices))
+        self.pending = Decision(seat, kind, choices)
+        self._offered = frozenset()  # few choices: checked by equality alone
 
     # --------------------------------------------------------- round and game end
 
