@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from functools import partial
+from itertools import repeat, starmap
 
 from . import effects, legal
 from .cards import CardSpec, Role
@@ -101,11 +103,10 @@ class Game:
 
     def _shuffled_deck(self) -> list[CardSpec]:
         """A uniformly random order: sorting by independent random keys is an unbiased
-        shuffle and, unlike `Random.shuffle`, runs its loop in C."""
-        cards = self.edition.full_deck
-        random_key = self.rng.random
-        keys = [random_key() for _ in cards]
-        return [cards[i] for i in sorted(range(len(cards)), key=keys.__getitem__)]
+        shuffle and, unlike `Random.shuffle`, runs all in C. The key of each card is the next
+        of an endless stream of `random()` (`next(stream, card)`): one per card, in deck order."""
+        stream = starmap(self.rng.random, repeat(()))
+        return sorted(self.edition.full_deck, key=partial(next, stream))
 
     def _deck_from_ids(self, deck: Sequence[str]) -> list[CardSpec]:
         expected = Counter(self.edition.deck_ids())
