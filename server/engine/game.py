@@ -56,7 +56,7 @@ class Game:
         self.game_winners: list[int] = []
         self.next_start: int | None = None
         self.pending: Decision | None = None
-        self._offered: frozenset[int] = frozenset()  # ids of the pending play choices, if known
+        self._offered: frozenset[Choice] = frozenset()  # the pending play choices, as a set
         self._plays_memo = legal.plays_memo(edition, players)
         self.turn: int | None = None
         self._reset_round_state([])
@@ -167,8 +167,11 @@ class Game:
         deciding, kind, choices = decision
         if seat != deciding:
             self._reject_seat(seat, deciding)
-        # by identity first: a choice taken from `choices` itself needs no comparisons
-        if id(choice) not in self._offered and choice not in choices:
+        try:  # a set lookup first: cheaper than comparing with choice after choice
+            offered = choice in self._offered or choice in choices
+        except TypeError:  # unhashable, so not equal to any choice
+            offered = False
+        if not offered:
             raise IllegalAction("illegal_choice", legal.explain(self, seat, choice))
         self.pending = None
         if kind == "play":
@@ -292,7 +295,7 @@ class Game:
         """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
         self.stash = stash
         self.pending = Decision(seat, kind, choices)
-        self._offered = frozenset()  # few choices: checked by equality alone
+        self._offered = frozenset()  # few choices: compared one by one
 
     # --------------------------------------------------------- round and game end
 

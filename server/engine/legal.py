@@ -25,12 +25,12 @@ def forced_card(hand: list[CardSpec]) -> CardSpec | None:
 
 MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
 
-Offer = tuple[Decision, frozenset[int]]  # a decision and the ids of its choices
+Offer = tuple[Decision, frozenset[Choice]]  # a decision and its choices as a set
 
 
 def offer(decision: Decision) -> Offer:
-    """`decision` with the ids of its choices, for a check by identity before equality."""
-    return decision, frozenset(map(id, decision.choices))
+    """`decision` with its choices as a set, to check a choice by one lookup."""
+    return decision, frozenset(decision.choices)
 
 
 def plays_memo(edition: Edition, players: int) -> dict:
