@@ -9,7 +9,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
@@ -22,7 +21,7 @@ from lovelet_tui.widgets.choices import ChoicePanel
 from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
-from lovelet_tui.widgets.redraw import redraw
+from lovelet_tui.widgets.rows import TextRows
 from lovelet_tui.widgets.seats import SeatList
 from lovelet_tui.widgets.too_small import TooSmall
 from lovelet_tui.widgets.tracker import Tracker
@@ -75,7 +74,7 @@ class TableScreen(Screen[str]):
     def compose(self) -> ComposeResult:
         yield TooSmall()
         with Vertical(id="main"):
-            yield Static(id="header")
+            yield TextRows(wrap=False, id="header")
             yield SeatList(id="seats")
             yield HandView(id="hand")
             with Horizontal(id="body"):
@@ -140,7 +139,7 @@ class TableScreen(Screen[str]):
         if self.info is None:
             return
         info, view = self.info, self.view
-        redraw(self.query_one("#header", Static), _header(info, view))
+        self.query_one("#header", TextRows).show(_header(info, view))
         cursor = self.cursor if view is None else None
         self.query_one(SeatList).show(info, view, self.names, cursor)
         hand = self.query_one(HandView)

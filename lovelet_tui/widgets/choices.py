@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.text import Text
-from textual.widgets import Static
 
 from lovelet_tui.staging import Staging
-from lovelet_tui.widgets.redraw import redraw
+from lovelet_tui.widgets.rows import Rows, wrap_rows
 
 
-class ChoicePanel(Static):
+class ChoicePanel(Rows):
     """One step of a staged decision (the cursor line reversed), or a status text."""
 
     DEFAULT_CSS = """
@@ -20,29 +17,33 @@ class ChoicePanel(Static):
     }
     """
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.staging: Staging | None = None
-
-    def on_resize(self) -> None:
-        if self.staging is not None:
-            self.show_staging(self.staging)
+        self.status = Text()
 
     def show_staging(self, staging: Staging) -> None:
         """The prompt of the current step and as many options as fit, around the cursor."""
         self.staging = staging
-        options = staging.options
-        rows = self.content_size.height - 1 if self.content_size.height > 1 else len(options)
-        start = max(0, min(staging.cursor - rows // 2, len(options) - rows))
-        lines = [Text(staging.prompt, style="bold")]
-        for index, option in enumerate(options[start : start + rows], start):
-            line = Text(f" {option.key or ' '}  {option.label}")
-            if index == staging.cursor:
-                line.stylize("reverse")
-            lines.append(line)
-        redraw(self, Text("\n").join(lines))
+        self.redraw()
 
     def show_text(self, text: Text) -> None:
         """A status text instead of choices."""
-        self.staging = None
-        redraw(self, text)
+        self.staging, self.status = None, text
+        self.redraw()
+
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """The staged step's rows, or the status wrapped to the width."""
+        staging = self.staging
+        if staging is None:
+            return wrap_rows(self.status, width, self.app.console)
+        options = staging.options
+        rows = wrap_rows(Text(staging.prompt, style="bold"), width, self.app.console)
+        room = max(1, height - len(rows))
+        start = max(0, min(staging.cursor - room // 2, len(options) - room))
+        for index, option in enumerate(options[start : start + room], start):
+            row = Text(f" {option.key or ' '}  {option.label}")
+            if index == staging.cursor:
+                row.stylize("reverse")
+            rows.append(row)
+        return rows

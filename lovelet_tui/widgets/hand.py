@@ -5,39 +5,45 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.widgets import Static
 
 from lovelet_tui.names import Names
-from lovelet_tui.widgets.redraw import redraw
+from lovelet_tui.widgets.rows import Rows
 
 GUTTER = "Hand  "
 
 
-class HandView(Static):
+class HandView(Rows):
     """Up to three cards (a Chancellor's draw), one line each, cut to the width."""
 
     DEFAULT_CSS = """
     HandView {
         height: 3;
         padding: 0 1;
-        text-wrap: nowrap;
-        text-overflow: ellipsis;
     }
     """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.lines: list[Text] = []
 
     def show(self, hand: Sequence[str], names: Names) -> None:
         """Render `hand`."""
         cards = [_card_line(card, names) for card in hand] or [Text("no cards", style="dim")]
         gutters = [GUTTER] + [" " * len(GUTTER)] * (len(cards) - 1)
-        lines = [
+        self.lines = [
             Text.assemble((gutter, "bold"), card)
             for gutter, card in zip(gutters, cards, strict=True)
         ]
-        redraw(self, Text("\n").join(lines))
+        self.redraw()
 
     def show_note(self, note: str) -> None:
         """A note instead of cards (before the game, or for a spectator)."""
-        redraw(self, Text(note, style="dim"))
+        self.lines = [Text(note, style="dim")]
+        self.redraw()
+
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """A row per card, cut to the width."""
+        return self.lines
 
 
 def _card_line(card: str, names: Names) -> Text:

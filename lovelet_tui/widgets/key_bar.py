@@ -8,12 +8,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.screen import Screen
-from textual.widgets import Static
 
-from lovelet_tui.widgets.redraw import redraw
+from lovelet_tui.widgets.rows import Rows
 
 
-class KeyBar(Static):
+class KeyBar(Rows):
     """Shown keys of the screen's active bindings, one entry per action, in binding order."""
 
     DEFAULT_CSS = """
@@ -22,19 +21,25 @@ class KeyBar(Static):
         height: 1;
         padding: 0 1;
         background: $footer-background;
-        text-wrap: nowrap;
-        text-overflow: ellipsis;
     }
     """
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys = Text()
+
     def on_mount(self) -> None:
-        self.screen.bindings_updated_signal.subscribe(self, self._draw, immediate=True)
-        self._draw(self.screen)
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed, immediate=True)
+        self._bindings_changed(self.screen)
 
     def on_unmount(self) -> None:
         self.screen.bindings_updated_signal.unsubscribe(self)
 
-    def _draw(self, screen: Screen[object]) -> None:
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """The keys, cut to the width."""
+        return [self.keys]
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
         text = Text()
         actions: set[str] = set()
         for _node, binding, enabled, _tooltip in screen.active_bindings.values():
@@ -43,4 +48,5 @@ class KeyBar(Static):
             actions.add(binding.action)
             key = self.app.get_key_display(binding)
             text.append(f"{key} ", style="bold").append(f"{binding.description}  ")
-        redraw(self, text)
+        self.keys = text
+        self.redraw()

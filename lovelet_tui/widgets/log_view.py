@@ -1,7 +1,7 @@
-"""A log that shows its newest lines: a plain Static, redrawn in place.
+"""A log that shows its newest lines, wrapped to the width; pages back on request.
 
 A `RichLog` changes its virtual size on every write, and that re-lays out the whole screen;
-this view keeps its size, wraps only the lines that fit, and pages back on request.
+this view keeps its size, wraps each line once per width, and repaints only what moved.
 """
 
 from __future__ import annotations
@@ -9,14 +9,24 @@ from __future__ import annotations
 from collections import deque
 
 from rich.text import Text
-from textual.widgets import Static
 
-from lovelet_tui.widgets.redraw import redraw
+from lovelet_tui.widgets.rows import Rows, wrap_rows
 
 MORE = Text("… PgDn for newer lines", style="dim italic")
 
 
-class LogView(Static):
+class Entry:
+    """One log line and its rows at the width it was last wrapped to."""
+
+    __slots__ = ("rows", "text", "width")
+
+    def __init__(self, text: Text) -> None:
+        self.text = text
+        self.width = 0
+        self.rows: list[Text] = []
+
+
+class LogView(Rows):
     """The last lines that fit, wrapped to the width; `page` scrolls back and forth."""
 
     DEFAULT_CSS = """
@@ -27,39 +37,39 @@ class LogView(Static):
 
     def __init__(self, *, id: str | None = None, max_lines: int = 500) -> None:
         super().__init__(id=id)
-        self.lines: deque[Text] = deque(maxlen=max_lines)
+        self.entries: deque[Entry] = deque(maxlen=max_lines)
         self.back = 0  # how many of the newest lines are scrolled out of view
 
     def write(self, *lines: Text) -> None:
         """Add lines and show the newest."""
-        self.lines.extend(lines)
+        self.entries.extend(Entry(line) for line in lines)
         self.back = 0
-        self._draw()
+        self.redraw()
 
     def clear(self) -> None:
         """Forget every line."""
-        self.lines.clear()
+        self.entries.clear()
         self.back = 0
-        self._draw()
+        self.redraw()
 
     def page(self, pages: int) -> None:
         """Scroll by `pages` screens: negative is older, positive newer."""
         step = max(1, self.content_size.height - 1)
-        self.back = max(0, min(len(self.lines) - 1, self.back - pages * step))
-        self._draw()
+        self.back = max(0, min(len(self.entries) - 1, self.back - pages * step))
+        self.redraw()
 
-    def on_resize(self) -> None:
-        self._draw()
-
-    def _draw(self) -> None:
-        width, height = self.content_size
-        if width <= 0 or height <= 0:
-            return
-        rows = [MORE] if self.back else []
-        room = height - len(rows)
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """The newest rows that fit (older ones when paged back)."""
+        tail = [MORE] if self.back else []
+        room = height - len(tail)
         shown: list[Text] = []
-        for index in range(len(self.lines) - 1 - self.back, -1, -1):
-            shown[:0] = self.lines[index].wrap(self.app.console, width)
+        for index in range(len(self.entries) - 1 - self.back, -1, -1):
+            shown[:0] = self._wrapped(self.entries[index], width)
             if len(shown) >= room:
                 break
-        redraw(self, Text("\n").join(shown[-room:] + rows))
+        return (shown[-room:] if room > 0 else []) + tail
+
+    def _wrapped(self, entry: Entry, width: int) -> list[Text]:
+        if entry.width != width:
+            entry.rows, entry.width = wrap_rows(entry.text, width, self.app.console), width
+        return entry.rows

@@ -7,10 +7,9 @@ from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import Static
 
 from lovelet_tui.names import Names
-from lovelet_tui.widgets.redraw import redraw
+from lovelet_tui.widgets.rows import Rows
 from protocol import SeatInfo, TableInfo
 
 NAME_WIDTH = 20
@@ -18,7 +17,7 @@ MARK_WIDTH = 18
 TURN, CURSOR = "▶ ", "› "
 
 
-class SeatList(Static):
+class SeatList(Rows):
     """One line per seat, and a last line with the deck and the set-aside cards."""
 
     DEFAULT_CSS = """
@@ -42,22 +41,20 @@ class SeatList(Static):
         """Render `info` (and `view` once the game runs); `cursor` marks a seat to manage."""
         self._args = (info, view, names, cursor)
         self.styles.height = len(info.seats) + 1
-        self._draw()
+        self.redraw()
 
-    def on_resize(self) -> None:
-        self._draw()
-
-    def _draw(self) -> None:
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """A row per seat, then the deck row."""
         if self._args is None:
-            return
+            return []
         info, view, names, cursor = self._args
-        width = max(self.content_size.width, 40)
-        lines = [
+        width = max(width, 40)
+        rows = [
             _seat_line(i, seat, info, view, names, cursor, width)
             for i, seat in enumerate(info.seats)
         ]
-        lines.append(_deck_line(view, names) if view else _waiting_line(info))
-        redraw(self, Text("\n").join(lines))
+        rows.append(_deck_line(view, names) if view else _waiting_line(info))
+        return rows
 
 
 def _seat_line(

@@ -5,14 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rich.table import Table
+from rich.cells import cell_len
 from rich.text import Text
-from textual.widgets import Static
 
 from lovelet_tui.names import Names
+from lovelet_tui.widgets.rows import Rows
+
+TITLE = Text("Unseen cards (left/total)", style="bold")
+GAP = 2  # cells between the two columns
 
 
-class Tracker(Static):
+class Tracker(Rows):
     """Two columns of `value name unseen/count`, from the view's `unseen` and reference."""
 
     DEFAULT_CSS = """
@@ -22,17 +25,28 @@ class Tracker(Static):
     }
     """
 
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.cells: list[Text] = []
+
     def show(self, unseen: Mapping[str, int], names: Names) -> None:
         """Render the counts; cards with nothing left unseen are dimmed."""
-        grid = Table.grid(padding=(0, 2))
-        grid.add_column()
-        grid.add_column()
-        cells = [_cell(spec, unseen.get(card_id, 0)) for card_id, spec in names.cards.items()]
+        self.cells = [_cell(spec, unseen.get(card_id, 0)) for card_id, spec in names.cards.items()]
+        self.redraw()
+
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """The title, then the cells in two columns, the first half on the left."""
+        cells = self.cells
         half = (len(cells) + 1) // 2
-        for left, right in zip(cells[:half], [*cells[half:], Text()], strict=False):
-            grid.add_row(left, right)
-        title = Text("Unseen cards (left/total)", style="bold")
-        self.update(_stack(title, grid), layout=False)
+        column = max((cell_len(cell.plain) for cell in cells[:half]), default=0) + GAP
+        rows = [TITLE]
+        for index, left in enumerate(cells[:half]):
+            row = left.copy()
+            if half + index < len(cells):
+                row.pad_right(column - cell_len(left.plain))
+                row.append_text(cells[half + index])
+            rows.append(row)
+        return rows
 
 
 def _cell(spec: Mapping[str, Any], left: int) -> Text:
@@ -40,10 +54,3 @@ def _cell(spec: Mapping[str, Any], left: int) -> Text:
     if left == 0:
         text.stylize("dim")
     return text
-
-
-def _stack(title: Text, grid: Table) -> Table:
-    outer = Table.grid()
-    outer.add_row(title)
-    outer.add_row(grid)
-    return outer

@@ -1,0 +1,129 @@
+"""A widget drawn as one-line rows of Rich text, repainted row by row.
+
+Every table update reaches four or more screens, so what one costs matters: a `Static`
+re-renders its whole text on any change, and the compositor repaints the whole widget. A
+`Rows` widget compares the new rows with those shown, marks only the changed rows dirty, and
+keeps each row's rendering (a `Strip`) while the same text stays on screen, even when it moves
+to another row (a log scrolling up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+
+
+class Rows(Widget):
+    """Rows from `build_rows`, each cut to the width with an ellipsis; `redraw` after a change."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._rows: list[Text] = []
+        self._strips: list[Strip | None] = []
+        self._width = 0
+        self._style: Style | None = None  # the widget's own style, looked up once per change
+
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """The rows to show at this content size; subclasses say what they show."""
+        return []
+
+    def redraw(self) -> None:
+        """Show what `build_rows` gives now, repainting only the rows that changed."""
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return  # not laid out yet: the first resize draws
+        self._show(self.build_rows(width, height), width)
+
+    def on_resize(self) -> None:
+        self._width = 0  # every row renders anew at the new width
+        self.redraw()
+
+    def render_line(self, y: int) -> Strip:
+        """Row `y` of the content, rendered once and kept until it changes."""
+        style = self._style
+        if style is None:
+            style = self._style = self.rich_style
+        if y >= len(self._rows):
+            return Strip.blank(self._width, style)
+        strip = self._strips[y]
+        if strip is None:
+            strip = _row_strip(self._rows[y], self._width, self.app.console)
+            strip = self._strips[y] = strip.apply_style(style)
+        return strip
+
+    def _show(self, rows: list[Text], width: int) -> None:
+        old_rows, old_strips = self._rows, self._strips
+        self._style = None
+        if width != self._width:
+            self._rows, self._strips, self._width = rows, [None] * len(rows), width
+            self.refresh()
+            return
+        moved = {id(row): strip for row, strip in zip(old_rows, old_strips, strict=True)}
+        strips: list[Strip | None] = []
+        dirty: list[int] = []
+        for y, row in enumerate(rows):
+            if y < len(old_rows) and _same(old_rows[y], row):
+                strips.append(old_strips[y])
+                continue
+            strips.append(moved.get(id(row)))
+            dirty.append(y)
+        dirty.extend(range(len(rows), len(old_rows)))  # rows no longer shown turn blank
+        self._rows, self._strips = rows, strips
+        if dirty:
+            self.refresh(*_regions(dirty, width))
+
+
+def wrap_rows(text: Text, width: int, console: Console) -> list[Text]:
+    """`text` split at its newlines and wrapped to `width` cells."""
+    return list(text.wrap(console, width)) if width > 0 else []
+
+
+def _same(shown: Text, row: Text) -> bool:
+    return shown is row or (
+        shown.plain == row.plain and shown.spans == row.spans and shown.style == row.style
+    )
+
+
+def _row_strip(row: Text, width: int, console: Console) -> Strip:
+    if row.cell_len > width:
+        row = row.copy()
+        row.truncate(width, overflow="ellipsis")
+    return Strip(row.render(console)).crop_extend(0, width, None)
+
+
+def _regions(rows: Sequence[int], width: int) -> list[Region]:
+    """Runs of consecutive rows as one region each (content coordinates)."""
+    regions: list[Region] = []
+    for y in rows:
+        last = regions[-1] if regions else None
+        if last is not None and last.bottom == y:
+            regions[-1] = Region(0, last.y, width, last.height + 1)
+        else:
+            regions.append(Region(0, y, width, 1))
+    return regions
+
+
+class TextRows(Rows):
+    """A Rich text as rows: wrapped to the width, or one row per line cut with an ellipsis."""
+
+    def __init__(self, *, wrap: bool = True, **kwargs: object) -> None:
+        super().__init__(**kwargs)
+        self.wrap = wrap
+        self.text = Text()
+
+    def show(self, text: Text) -> None:
+        """Show `text`."""
+        self.text = text
+        self.redraw()
+
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        """The text's rows at this width."""
+        if self.wrap:
+            return wrap_rows(self.text, width, self.app.console)
+        return list(self.text.split(allow_blank=True))[:height]

@@ -1,0 +1,82 @@
+"""Rows widgets: what they show after changes, and that unchanged rows keep their rendering."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from test_tui_support import screen_text
+from textual.app import App, ComposeResult
+
+from lovelet_tui.widgets.log_view import LogView
+from lovelet_tui.widgets.rows import Rows
+
+
+class Lines(Rows):
+    """Shows `self.lines` as they are."""
+
+    DEFAULT_CSS = "Lines { height: 4; }"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lines: list[Text] = []
+
+    def build_rows(self, width: int, height: int) -> list[Text]:
+        return self.lines
+
+
+class RowsApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Lines()
+        yield LogView(id="log")
+
+
+def _screen_rows(app: App[None]) -> list[str]:
+    return [row.rstrip() for row in screen_text(app).splitlines()]
+
+
+def _rendered(widget: Rows) -> list[bool]:
+    """Which rows hold a kept rendering (False: renders anew at the next paint)."""
+    return [strip is not None for strip in widget._strips]
+
+
+async def test_only_changed_rows_render_anew_and_the_screen_shows_every_change() -> None:
+    app = RowsApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        lines = app.query_one(Lines)
+        lines.lines = [Text("alpha"), Text("beta"), Text("gamma")]
+        lines.redraw()
+        await pilot.pause()
+        assert _rendered(lines) == [True, True, True]
+        lines.lines = [Text("alpha"), Text("BETA", style="bold"), Text("gamma")]
+        lines.redraw()
+        assert _rendered(lines) == [True, False, True]
+        await pilot.pause()
+        assert _screen_rows(app)[:3] == ["alpha", "BETA", "gamma"]
+        lines.lines = [Text("alpha")]
+        lines.redraw()
+        await pilot.pause()
+        assert _screen_rows(app)[:3] == ["alpha", "", ""]
+
+
+async def test_a_long_row_is_cut_with_an_ellipsis_and_a_resize_redraws() -> None:
+    app = RowsApp()
+    async with app.run_test(size=(20, 12)) as pilot:
+        lines = app.query_one(Lines)
+        lines.lines = [Text("a row much longer than the screen")]
+        lines.redraw()
+        await pilot.pause()
+        assert _screen_rows(app)[0] == "a row much longer t…"
+        await pilot.resize_terminal(40, 12)
+        await pilot.pause()
+        assert _screen_rows(app)[0] == "a row much longer than the screen"
+
+
+async def test_log_rows_scrolling_up_keep_their_rendering() -> None:
+    app = RowsApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        log = app.query_one(LogView)
+        log.write(*(Text(f"line {n}") for n in range(20)))
+        await pilot.pause()
+        log.write(Text("line 20"))
+        assert _rendered(log) == [True] * 7 + [False]  # 8 rows: seven moved up, one new
+        await pilot.pause()
+        assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(13, 21)]
