@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from functools import partial
-from itertools import repeat, starmap
+from itertools import compress, repeat, starmap
 
 from . import effects, legal
 from .cards import CardSpec, Role
@@ -21,8 +21,8 @@ class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
 
     __slots__ = (
-        "_card_effects", "_offered", "_plays_memo", "alive", "deck", "discards", "edition",
-        "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
+        "_card_effects", "_offered", "_plays_memo", "_spies", "alive", "deck", "discards",
+        "edition", "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
         "next_start", "pending", "players", "protected", "record", "remaining", "rng", "roles",
         "round", "round_over", "round_winners", "set_aside", "stash", "target", "tokens", "turn",
         "unchoosable",
@@ -48,6 +48,7 @@ class Game:
         self.record = record
         self.roles = edition.roles
         self._card_effects = {c.id: (c, effects.EFFECTS[c.role]) for c in edition.cards}
+        self._spies = frozenset(c for c in edition.cards if c.role == Role.SPY)
         self.events: list[Event] = []
         self.round = 0
         self.round_over = True
@@ -96,9 +97,12 @@ class Game:
             self.face_up.extend(self.deck.pop() for _ in range(3))
         for seat in range(self.players):
             self.hands[seat].append(self.deck.pop())
-        first = self._first_seat(start)
+        first = start if start is not None else self.next_start
+        if first is None:
+            first = self.rng.randrange(self.players)
         self.next_start = None
-        self._emit_round_start(first)
+        if self.record:
+            self._emit_round_start(first)
         self._begin_turn(first)
 
     def _shuffled_deck(self) -> list[CardSpec]:
@@ -120,16 +124,7 @@ class Game:
             )
         return [self.edition.by_id[card_id] for card_id in reversed(deck)]
 
-    def _first_seat(self, start: int | None) -> int:
-        if start is not None:
-            return start
-        if self.next_start is not None:
-            return self.next_start
-        return self.rng.randrange(self.players)
-
     def _emit_round_start(self, first: int) -> None:
-        if not self.record:
-            return
         self.emit(
             "round_start",
             None,
@@ -241,7 +236,8 @@ class Game:
         """Handmaid: nobody else may choose `seat` until its next turn begins."""
         self.protected[seat] = True
         self.unchoosable |= 1 << seat
-        self.emit("protected", seat)
+        if self.record:
+            self.emit("protected", seat)
 
     def discard_hand(self, seat: int) -> CardSpec | None:
         """`seat` discards their hand without effect; a Princess knocks them out."""
@@ -250,7 +246,8 @@ class Game:
             return None
         card = hand.pop()
         self.discards[seat].append(card)
-        self.emit("discard", seat, card=card.id)
+        if self.record:
+            self.emit("discard", seat, card=card.id)
         if card.role == Role.PRINCESS:
             self.knock_out(seat)
         return card
@@ -263,9 +260,10 @@ class Game:
             return
         card = source.pop()
         self.hands[seat].append(card)
-        self.emit_secret(
-            "draw", seat, {"card": card.id}, (seat,), set_aside=source is self.set_aside
-        )
+        if self.record:
+            self.emit_secret(
+                "draw", seat, {"card": card.id}, (seat,), set_aside=source is self.set_aside
+            )
 
     def knock_out(self, seat: int) -> None:
         """`seat` leaves the round, discarding their hand face up."""
@@ -309,7 +307,7 @@ class Game:
         return hand[0].value + [c.role for c in self.discards[seat]].count(Role.COUNT)
 
     def _showdown(self) -> None:
-        contenders = [seat for seat in range(self.players) if self.alive[seat]]
+        contenders = list(compress(range(self.players), self.alive))
         held = {s: self.hands[s][0] for s in contenders if self.hands[s]}
         if self.record:
             self.emit("showdown", None, hands={str(s): card.id for s, card in held.items()})
@@ -350,10 +348,10 @@ class Game:
 
     def _bonus_gains(self, winners: list[int]) -> list[int]:
         """Seats gaining a bonus token this round end: Spy, Princess pair, Jester."""
-        alive = [s for s in range(self.players) if self.alive[s]]
+        alive = list(compress(range(self.players), self.alive))
         gains = []
-        if Role.SPY in self.roles:
-            spies = [s for s in alive if Role.SPY in [c.role for c in self.discards[s]]]
+        if self._spies:
+            spies = [s for s in alive if not self._spies.isdisjoint(self.discards[s])]
             if len(spies) == 1:
                 gains.append(spies[0])
         if self.edition.pair_bonus:
