@@ -181,3 +181,23 @@ async def test_deliver_from_another_apps_task_reaches_this_app() -> None:
         await pilot.pause()
         assert "K7Q" in screen_text(app)
         assert "K7Q" not in screen_text(other)
+
+
+async def test_a_changed_table_updates_its_row_and_new_tables_keep_the_cursor() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(LOBBY))
+        await pilot.pause()
+        await pilot.press("down")
+        k7q, zz9 = LOBBY.tables
+        fuller = TableSummary("K7Q", k7q.name, "2019", 4, 3, "waiting", 1)
+        app.deliver(encode(Lobby((fuller, zz9), LOBBY.online)))
+        await pilot.pause()
+        assert "3/4" in screen_text(app) and "2/4" not in screen_text(app)
+        newer = TableSummary("AB2", "newer", "classic", 2, 1, "waiting", 0)
+        app.deliver(encode(Lobby((newer, fuller, zz9), LOBBY.online)))
+        await pilot.pause()
+        assert "newer" in screen_text(app)
+        await pilot.press("j")
+    assert link.sent[1:] == [Join("ZZ9")]

@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
@@ -37,6 +38,8 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.player = ""
         self.admin = False
+        self.tables: tuple[TableSummary, ...] | None = None  # what the table list shows
+        self.columns: list[ColumnKey] = []
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -50,7 +53,7 @@ class LobbyScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(*COLUMNS)
+        self.columns = self.query_one(DataTable).add_columns(*COLUMNS)
         self._show_tables(())
 
     def show_welcome(self, welcome: Welcome) -> None:
@@ -75,7 +78,16 @@ class LobbyScreen(Screen[None]):
         self.query_one(LogView).write(chat_text(line))
 
     def _show_tables(self, tables: tuple[TableSummary, ...]) -> None:
+        """Rebuild the list only when tables came or went; a changed table updates its cells."""
+        if tables == self.tables:
+            return
         grid = self.query_one(DataTable)
+        shown, self.tables = self.tables, tables
+        if shown is not None and [t.code for t in shown] == [t.code for t in tables]:
+            for old, new in zip(shown, tables, strict=True):
+                if old != new:
+                    self._update_row(grid, old, new)
+            return
         selected = self._selected()
         grid.clear()
         for table in tables:
@@ -85,6 +97,11 @@ class LobbyScreen(Screen[None]):
         title = f"Tables ({len(tables)})" if tables else "No tables yet: press n to open one"
         redraw(self.query_one("#tables-title", Static), Text(title, style="bold"))
         self.refresh_bindings()
+
+    def _update_row(self, grid: DataTable[Text], old: TableSummary, new: TableSummary) -> None:
+        for column, before, after in zip(self.columns, _row(old), _row(new), strict=True):
+            if before != after:
+                grid.update_cell(new.code, column, after)
 
     def _selected(self) -> str | None:
         grid = self.query_one(DataTable)
