@@ -122,24 +122,26 @@ def princess(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Gue
 
 def chancellor(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
     """Draw two (or what is left), keep one, put the rest on the bottom in any order."""
-    drawn = [game.deck.pop() for _ in range(min(2, len(game.deck)))]
+    deck = game.deck
+    drawn = deck[:-3:-1]  # the top two cards (or what is left), top first
     if not drawn:
         game.emit("no_effect", seat, card=card.id)
         return
+    del deck[-2:]
     hand = game.hands[seat]
     hand.extend(drawn)
     if game.record:
         game.emit_secret(
             "chancellor_draw", seat, {"cards": [c.id for c in drawn]}, (seat,), count=len(drawn)
         )
-    game.ask(seat, "chancellor", keep_choices(tuple(c.id for c in hand)))
+    game.ask(seat, "chancellor", keep_choices(tuple(hand)))
 
 
 @cache
-def keep_choices(card_ids: tuple[str, ...]) -> tuple[Keep, ...]:
+def keep_choices(hand: tuple[CardSpec, ...]) -> tuple[Keep, ...]:
     """Every way to keep one card and order the rest for the bottom, without repeats."""
     seen: dict[Keep, None] = {}
-    for order in permutations(card_ids):
+    for order in permutations(card.id for card in hand):
         seen.setdefault(Keep(order[0], order[1:]), None)
     return tuple(seen)
 

@@ -21,10 +21,10 @@ class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
 
     __slots__ = (
-        "_card_effects", "_offered", "_plays_memo", "_spies", "alive", "deck", "discards",
-        "edition", "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
-        "next_start", "pending", "players", "protected", "record", "remaining", "rng", "roles",
-        "round", "round_over", "round_winners", "set_aside", "stash", "target", "tokens", "turn",
+        "_after", "_card_effects", "_offered", "_plays_memo", "_spies", "alive", "deck",
+        "discards", "edition", "events", "face_up", "game_over", "game_winners", "hands", "jester",
+        "marked", "next_start", "pending", "players", "protected", "record", "remaining", "rng",
+        "roles", "round", "round_over", "round_winners", "set_aside", "target", "tokens", "turn",
         "unchoosable",
     )  # fmt: skip
 
@@ -48,6 +48,7 @@ class Game:
         self.record = record
         self.roles = edition.roles
         self._card_effects = {c.id: (c, effects.EFFECTS[c.role]) for c in edition.cards}
+        self._after = (*range(1, players), 0)  # the seat after each seat
         self._spies = frozenset(c for c in edition.cards if c.role == Role.SPY)
         self.events: list[Event] = []
         self.round = 0
@@ -77,7 +78,6 @@ class Game:
         self.unchoosable = 0  # bit per seat knocked out or protected; mirrors the two lists
         self.marked: int | None = None  # Sycophant
         self.jester: tuple[int, int] | None = None  # (Jester's player, chosen player)
-        self.stash: tuple = ()  # cards or seats held for a pending sub-decision
 
     def start_round(self, deck: Sequence[str] | None = None, start: int | None = None) -> None:
         """Deal a new round: shuffled, or from `deck` (card ids, top first)."""
@@ -195,11 +195,11 @@ class Game:
         elif not self.deck:
             self._showdown()
         else:
+            after = self._after
             alive = self.alive
-            n = self.players
-            turn = (self.turn + 1) % n
+            turn = after[self.turn]
             while not alive[turn]:
-                turn = (turn + 1) % n
+                turn = after[turn]
             self._begin_turn(turn)
 
     def _reject_seat(self, seat: int, deciding: int) -> None:
@@ -208,15 +208,18 @@ class Game:
         raise IllegalAction("not_your_turn", f"it is seat {deciding}'s decision, not seat {seat}'s")
 
     def _keep(self, seat: int, keep: Keep) -> None:
-        self.hands[seat] = [self.edition.by_id[keep.keep]]
-        self.deck[:0] = [self.edition.by_id[card_id] for card_id in reversed(keep.bottom)]
-        self.emit_secret(
-            "chancellor_return",
-            seat,
-            {"keep": keep.keep, "bottom": list(keep.bottom)},
-            (seat,),
-            count=len(keep.bottom),
-        )
+        kept, bottom = keep
+        by_id = self.edition.by_id
+        self.hands[seat] = [by_id[kept]]
+        self.deck[:0] = map(by_id.__getitem__, reversed(bottom))
+        if self.record:
+            self.emit_secret(
+                "chancellor_return",
+                seat,
+                {"keep": kept, "bottom": list(bottom)},
+                (seat,),
+                count=len(bottom),
+            )
 
     # -------------------------------------------------- helpers for effects
 
@@ -289,9 +292,8 @@ class Game:
         if self.tokens[seat] >= self.target:
             self._end_game(mid_round=True)
 
-    def ask(self, seat: int, kind: str, choices: tuple[Choice, ...], stash: tuple = ()) -> None:
+    def ask(self, seat: int, kind: str, choices: tuple[Choice, ...]) -> None:
         """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
-        self.stash = stash
         self.pending = Decision(seat, kind, choices)
         self._offered = frozenset()  # few choices: compared one by one
 
