@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
+from .collector import Collector
 from .config import Config, lobby_settings, ssh_limits, unapplied_settings
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
@@ -32,6 +32,7 @@ class RunningServer:
     service: SSHService
     lobby: Lobby
     store: Store
+    collector: Collector
     metrics_server: MetricsServer | None = None
 
     async def stop(self, grace: float) -> None:
@@ -46,6 +47,7 @@ class RunningServer:
         if self.metrics_server is not None:
             self.metrics_server.close()
             await self.metrics_server.wait_closed()
+        self.collector.stop()
         log_stopped()
 
 
@@ -84,8 +86,9 @@ async def start(
     log_started(f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION)
     for name in unapplied_settings(config):
         log.warning("setting not applied yet: %s", name)
-    gc.freeze()  # start-up objects never need collecting again: shorter GC pauses later
-    return RunningServer(service, lobby, store, metrics_server)
+    collector = Collector()  # paced collections: no whole-heap pauses as sessions render
+    collector.start()
+    return RunningServer(service, lobby, store, collector, metrics_server)
 
 
 def _close(service: SSHService, nickname: str, reason: str) -> None:
