@@ -21,10 +21,10 @@ class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
 
     __slots__ = (
-        "_after", "_card_effects", "_offered", "_plays_memo", "_spies", "alive", "deck",
-        "discards", "edition", "events", "face_up", "game_over", "game_winners", "hands", "jester",
-        "marked", "next_start", "pending", "players", "protected", "record", "remaining", "rng",
-        "roles", "round", "round_over", "round_winners", "set_aside", "target", "tokens", "turn",
+        "_after", "_plays_memo", "_spies", "_steps", "alive", "deck", "discards", "edition",
+        "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
+        "next_start", "pending", "players", "protected", "record", "remaining", "rng", "roles",
+        "round", "round_over", "round_winners", "set_aside", "target", "tokens", "turn",
         "unchoosable",
     )  # fmt: skip
 
@@ -47,7 +47,6 @@ class Game:
             raise SetupError(f"tokens lists {len(self.tokens)} seats for {players} players")
         self.record = record
         self.roles = edition.roles
-        self._card_effects = {c.id: (c, effects.EFFECTS[c.role]) for c in edition.cards}
         self._after = (*range(1, players), 0)  # the seat after each seat
         self._spies = frozenset(c for c in edition.cards if c.role == Role.SPY)
         self.events: list[Event] = []
@@ -58,7 +57,7 @@ class Game:
         self.game_winners: list[int] = []
         self.next_start: int | None = None
         self.pending: Decision | None = None
-        self._offered: frozenset[Choice] = frozenset()  # the pending play choices, as a set
+        self._steps: dict[Choice, legal.Step] = {}  # the pending decision's plays, if a play
         self._plays_memo = legal.plays_memo(edition, players)
         self.turn: int | None = None
         self._reset_round_state([])
@@ -152,41 +151,33 @@ class Game:
         offer = self._plays_memo.get((hand[0], card, seat, self.unchoosable))
         if offer is None or self.marked is not None:
             offer = legal.play_offer(self, seat, self._plays_memo)
-        self.pending, self._offered = offer
+        self.pending, self._steps = offer
 
     def act(self, seat: int, choice: Choice) -> None:
         """Apply `seat`'s choice; IllegalAction (state unchanged) unless it is a legal choice."""
         decision = self.pending
         if decision is None:
             raise IllegalAction("no_decision", "no decision is pending")
-        deciding, kind, choices = decision
-        if seat != deciding:
-            self._reject_seat(seat, deciding)
-        try:  # a set lookup first: cheaper than comparing with choice after choice
-            offered = choice in self._offered or choice in choices
-        except TypeError:  # unhashable, so not equal to any choice
-            offered = False
-        if not offered:
-            raise IllegalAction("illegal_choice", legal.explain(self, seat, choice))
-        self.pending = None
-        if kind == "play":
-            card_id, targets, guess = choice
-            card, effect = self._card_effects[card_id]
+        try:  # one lookup finds a legal play and what playing it takes
+            step = self._steps.get(choice)
+        except TypeError:  # unhashable, so not a choice
+            step = None
+        if step is None:
+            self._decide(seat, choice, decision)
+        elif seat != self.turn:  # the seat of a play decision
+            self._reject_seat(seat, self.turn)
+        else:
+            self.pending = None
+            card, effect, targets, guess = step
             hand = self.hands[seat]
             hand.pop(hand[0] is not card)  # the played one of the two cards held
             self.discards[seat].append(card)
             if self.record:
-                public = {"card": card_id, "targets": targets, "guess": guess}
+                public = {"card": card.id, "targets": targets, "guess": guess}
                 self.events.append(Event("play", seat, public))
             if card.choosing:
                 self.marked = None
             effect(self, seat, card, targets, guess)
-        elif kind == "chancellor":
-            self._keep(seat, choice)
-        elif kind == "cardinal_look":
-            effects.cardinal_look(self, seat, choice)
-        else:
-            effects.bishop_redraw(self, seat, choice)
         if self.pending is not None or self.game_over:
             return
         # the turn is over
@@ -201,6 +192,21 @@ class Game:
             while not alive[turn]:
                 turn = after[turn]
             self._begin_turn(turn)
+
+    def _decide(self, seat: int, choice: Choice, decision: Decision) -> None:
+        """A sub-decision's choice (Chancellor, Cardinal, Bishop); any other is illegal."""
+        deciding, kind, choices = decision
+        if seat != deciding:
+            self._reject_seat(seat, deciding)
+        if kind == "play" or choice not in choices:  # a legal play has a step
+            raise IllegalAction("illegal_choice", legal.explain(self, seat, choice))
+        self.pending = None
+        if kind == "chancellor":
+            self._keep(seat, choice)
+        elif kind == "cardinal_look":
+            effects.cardinal_look(self, seat, choice)
+        else:
+            effects.bishop_redraw(self, seat, choice)
 
     def _reject_seat(self, seat: int, deciding: int) -> None:
         if 0 <= seat < self.players and not self.alive[seat]:
@@ -295,7 +301,7 @@ class Game:
     def ask(self, seat: int, kind: str, choices: tuple[Choice, ...]) -> None:
         """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
         self.pending = Decision(seat, kind, choices)
-        self._offered = frozenset()  # few choices: compared one by one
+        self._steps = {}  # few choices: compared one by one
 
     # --------------------------------------------------------- round and game end
 

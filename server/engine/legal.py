@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .cards import CardSpec, Chooses, Role
 from .choices import Choice, Decision, Play
+from .effects import EFFECTS, Effect
 
 if TYPE_CHECKING:
     from .edition import Edition
@@ -25,12 +26,17 @@ def forced_card(hand: list[CardSpec]) -> CardSpec | None:
 
 MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
 
-Offer = tuple[Decision, frozenset[Choice]]  # a decision and its choices as a set
+Step = tuple[CardSpec, Effect, tuple[int, ...], str | int | None]  # card, effect, targets, guess
+Offer = tuple[Decision, dict[Choice, Step]]  # a play decision, and the step of each of its plays
 
 
-def offer(decision: Decision) -> Offer:
-    """`decision` with its choices as a set, to check a choice by one lookup."""
-    return decision, frozenset(decision.choices)
+def offer(decision: Decision, edition: Edition) -> Offer:
+    """`decision` with the step of each play: what playing it takes, found by one lookup."""
+    steps: dict[Choice, Step] = {}
+    for play in decision.choices:
+        card = edition.by_id[play.card]
+        steps[play] = (card, EFFECTS[card.role], play.targets, play.guess)
+    return decision, steps
 
 
 def plays_memo(edition: Edition, players: int) -> dict:
@@ -50,10 +56,11 @@ def play_offer(game: Game, seat: int, memo: dict) -> Offer:
     if found is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        found = memo[key] = offer(Decision(seat, "play", hand_plays(game, first, second, seat)))
+        plays = hand_plays(game, first, second, seat)
+        found = memo[key] = offer(Decision(seat, "play", plays), game.edition)
     if game.marked is None:
         return found
-    return offer(Decision(seat, "play", _including(found[0].choices, game.marked)))
+    return offer(Decision(seat, "play", _including(found[0].choices, game.marked)), game.edition)
 
 
 def hand_plays(game: Game, first: CardSpec, second: CardSpec, seat: int) -> tuple[Play, ...]:
