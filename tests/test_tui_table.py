@@ -259,3 +259,16 @@ async def test_the_log_pages_back_and_forth() -> None:
         await pilot.press("pagedown")
         await pilot.pause()
         assert "PgDn for newer lines" not in screen_text(app)
+
+
+async def test_a_sixteen_character_name_keeps_its_you_mark_and_seat_number() -> None:
+    game = new_game("2019", 4)
+    long_name = "Abcdefghijklmnop"
+    seats = [SeatInfo(long_name, None, True), *(SeatInfo(n, None, True) for n in NAMES[1:4])]
+    app = LoveletApp(FakeLink(), long_name)
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0, seats=seats, host=long_name), pilot)
+        assert f"{long_name} (you)" in screen_text(app)
+        waiting = TableState(table_info(None, 0, seats=seats, host=long_name, status="waiting"))
+        await _open(app, waiting, pilot)
+        assert f"1 {long_name} (you)" in screen_text(app)

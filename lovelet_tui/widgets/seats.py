@@ -12,7 +12,7 @@ from lovelet_tui.names import Names
 from lovelet_tui.widgets.rows import Rows
 from protocol import SeatInfo, TableInfo
 
-NAME_WIDTH = 20
+NAME_WIDTH = 24  # "8 " + a 16-character name + " (you)"
 MARK_WIDTH = 18
 TURN, CURSOR = "▶ ", "› "
 
