@@ -94,8 +94,8 @@ class Game:
         self.set_aside.append(self.deck.pop())
         if self.players == 2:
             self.face_up.extend(self.deck.pop() for _ in range(3))
-        for seat in range(self.players):
-            self.hands[seat].append(self.deck.pop())
+        for hand in self.hands:
+            hand.append(self.deck.pop())
         first = start if start is not None else self.next_start
         if first is None:
             first = self.rng.randrange(self.players)
