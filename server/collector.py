@@ -5,9 +5,9 @@ with 200 sessions one pause lasts seconds, and the rendered lines that every tab
 replaces set one off several times a minute. Instead, the server collects every second what is
 new since the last step (cheap: everything older is frozen, see `gc.freeze`) and freezes what
 survived. Frozen objects are still freed by reference counting; only cyclic garbage among them
-(a closed session's app, above all) waits for a whole collection, which runs when the frozen
-heap has grown by a quarter since the last one, or after half an hour: the rule CPython applies
-to its oldest generation, applied to a heap it no longer walks at every step.
+waits for a whole collection. Its main source is a closed session (a Textual app is full of
+cycles), so a whole collection runs once a quarter of the sessions have turned over since the
+last one, and at least every ten minutes for the rest.
 """
 
 from __future__ import annotations
@@ -21,25 +21,32 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 PERIOD = 1.0  # seconds between steps
-GROWTH = 0.25  # a whole collection once the frozen heap grew by this share
-MAX_AGE = 1800.0  # seconds: a whole collection at least this often
+TURNOVER = 0.25  # a whole collection once this share of the sessions has ended...
+MIN_ENDED = 8  # ...and at least this many
+MAX_AGE = 600.0  # seconds: a whole collection at least this often
 
 
 class Collector:
-    """Collects what is new and freezes it every `period` seconds; now and then, everything."""
+    """Collects what is new and freezes it every `period` seconds; now and then, everything.
+
+    `ended` counts the sessions ended so far and `live` those running now.
+    """
 
     def __init__(
         self,
+        ended: Callable[[], int],
+        live: Callable[[], int],
+        *,
         period: float = PERIOD,
-        growth: float = GROWTH,
         max_age: float = MAX_AGE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.ended = ended
+        self.live = live
         self.period = period
-        self.growth = growth
         self.max_age = max_age
         self._clock = clock
-        self._baseline = 0  # objects frozen right after the last whole collection
+        self._ended_before = 0  # `ended()` at the last whole collection
         self._last_whole = 0.0
         self._handle: asyncio.TimerHandle | None = None
 
@@ -57,8 +64,7 @@ class Collector:
 
     def step(self) -> bool:
         """One step: a whole collection when due, else one of what is new; True if whole."""
-        due = self._clock() - self._last_whole >= self.max_age
-        if due or gc.get_freeze_count() > self._baseline * (1 + self.growth):
+        if self._whole_due():
             self.collect_all()
             return True
         gc.collect()
@@ -71,14 +77,18 @@ class Collector:
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
-        self._baseline, self._last_whole = gc.get_freeze_count(), self._clock()
-        pause_ms = (time.perf_counter() - started) * 1000
+        self._ended_before, self._last_whole = self.ended(), self._clock()
         log.info(
-            "whole garbage collection: %.0f ms, %d unreachable, %d objects kept",
-            pause_ms,
+            "whole garbage collection: %.0f ms, %d unreachable objects freed",
+            (time.perf_counter() - started) * 1000,
             found,
-            self._baseline,
         )
+
+    def _whole_due(self) -> bool:
+        if self._clock() - self._last_whole >= self.max_age:
+            return True
+        ended = self.ended() - self._ended_before
+        return ended >= MIN_ENDED and ended >= TURNOVER * self.live()
 
     def _schedule(self) -> None:
         self._handle = asyncio.get_running_loop().call_later(self.period, self._run)

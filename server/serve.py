@@ -86,7 +86,8 @@ async def start(
     log_started(f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION)
     for name in unapplied_settings(config):
         log.warning("setting not applied yet: %s", name)
-    collector = Collector()  # paced collections: no whole-heap pauses as sessions render
+    sessions = service.sessions
+    collector = Collector(lambda: sessions.released, lambda: len(sessions))  # see its module
     collector.start()
     return RunningServer(service, lobby, store, collector, metrics_server)
 

@@ -1,4 +1,5 @@
-"""The paced garbage collector: new garbage goes at each step, frozen garbage at a whole one."""
+"""The paced garbage collector: new garbage goes at each step, frozen garbage at a whole one,
+which comes after enough sessions ended or enough time passed."""
 
 from __future__ import annotations
 
@@ -24,24 +25,23 @@ def _cycle() -> tuple[Node, weakref.ref[Node]]:
     return first, weakref.ref(first)
 
 
-class Clock:
-    """A monotonic clock that moves only when told."""
+class World:
+    """A clock that moves only when told, and session counts."""
 
     def __init__(self) -> None:
         self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
+        self.ended = 0
+        self.live = 100
 
 
 @pytest.fixture
-def collector(clock: Clock) -> Iterator[Collector]:
-    made = Collector(max_age=60.0, clock=clock)
+def world() -> World:
+    return World()
+
+
+@pytest.fixture
+def collector(world: World) -> Iterator[Collector]:
+    made = Collector(lambda: world.ended, lambda: world.live, max_age=60.0, clock=lambda: world.now)
     made.collect_all()
     yield made
     made.stop()
@@ -62,24 +62,28 @@ def test_a_step_collects_new_cyclic_garbage_and_freezes_the_survivors(
 
 
 def test_garbage_frozen_while_alive_waits_for_the_whole_collection(
-    collector: Collector, clock: Clock
+    collector: Collector, world: World
 ) -> None:
     node, node_ref = _cycle()
     collector.step()  # frozen while alive
     del node
     collector.step()
     assert node_ref() is not None  # cyclic garbage among frozen objects waits
-    clock.now = 60.0
+    world.now = 60.0
     assert collector.step() is True
     assert node_ref() is None
 
 
-def test_a_grown_frozen_heap_makes_the_next_step_whole(collector: Collector) -> None:
+def test_a_quarter_of_the_sessions_ended_makes_the_next_step_whole(
+    collector: Collector, world: World
+) -> None:
     node, node_ref = _cycle()
     collector.step()
     del node
-    growth = [Node() for _ in range(int(gc.get_freeze_count() * collector.growth) + 1000)]
-    collector.step()  # freezes the growth
+    world.ended = 24  # fewer than a quarter of 100 live sessions
+    assert collector.step() is False
+    world.ended = 25
     assert collector.step() is True
     assert node_ref() is None
-    assert growth
+    world.ended, world.live = 30, 4  # 5 more ended: fewer than the minimum of 8
+    assert collector.step() is False

@@ -33,6 +33,7 @@ class SessionRegistry(Generic[S]):
 
     def __init__(self) -> None:
         self._by_name: dict[str, tuple[str, S]] = {}
+        self.released = 0  # nicknames released so far: sessions that ended
 
     def register(self, wanted: str, session: S) -> str:
         """Hold a nickname for `session`: `wanted`, or `wanted-2`, `wanted-3`... if taken."""
@@ -45,7 +46,8 @@ class SessionRegistry(Generic[S]):
 
     def unregister(self, nickname: str) -> None:
         """Release a nickname (no error if it is not held)."""
-        self._by_name.pop(_key(nickname), None)
+        if self._by_name.pop(_key(nickname), None) is not None:
+            self.released += 1
 
     def get(self, nickname: str) -> S | None:
         """The session holding `nickname`, if any."""
