@@ -17,10 +17,11 @@ Reported: server RSS before/after N idle sessions (MB per idle session: seated a
 not yet started, or waiting in the lobby with --lobby-idle); server CPU per screen update
 delivered; key press → every screen at the table showing the new deck count (p50/p99),
 measured on pyte screens for the first `--pyte-tables` tables and on the raw byte stream for
-the others; the server's full garbage collections while playing (a sitecustomize written on
-the server's PYTHONPATH logs them; --freeze-after-setup and --gc-threshold are experiments
-on top). Targets (2 cores): <= 3 MB per idle session, p99 <= 100 ms with 200 players.
-Other load on the machine shows in the last line (load average, /proc/pressure/cpu).
+the others; the server's oldest-generation garbage collections while playing, its paced
+steps and any whole collection (a sitecustomize written on the server's PYTHONPATH logs them;
+--gc-threshold is an experiment on top). Targets (2 cores): <= 3 MB per idle session,
+p99 <= 100 ms with 200 players. Other load on the machine shows in the last line (load
+average, /proc/pressure/cpu).
 """
 
 from __future__ import annotations
@@ -80,10 +81,10 @@ TEXT_KEPT = 16_384  # characters of recent output each player keeps for `expect`
 # ---------------------------------------------------------------- the server process
 
 GC_MONITOR = """\
-# Written by benchmarks/sessions.py on the server's PYTHONPATH: logs each full collection
-# (monotonic end time, pause in seconds); SIGUSR1 freezes the objects alive (gc.freeze);
-# BENCH_GC_THRESHOLD="a,b,c" sets gc.set_threshold (experiments only).
-import gc, os, signal, time
+# Written by benchmarks/sessions.py on the server's PYTHONPATH: logs each collection of the
+# oldest generation (monotonic end time, pause in seconds); BENCH_GC_THRESHOLD="a,b,c" sets
+# gc.set_threshold (experiments only).
+import gc, os, time
 
 _log = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)
 _began = [0.0]
@@ -98,7 +99,6 @@ def _watch(phase, info):
 
 
 gc.callbacks.append(_watch)
-signal.signal(signal.SIGUSR1, lambda *_: gc.freeze())
 if os.environ.get("BENCH_GC_THRESHOLD"):
     gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
 """
@@ -138,10 +138,6 @@ class ServerProcess:
             if since <= ended <= until:
                 pauses.append(pause)
         return pauses
-
-    def freeze(self) -> None:
-        """Ask the server to gc.freeze() what is alive now (SIGUSR1, see GC_MONITOR)."""
-        self.process.send_signal(signal.SIGUSR1)
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it lingers."""
@@ -596,11 +592,12 @@ def latency_lines(report: Report, stats: Stats) -> Iterator[str]:
     pauses = report.gc_pauses
     if pauses:
         yield (
-            f"server full GCs while playing: {len(pauses)}, {sum(pauses):.1f} s in all, "
-            f"longest {1000 * max(pauses):.0f} ms (the loop stands still meanwhile)"
+            f"server collections of the oldest generation while playing: {len(pauses)}, "
+            f"{sum(pauses):.1f} s in all, longest {1000 * max(pauses):.0f} ms "
+            "(the loop stands still meanwhile)"
         )
         rest = 1000 * (report.play_cpu - sum(pauses)) / max(report.frames, 1)
-        yield f"  server CPU per screen update without the full GCs: {rest:.2f} ms"
+        yield f"  server CPU per screen update without those collections: {rest:.2f} ms"
     load = ", ".join(f"{x:.1f}" for x in report.load)
     yield f"client process CPU {report.client_cpu:.1f} s; load average {load}; {report.pressure}"
 
@@ -664,8 +661,6 @@ async def phases(
     report.setup_seconds = time.monotonic() - started
     report.rss_idle = await settle(server)
     say(f"{len(players)} seated, idle: RSS {report.rss_idle:.1f} MB; starting the tables")
-    if args.freeze_after_setup:
-        server.freeze()
     await asyncio.gather(*(start_table(table, args.think) for table in tables))
     duration = min(args.duration, deadline - time.monotonic() - PLAY_STRIDE - 5)
     if duration < 5:
@@ -759,11 +754,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--lobby-idle",
         action="store_true",
         help="first log everyone in to wait in the lobby (slow: each login redraws every lobby)",
-    )
-    parser.add_argument(
-        "--freeze-after-setup",
-        action="store_true",
-        help="experiment: make the server gc.freeze() once everyone is seated",
     )
     parser.add_argument(
         "--gc-threshold", default="", help="experiment: the server's gc.set_threshold, 'a,b,c'"
