@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal
 from textual.screen import Screen
 
 from lovelet_tui.actions import bindings
@@ -73,15 +73,14 @@ class TableScreen(Screen[str]):
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
-        with Vertical(id="main"):
-            yield TextRows(wrap=False, id="header")
-            yield SeatList(id="seats")
-            yield HandView(id="hand")
-            with Horizontal(id="body"):
-                yield LogView(id="log")
-                yield Tracker(id="tracker")
-                yield ChoicePanel(id="choices")
-            yield ChatInput()
+        yield TextRows(wrap=False, id="header")
+        yield SeatList(id="seats")
+        yield HandView(id="hand")
+        with Horizontal(id="body"):
+            yield LogView(id="log")
+            yield Tracker(id="tracker")
+            yield ChoicePanel(id="choices")
+        yield ChatInput()
         yield KeyBar()
 
     # ---------------------------------------------------------------- what arrives
