@@ -8,6 +8,7 @@ import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
+from . import strips
 from .collector import Collector
 from .config import Config, lobby_settings, ssh_limits, unapplied_settings
 from .glue import ssh_app_factory
@@ -86,6 +87,7 @@ async def start(
     log_started(f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION)
     for name in unapplied_settings(config):
         log.warning("setting not applied yet: %s", name)
+    strips.install()  # so that paced collections leave no rendered line behind
     sessions = service.sessions
     collector = Collector(lambda: sessions.released, lambda: len(sessions))  # see its module
     collector.start()
