@@ -5,9 +5,11 @@ with 200 sessions one pause lasts seconds, and the rendered lines that every tab
 replaces set one off several times a minute. Instead, the server collects every second what is
 new since the last step (cheap: everything older is frozen, see `gc.freeze`) and freezes what
 survived. Frozen objects are still freed by reference counting; only cyclic garbage among them
-waits for a whole collection. Its main source is a closed session (a Textual app is full of
-cycles), so a whole collection runs once a quarter of the sessions have turned over since the
-last one, and at least every ten minutes for the rest.
+waits for a whole collection. It comes from sessions starting (what a new app builds and drops
+a moment later) and, above all, ending (a Textual app is full of cycles), so a whole collection
+runs once sessions have started and ended as many times as a quarter of those now running,
+and at least every ten minutes for the rest. (Rendered lines would be a third source; see
+`server.strips`.)
 """
 
 from __future__ import annotations
@@ -21,32 +23,32 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 
 PERIOD = 1.0  # seconds between steps
-TURNOVER = 0.25  # a whole collection once this share of the sessions has ended...
-MIN_ENDED = 8  # ...and at least this many
+TURNOVER = 0.25  # a whole collection once starts and ends reach this share of the sessions...
+MIN_TURNOVER = 8  # ...and at least this many
 MAX_AGE = 600.0  # seconds: a whole collection at least this often
 
 
 class Collector:
     """Collects what is new and freezes it every `period` seconds; now and then, everything.
 
-    `ended` counts the sessions ended so far and `live` those running now.
+    `turnover` counts the sessions started and ended so far, `live` those running now.
     """
 
     def __init__(
         self,
-        ended: Callable[[], int],
+        turnover: Callable[[], int],
         live: Callable[[], int],
         *,
         period: float = PERIOD,
         max_age: float = MAX_AGE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.ended = ended
+        self.turnover = turnover
         self.live = live
         self.period = period
         self.max_age = max_age
         self._clock = clock
-        self._ended_before = 0  # `ended()` at the last whole collection
+        self._turnover_before = 0  # `turnover()` at the last whole collection
         self._last_whole = 0.0
         self._handle: asyncio.TimerHandle | None = None
 
@@ -77,7 +79,7 @@ class Collector:
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
-        self._ended_before, self._last_whole = self.ended(), self._clock()
+        self._turnover_before, self._last_whole = self.turnover(), self._clock()
         log.info(
             "whole garbage collection: %.0f ms, %d unreachable objects freed",
             (time.perf_counter() - started) * 1000,
@@ -87,8 +89,8 @@ class Collector:
     def _whole_due(self) -> bool:
         if self._clock() - self._last_whole >= self.max_age:
             return True
-        ended = self.ended() - self._ended_before
-        return ended >= MIN_ENDED and ended >= TURNOVER * self.live()
+        turnover = self.turnover() - self._turnover_before
+        return turnover >= MIN_TURNOVER and turnover >= TURNOVER * self.live()
 
     def _schedule(self) -> None:
         self._handle = asyncio.get_running_loop().call_later(self.period, self._run)

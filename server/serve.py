@@ -89,7 +89,7 @@ async def start(
         log.warning("setting not applied yet: %s", name)
     strips.install()  # so that paced collections leave no rendered line behind
     sessions = service.sessions
-    collector = Collector(lambda: sessions.released, lambda: len(sessions))  # see its module
+    collector = Collector(lambda: sessions.turnover, lambda: len(sessions))  # see its module
     collector.start()
     return RunningServer(service, lobby, store, collector, metrics_server)
 

@@ -1,5 +1,5 @@
 """The paced garbage collector: new garbage goes at each step, frozen garbage at a whole one,
-which comes after enough sessions ended or enough time passed."""
+which comes after enough sessions came and went or enough time passed."""
 
 from __future__ import annotations
 
@@ -30,7 +30,7 @@ class World:
 
     def __init__(self) -> None:
         self.now = 0.0
-        self.ended = 0
+        self.turnover = 0
         self.live = 100
 
 
@@ -41,7 +41,9 @@ def world() -> World:
 
 @pytest.fixture
 def collector(world: World) -> Iterator[Collector]:
-    made = Collector(lambda: world.ended, lambda: world.live, max_age=60.0, clock=lambda: world.now)
+    made = Collector(
+        lambda: world.turnover, lambda: world.live, max_age=60.0, clock=lambda: world.now
+    )
     made.collect_all()
     yield made
     made.stop()
@@ -74,16 +76,16 @@ def test_garbage_frozen_while_alive_waits_for_the_whole_collection(
     assert node_ref() is None
 
 
-def test_a_quarter_of_the_sessions_ended_makes_the_next_step_whole(
+def test_a_turnover_of_a_quarter_of_the_sessions_makes_the_next_step_whole(
     collector: Collector, world: World
 ) -> None:
     node, node_ref = _cycle()
     collector.step()
     del node
-    world.ended = 24  # fewer than a quarter of 100 live sessions
+    world.turnover = 24  # fewer than a quarter of 100 live sessions
     assert collector.step() is False
-    world.ended = 25
+    world.turnover = 25
     assert collector.step() is True
     assert node_ref() is None
-    world.ended, world.live = 30, 4  # 5 more ended: fewer than the minimum of 8
+    world.turnover, world.live = 30, 4  # 5 more: fewer than the minimum of 8
     assert collector.step() is False

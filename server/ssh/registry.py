@@ -33,7 +33,7 @@ class SessionRegistry(Generic[S]):
 
     def __init__(self) -> None:
         self._by_name: dict[str, tuple[str, S]] = {}
-        self.released = 0  # nicknames released so far: sessions that ended
+        self.turnover = 0  # nicknames held or released so far: sessions started and ended
 
     def register(self, wanted: str, session: S) -> str:
         """Hold a nickname for `session`: `wanted`, or `wanted-2`, `wanted-3`... if taken."""
@@ -42,12 +42,13 @@ class SessionRegistry(Generic[S]):
             number += 1
             nickname = with_suffix(wanted, number)
         self._by_name[_key(nickname)] = (nickname, session)
+        self.turnover += 1
         return nickname
 
     def unregister(self, nickname: str) -> None:
         """Release a nickname (no error if it is not held)."""
         if self._by_name.pop(_key(nickname), None) is not None:
-            self.released += 1
+            self.turnover += 1
 
     def get(self, nickname: str) -> S | None:
         """The session holding `nickname`, if any."""
