@@ -70,6 +70,7 @@ class TableScreen(Screen[str]):
         self.cursor = 0  # the seat managed before the game starts
         self.continued = False  # this round's "next round" was sent
         self.round_end: Mapping[str, Any] = {}  # the last round_end event, for the summary
+        self.offered: dict[str, bool] = {}  # `_offered()` when the key bar was last refreshed
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -151,7 +152,10 @@ class TableScreen(Screen[str]):
         if view is not None:
             self.query_one(Tracker).show(view.get("unseen", {}), self.names)
         self._draw_choices()
-        self.refresh_bindings()
+        offered = self._offered()
+        if offered != self.offered:
+            self.offered = offered
+            self.refresh_bindings()
 
     def _draw_choices(self) -> None:
         panel = self.query_one(ChoicePanel)
@@ -197,9 +201,13 @@ class TableScreen(Screen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer (and show in the footer) only the keys that mean something now."""
+        return self.offered.get(action, True)
+
+    def _offered(self) -> dict[str, bool]:
+        """Which of the actions that come and go are offered now."""
         view, seated = self.view, self.info is not None and self.info.you is not None
         waiting = self.info is not None and view is None
-        rules = {
+        return {
             "pick": self.staging is not None or waiting,
             "move": self.staging is not None or waiting,
             "choose": self.staging is not None,
@@ -212,7 +220,6 @@ class TableScreen(Screen[str]):
             "start": waiting and self._hosting(),
             "tracker": view is not None,
         }
-        return rules.get(action, True)
 
     def action_pick(self, key: str) -> None:
         """A digit: pick that option, or (before the game) that seat."""
