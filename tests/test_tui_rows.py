@@ -35,7 +35,7 @@ def _screen_rows(app: App[None]) -> list[str]:
 
 def _rendered(widget: Rows) -> list[bool]:
     """Which rows hold a kept rendering (False: renders anew at the next paint)."""
-    return [strip is not None for strip in widget._strips]
+    return [strip is not None for strip in widget._lines]
 
 
 async def test_only_changed_rows_render_anew_and_the_screen_shows_every_change() -> None:

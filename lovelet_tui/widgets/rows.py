@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Region
@@ -20,14 +21,20 @@ from textual.widget import Widget
 
 
 class Rows(Widget):
-    """Rows from `build_rows`, each cut to the width with an ellipsis; `redraw` after a change."""
+    """Rows from `build_rows`, each cut to the width with an ellipsis; `redraw` after a change.
+
+    A row is rendered once into a whole line (padding, background and the app's line filters
+    included) and kept until it changes, so repainting it skips Textual's per-line styling. A
+    widget with a border or an outline takes Textual's usual path instead.
+    """
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._rows: list[Text] = []
-        self._strips: list[Strip | None] = []
-        self._width = 0
+        self._lines: list[Strip | None] = []  # each row's whole line, once rendered
+        self._width = 0  # the content width the lines were rendered at
         self._style: Style | None = None  # the widget's own style, looked up once per change
+        self._blank: Strip | None = None  # a whole line with no row on it
 
     def build_rows(self, width: int, height: int) -> list[Text]:
         """The rows to show at this content size; subclasses say what they show."""
@@ -44,37 +51,74 @@ class Rows(Widget):
         self._width = 0  # every row renders anew at the new width
         self.redraw()
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        """The whole lines of `crop` (widget coordinates), from the row cache."""
+        styles = self.styles
+        if any(edge for edge, _ in styles.border) or any(edge for edge, _ in styles.outline):
+            return super().render_lines(crop)
+        top = styles.padding.top
+        lines = [self._whole_line(y - top) for y in crop.line_range]
+        x1, x2 = crop.column_span
+        if (x1, x2) != (0, self.size.width):
+            lines = [line.crop(x1, x2) for line in lines]
+        return lines
+
     def render_line(self, y: int) -> Strip:
-        """Row `y` of the content, rendered once and kept until it changes."""
+        """Row `y` of the content alone (Textual's path, for a widget with a border)."""
+        if y >= len(self._rows):
+            return Strip.blank(self._width, self._own_style())
+        return _row_strip(self._rows[y], self._width, self.app.console, self._own_style())
+
+    def _whole_line(self, y: int) -> Strip:
+        """Content row `y` (or a padding row outside them) across the widget's whole width."""
+        if 0 <= y < len(self._rows):
+            line = self._lines[y]
+            if line is None:
+                style = self._own_style()
+                row = _row_strip(self._rows[y], self._width, self.app.console, style)
+                line = self._lines[y] = self._finish(row, style)
+            return line
+        if self._blank is None:
+            style = self._own_style()
+            self._blank = self._finish(Strip.blank(self._width, style), style)
+        return self._blank
+
+    def _finish(self, row: Strip, style: Style) -> Strip:
+        """`row` with the left and right padding and the app's line filters."""
+        _, right, _, left = self.styles.padding
+        if left or right:
+            pad = Style(bgcolor=style.bgcolor)
+            segments = [Segment(" " * left, pad), *row, Segment(" " * right, pad)]
+            row = Strip(segments, left + row.cell_length + right)
+        background = self.background_colors[1]
+        for line_filter in self.app.get_line_filters():
+            row = row.apply_filter(line_filter, background)
+        return row
+
+    def _own_style(self) -> Style:
         style = self._style
         if style is None:
             style = self._style = self.rich_style
-        if y >= len(self._rows):
-            return Strip.blank(self._width, style)
-        strip = self._strips[y]
-        if strip is None:
-            strip = _row_strip(self._rows[y], self._width, self.app.console)
-            strip = self._strips[y] = strip.apply_style(style)
-        return strip
+        return style
 
     def _show(self, rows: list[Text], width: int) -> None:
-        old_rows, old_strips = self._rows, self._strips
-        self._style = None
+        old_rows, old_lines = self._rows, self._lines
+        self._style = self._blank = None
         if width != self._width:
-            self._rows, self._strips, self._width = rows, [None] * len(rows), width
+            self._rows, self._lines, self._width = rows, [None] * len(rows), width
             self.refresh()
             return
-        moved = {id(row): strip for row, strip in zip(old_rows, old_strips, strict=True)}
-        strips: list[Strip | None] = []
+        moved = {id(row): line for row, line in zip(old_rows, old_lines, strict=True)}
+        lines: list[Strip | None] = []
         dirty: list[int] = []
         for y, row in enumerate(rows):
             if y < len(old_rows) and _same(old_rows[y], row):
-                strips.append(old_strips[y])
+                lines.append(old_lines[y])
                 continue
-            strips.append(moved.get(id(row)))
+            lines.append(moved.get(id(row)))
             dirty.append(y)
         dirty.extend(range(len(rows), len(old_rows)))  # rows no longer shown turn blank
-        self._rows, self._strips = rows, strips
+        self._rows, self._lines = rows, lines
         if dirty:
             self.refresh(*_regions(dirty, width))
 
@@ -90,11 +134,12 @@ def _same(shown: Text, row: Text) -> bool:
     )
 
 
-def _row_strip(row: Text, width: int, console: Console) -> Strip:
+def _row_strip(row: Text, width: int, console: Console, style: Style) -> Strip:
+    """`row` cut or padded to `width` cells, over the widget's own style."""
     if row.cell_len > width:
         row = row.copy()
         row.truncate(width, overflow="ellipsis")
-    return Strip(row.render(console)).crop_extend(0, width, None)
+    return Strip(row.render(console)).crop_extend(0, width, None).apply_style(style)
 
 
 def _regions(rows: Sequence[int], width: int) -> list[Region]:
