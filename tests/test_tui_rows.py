@@ -1,13 +1,18 @@
-"""Rows widgets: what they show after changes, and that unchanged rows keep their rendering."""
+"""Rows widgets: what they show after changes, that unchanged rows keep their rendering, and
+that their own drawing gives the cells Textual's would."""
 
 from __future__ import annotations
 
 from rich.text import Text
-from test_tui_support import screen_text
+from test_tui_support import FakeLink, new_game, screen_text, table_state
 from textual.app import App, ComposeResult
+from textual.strip import Strip
+from textual.widget import Widget
 
+from lovelet_tui import LoveletApp
 from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.rows import Rows
+from protocol import encode
 
 
 class Lines(Rows):
@@ -80,3 +85,31 @@ async def test_log_rows_scrolling_up_keep_their_rendering() -> None:
         assert _rendered(log) == [True] * 7 + [False]  # 8 rows: seven moved up, one new
         await pilot.pause()
         assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(13, 21)]
+
+
+async def test_every_table_widget_draws_the_cells_textual_would_draw() -> None:
+    game = new_game("2019", 4)
+    for _ in range(6):
+        seat, _, choices = game.pending
+        game.act(seat, choices[0])
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.deliver(encode(table_state(game, 0)))
+        await pilot.pause()
+        shown = [widget for widget in app.screen.query(Rows) if widget.display]
+        assert len(shown) >= 5
+        for widget in shown:
+            whole = widget.outer_size.region
+            for region in (whole, whole.shrink((0, 2, 0, 3))):  # all of it, and a cut
+                ours = [_cells(line) for line in widget.render_lines(region)]
+                textuals = [_cells(line) for line in Widget.render_lines(widget, region)]
+                assert ours == textuals, (widget, region)
+
+
+def _cells(line: Strip) -> list[tuple[str, object]]:
+    """What each cell shows: its character and style (a blank shows only its background)."""
+    return [
+        (char, segment.style.bgcolor if char == " " and segment.style else segment.style)
+        for segment in line
+        for char in segment.text
+    ]

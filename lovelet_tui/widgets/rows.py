@@ -59,7 +59,7 @@ class Rows(Widget):
         top = styles.padding.top
         lines = [self._whole_line(y - top) for y in crop.line_range]
         x1, x2 = crop.column_span
-        if (x1, x2) != (0, self.size.width):
+        if (x1, x2) != (0, self.outer_size.width):
             lines = [line.crop(x1, x2) for line in lines]
         return lines
 
