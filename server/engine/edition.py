@@ -26,8 +26,8 @@ class Edition:
     roles: frozenset[str] = field(init=False)  # the roles its cards follow
     full_deck: tuple[CardSpec, ...] = field(init=False)  # every copy, in reference order
     reference: tuple[dict, ...] = field(init=False, repr=False)  # the reference card, as data
-    # memos of legal plays by hand (per player count) and by card (see legal.play_offer)
-    plays_memo: dict[int, dict] = field(init=False, repr=False, compare=False)
+    # memos of legal plays by hand and by card (see legal.play_offer): pure functions' caches
+    plays_memo: dict = field(init=False, repr=False, compare=False)
     card_plays_memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

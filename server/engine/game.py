@@ -21,7 +21,7 @@ class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
 
     __slots__ = (
-        "_after", "_plays_memo", "_spies", "_steps", "alive", "deck", "discards", "edition",
+        "_after", "_more_steps", "_spies", "_steps", "alive", "deck", "discards", "edition",
         "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
         "next_start", "pending", "players", "protected", "record", "remaining", "rng", "roles",
         "round", "round_over", "round_winners", "set_aside", "target", "tokens", "turn",
@@ -57,8 +57,9 @@ class Game:
         self.game_winners: list[int] = []
         self.next_start: int | None = None
         self.pending: Decision | None = None
-        self._steps: dict[Choice, legal.Step] = {}  # the pending decision's plays, if a play
-        self._plays_memo = legal.plays_memo(edition, players)
+        # the steps of the pending decision's plays, if a play decision: one card's, the other's
+        self._steps: legal.Steps = {}
+        self._more_steps: legal.Steps = {}
         self.turn: int | None = None
         self._reset_round_state([])
 
@@ -148,18 +149,19 @@ class Game:
         hand.append(card)
         if self.record:
             self.events.append(Event("draw", seat, {}, {"card": card.id}, (seat,)))
-        offer = self._plays_memo.get((hand[0], card, seat, self.unchoosable))
-        if offer is None or self.marked is not None:
-            offer = legal.play_offer(self, seat, self._plays_memo)
-        self.pending, self._steps = offer
+        key = (hand[0], card, seat, self.unchoosable, self.marked, self.players)
+        offer = self.edition.plays_memo.get(key)  # see legal.play_offer
+        if offer is None:
+            offer = legal.play_offer(self, seat)
+        self.pending, self._steps, self._more_steps = offer
 
     def act(self, seat: int, choice: Choice) -> None:
         """Apply `seat`'s choice; IllegalAction (state unchanged) unless it is a legal choice."""
         decision = self.pending
         if decision is None:
             raise IllegalAction("no_decision", "no decision is pending")
-        try:  # one lookup finds a legal play and what playing it takes
-            step = self._steps.get(choice)
+        try:  # a lookup or two find a legal play and what playing it takes
+            step = self._steps.get(choice) or self._more_steps.get(choice)
         except TypeError:  # unhashable, so not a choice
             step = None
         if step is None:
@@ -301,7 +303,7 @@ class Game:
     def ask(self, seat: int, kind: str, choices: tuple[Choice, ...]) -> None:
         """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
         self.pending = Decision(seat, kind, choices)
-        self._steps = {}  # few choices: compared one by one
+        self._steps = self._more_steps = {}  # few choices: compared one by one
 
     # --------------------------------------------------------- round and game end
 

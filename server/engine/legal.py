@@ -10,7 +10,6 @@ from .choices import Choice, Decision, Play
 from .effects import EFFECTS, Effect
 
 if TYPE_CHECKING:
-    from .edition import Edition
     from .game import Game
 
 _FORCING_ROLES = (Role.KING, Role.PRINCE)
@@ -27,64 +26,56 @@ def forced_card(hand: list[CardSpec]) -> CardSpec | None:
 MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
 
 Step = tuple[CardSpec, Effect, tuple[int, ...], str | int | None]  # card, effect, targets, guess
-Offer = tuple[Decision, dict[Choice, Step]]  # a play decision, and the step of each of its plays
+Steps = dict[Choice, Step]  # legal plays in order, each with what playing it takes
+Offer = tuple[Decision, Steps, Steps]  # a play decision; the steps of one card's plays, the other's
 
 
-def offer(decision: Decision, edition: Edition) -> Offer:
-    """`decision` with the step of each play: what playing it takes, found by one lookup."""
-    steps: dict[Choice, Step] = {}
-    for play in decision.choices:
-        card = edition.by_id[play.card]
-        steps[play] = (card, EFFECTS[card.role], play.targets, play.guess)
-    return decision, steps
-
-
-def plays_memo(edition: Edition, players: int) -> dict:
-    """The memo of play offers shared by every game of `edition` with this many players."""
-    return edition.plays_memo.setdefault(players, {})
-
-
-def play_offer(game: Game, seat: int, memo: dict) -> Offer:
+def play_offer(game: Game, seat: int) -> Offer:
     """The pending play decision of `seat`'s turn: every legal whole play (card, targets, guess).
 
-    Memoised in `memo` (see `plays_memo`) by hand, seat and who may be chosen, since the same
-    few situations recur in every round; the Sycophant's mark then narrows the choices.
+    Memoised per edition by hand, seat, who may be chosen, the Sycophant's mark and the player
+    count (see `Game._begin_turn`), since the same few situations recur in every round.
     """
     first, second = game.hands[seat]
-    key = (first, second, seat, game.unchoosable)
+    key = (first, second, seat, game.unchoosable, game.marked, game.players)
+    memo = game.edition.plays_memo
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
-        plays = hand_plays(game, first, second, seat)
-        found = memo[key] = offer(Decision(seat, "play", plays), game.edition)
-    if game.marked is None:
-        return found
-    return offer(Decision(seat, "play", _including(found[0].choices, game.marked)), game.edition)
+        steps, more = hand_steps(game, first, second, seat)
+        if game.marked is not None:
+            steps, more = _including(steps | more, game.marked), {}
+        found = memo[key] = Decision(seat, "play", (*steps, *more)), steps, more
+    return found
 
 
-def hand_plays(game: Game, first: CardSpec, second: CardSpec, seat: int) -> tuple[Play, ...]:
-    """The plays of a two-card hand, the forced Countess aside."""
+def hand_steps(game: Game, first: CardSpec, second: CardSpec, seat: int) -> tuple[Steps, Steps]:
+    """The plays of a two-card hand, by card (the memo's own: read only), the forced Countess
+    aside. Two shared tables rather than one merged: a memo of merged ones would triple the
+    memory the memos hold."""
     forced = forced_card([first, second])
     if forced is not None:
-        return _card_plays(game, forced, seat)
+        return _card_steps(game, forced, seat), {}
     if first is second:
-        return _card_plays(game, first, seat)
-    return _card_plays(game, first, seat) + _card_plays(game, second, seat)
+        return _card_steps(game, first, seat), {}
+    return _card_steps(game, first, seat), _card_steps(game, second, seat)
 
 
-def _card_plays(game: Game, card: CardSpec, seat: int) -> tuple[Play, ...]:
+def _card_steps(game: Game, card: CardSpec, seat: int) -> Steps:
     key = (card, seat, game.unchoosable, game.players)
     memo = game.edition.card_plays_memo
-    plays = memo.get(key)
-    if plays is None:
+    steps = memo.get(key)
+    if steps is None:
         if len(memo) >= MEMO_LIMIT:
             memo.clear()
         others = tuple(
             t for t in range(game.players) if t != seat and not game.unchoosable >> t & 1
         )
-        plays = memo[key] = card_plays(card, seat, others, game.edition.guesses)
-    return plays
+        effect = EFFECTS[card.role]
+        plays = card_plays(card, seat, others, game.edition.guesses)
+        steps = memo[key] = {play: (card, effect, play.targets, play.guess) for play in plays}
+    return steps
 
 
 def card_plays(
@@ -109,16 +100,17 @@ def card_plays(
     return tuple(Play(card.id, ts) for ts in target_sets)
 
 
-def _including(plays: tuple[Play, ...], marked: int) -> tuple[Play, ...]:
+def _including(steps: Steps, marked: int) -> Steps:
     """Sycophant: of each card's plays, only those choosing `marked`, if it has any."""
     by_card: dict[str, list[Play]] = {}
-    for play in plays:
+    for play in steps:
         by_card.setdefault(play.card, []).append(play)
-    kept: list[Play] = []
+    kept: Steps = {}
     for card_plays_ in by_card.values():
         with_mark = [play for play in card_plays_ if marked in play.targets]
-        kept.extend(with_mark or card_plays_)
-    return tuple(kept)
+        for play in with_mark or card_plays_:
+            kept[play] = steps[play]
+    return kept
 
 
 def explain(game: Game, seat: int, choice: Choice) -> str:
