@@ -51,9 +51,11 @@ def play_offer(game: Game, seat: int) -> Offer:
 
 
 def hand_steps(game: Game, first: CardSpec, second: CardSpec, seat: int) -> tuple[Steps, Steps]:
-    """The plays of a two-card hand, by card (the memo's own: read only), the forced Countess
-    aside. Two shared tables rather than one merged: a memo of merged ones would triple the
-    memory the memos hold."""
+    """The steps of a two-card hand's plays, card by card, the forced Countess aside.
+
+    The tables are the card memo's own, shared (read only): merged tables, one per hand, would
+    triple the memory the memos hold.
+    """
     forced = forced_card([first, second])
     if forced is not None:
         return _card_steps(game, forced, seat), {}
