@@ -151,6 +151,10 @@ class TableScreen(Screen[str]):
             hand.show(view.get("hand", []), self.names)
         if view is not None:
             self.query_one(Tracker).show(view.get("unseen", {}), self.names)
+        self._draw_decision()
+
+    def _draw_decision(self) -> None:
+        """The choice panel and the keys offered: all a step of a decision changes."""
         self._draw_choices()
         offered = self._offered()
         if offered != self.offered:
@@ -225,28 +229,30 @@ class TableScreen(Screen[str]):
         """A digit: pick that option, or (before the game) that seat."""
         if self.staging is not None:
             self._send_choice(self.staging.pick_key(key))
+            self._draw_decision()
         elif self.info is not None and key.isdigit() and 0 < int(key) <= len(self.info.seats):
             self.cursor = int(key) - 1
-        self._draw()
+            self._draw()
 
     def action_move(self, delta: int) -> None:
         """Arrows: move through the options, or (before the game) the seats."""
         if self.staging is not None:
             self.staging.move(delta)
+            self._draw_decision()
         elif self.info is not None:
             self.cursor = max(0, min(len(self.info.seats) - 1, self.cursor + delta))
-        self._draw()
+            self._draw()
 
     def action_choose(self) -> None:
         """Enter: pick the option under the cursor."""
         if self.staging is not None:
             self._send_choice(self.staging.choose())
-            self._draw()
+            self._draw_decision()
 
     def action_back(self) -> None:
         """Esc: undo one step of the decision."""
         if self.staging is not None and self.staging.back():
-            self._draw()
+            self._draw_decision()
 
     def _send_choice(self, choice: Mapping[str, Any] | None) -> None:
         if choice is None:

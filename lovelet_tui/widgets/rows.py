@@ -10,11 +10,14 @@ to another row (a log scrolling up).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.color import Color
+from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
@@ -33,7 +36,7 @@ class Rows(Widget):
         self._rows: list[Text] = []
         self._lines: list[Strip | None] = []  # each row's whole line, once rendered
         self._width = 0  # the content width the lines were rendered at
-        self._style: Style | None = None  # the widget's own style, looked up once per change
+        self._look: _Look | None = None  # styles and filters, looked up once per change
         self._blank: Strip | None = None  # a whole line with no row on it
 
     def build_rows(self, width: int, height: int) -> list[Text]:
@@ -65,45 +68,39 @@ class Rows(Widget):
 
     def render_line(self, y: int) -> Strip:
         """Row `y` of the content alone (Textual's path, for a widget with a border)."""
+        style = self._looks().style
         if y >= len(self._rows):
-            return Strip.blank(self._width, self._own_style())
-        return _row_strip(self._rows[y], self._width, self.app.console, self._own_style())
+            return Strip.blank(self._width, style)
+        return _row_strip(self._rows[y], self._width, self.app.console, style)
 
     def _whole_line(self, y: int) -> Strip:
         """Content row `y` (or a padding row outside them) across the widget's whole width."""
         if 0 <= y < len(self._rows):
             line = self._lines[y]
             if line is None:
-                style = self._own_style()
-                row = _row_strip(self._rows[y], self._width, self.app.console, style)
-                line = self._lines[y] = self._finish(row, style)
+                look = self._looks()
+                row = _row_strip(self._rows[y], self._width, self.app.console, look.style)
+                line = self._lines[y] = look.finish(row)
             return line
         if self._blank is None:
-            style = self._own_style()
-            self._blank = self._finish(Strip.blank(self._width, style), style)
+            look = self._looks()
+            self._blank = look.finish(Strip.blank(self._width, look.style))
         return self._blank
 
-    def _finish(self, row: Strip, style: Style) -> Strip:
-        """`row` with the left and right padding and the app's line filters."""
-        _, right, _, left = self.styles.padding
-        if left or right:
-            pad = Style(bgcolor=style.bgcolor)
-            segments = [Segment(" " * left, pad), *row, Segment(" " * right, pad)]
-            row = Strip(segments, left + row.cell_length + right)
-        background = self.background_colors[1]
-        for line_filter in self.app.get_line_filters():
-            row = row.apply_filter(line_filter, background)
-        return row
-
-    def _own_style(self) -> Style:
-        style = self._style
-        if style is None:
-            style = self._style = self.rich_style
-        return style
+    def _looks(self) -> _Look:
+        look = self._look
+        if look is None:
+            style = self.rich_style
+            _, right, _, left = self.styles.padding
+            filters = tuple(self.app.get_line_filters())
+            look = self._look = _Look(
+                style, Style(bgcolor=style.bgcolor), left, right, self.background_colors[1], filters
+            )
+        return look
 
     def _show(self, rows: list[Text], width: int) -> None:
         old_rows, old_lines = self._rows, self._lines
-        self._style = self._blank = None
+        self._look = self._blank = None
         if width != self._width:
             self._rows, self._lines, self._width = rows, [None] * len(rows), width
             self.refresh()
@@ -121,6 +118,28 @@ class Rows(Widget):
         self._rows, self._lines = rows, lines
         if dirty:
             self.refresh(*_regions(dirty, width))
+
+
+@dataclass(frozen=True, slots=True)
+class _Look:
+    """What a widget's lines are drawn with: its style, padding and the app's line filters."""
+
+    style: Style
+    pad: Style
+    left: int
+    right: int
+    background: Color
+    filters: tuple[LineFilter, ...]
+
+    def finish(self, row: Strip) -> Strip:
+        """`row` with the left and right padding and the line filters."""
+        left, right = self.left, self.right
+        if left or right:
+            segments = [Segment(" " * left, self.pad), *row, Segment(" " * right, self.pad)]
+            row = Strip(segments, left + row.cell_length + right)
+        for line_filter in self.filters:
+            row = row.apply_filter(line_filter, self.background)
+        return row
 
 
 def wrap_rows(text: Text, width: int, console: Console) -> list[Text]:
