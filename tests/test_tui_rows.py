@@ -29,6 +29,8 @@ class Lines(Rows):
 
 
 class RowsApp(App[None]):
+    CSS = "Lines.alert { background: red; }"
+
     def compose(self) -> ComposeResult:
         yield Lines()
         yield LogView(id="log")
@@ -60,6 +62,22 @@ async def test_only_changed_rows_render_anew_and_the_screen_shows_every_change()
         lines.redraw()
         await pilot.pause()
         assert _screen_rows(app)[:3] == ["alpha", "", ""]
+
+
+async def test_a_class_that_changes_the_style_redraws_every_row() -> None:
+    app = RowsApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        lines = app.query_one(Lines)
+        lines.lines = [Text("alpha")]
+        lines.redraw()
+        await pilot.pause()
+        before = lines.render_lines(lines.outer_size.region)[0]
+        lines.add_class("alert")
+        await pilot.pause()
+        after = lines.render_lines(lines.outer_size.region)[0]
+        assert [segment.text for segment in after] == [segment.text for segment in before]
+        assert all(segment.style.bgcolor.name == "#ff0000" for segment in after)
+        assert not any(segment.style.bgcolor.name == "#ff0000" for segment in before)
 
 
 async def test_a_long_row_is_cut_with_an_ellipsis_and_a_resize_redraws() -> None:

@@ -36,7 +36,7 @@ class Rows(Widget):
         self._rows: list[Text] = []
         self._lines: list[Strip | None] = []  # each row's whole line, once rendered
         self._width = 0  # the content width the lines were rendered at
-        self._look: _Look | None = None  # styles and filters, looked up once per change
+        self._look: _Look | None = None  # styles and filters, until the styles change
         self._blank: Strip | None = None  # a whole line with no row on it
 
     def build_rows(self, width: int, height: int) -> list[Text]:
@@ -53,6 +53,13 @@ class Rows(Widget):
     def on_resize(self) -> None:
         self._width = 0  # every row renders anew at the new width
         self.redraw()
+
+    def notify_style_update(self) -> None:
+        """Styles changed (classes, theme): every row renders anew."""
+        super().notify_style_update()
+        self._look = self._blank = None
+        self._lines = [None] * len(self._rows)
+        self.refresh()
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The whole lines of `crop` (widget coordinates), from the row cache."""
@@ -100,7 +107,6 @@ class Rows(Widget):
 
     def _show(self, rows: list[Text], width: int) -> None:
         old_rows, old_lines = self._rows, self._lines
-        self._look = self._blank = None
         if width != self._width:
             self._rows, self._lines, self._width = rows, [None] * len(rows), width
             self.refresh()
