@@ -13,7 +13,6 @@ from lovelet_tui.admin_command import USAGE, AdminSyntaxError, parse_admin
 from lovelet_tui.messages import Outgoing
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.plain_input import PlainInput
-from lovelet_tui.widgets.redraw import redraw
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol.registry import MAX_ADMIN_TEXT
 
@@ -43,7 +42,7 @@ class AdminScreen(ModalScreen[None]):
         try:
             command = parse_admin(self.query_one("#line", PlainInput).value)
         except AdminSyntaxError as err:
-            redraw(self.query_one("#problem", Static), Text(str(err), style="bold red"))
+            self.query_one("#problem", Static).update(Text(str(err), style="bold red"))
             return
         self.post_message(Outgoing(command))
         self.dismiss()

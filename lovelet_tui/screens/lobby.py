@@ -7,7 +7,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import DataTable, Static
+from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
 from lovelet_tui.actions import bindings
@@ -19,7 +19,7 @@ from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
-from lovelet_tui.widgets.redraw import redraw
+from lovelet_tui.widgets.rows import TextRows
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
 
@@ -44,16 +44,17 @@ class LobbyScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TooSmall()
         with Vertical(id="main"):
-            yield Static("lovelet · connecting…", id="welcome")
-            yield Static(id="tables-title")
+            yield TextRows(wrap=False, id="welcome")
+            yield TextRows(wrap=False, id="tables-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-            yield Static(id="online")
+            yield TextRows(wrap=False, id="online")
             yield LogView(id="chat", max_lines=200)
             yield ChatInput()
         yield KeyBar()
 
     def on_mount(self) -> None:
         self.columns = self.query_one(DataTable).add_columns(*COLUMNS)
+        self.query_one("#welcome", TextRows).show(Text("lovelet · connecting…"))
         self._show_tables(())
 
     def show_welcome(self, welcome: Welcome) -> None:
@@ -63,7 +64,7 @@ class LobbyScreen(Screen[None]):
         self.refresh_bindings()
         guest = " (guest)" if welcome.guest else ""
         line = Text.assemble(("lovelet", "bold"), " · signed in as ", (welcome.name, "bold"), guest)
-        redraw(self.query_one("#welcome", Static), line)
+        self.query_one("#welcome", TextRows).show(line)
         if welcome.motd:
             self.query_one(LogView).write(Text(welcome.motd, style="italic"))
 
@@ -71,7 +72,7 @@ class LobbyScreen(Screen[None]):
         """The table list (the cursor stays on its table) and the names online."""
         self._show_tables(lobby.tables)
         online = Text.assemble(("Online: ", "bold"), ", ".join(lobby.online) or "nobody")
-        redraw(self.query_one("#online", Static), online)
+        self.query_one("#online", TextRows).show(online)
 
     def add_chat(self, line: ChatLine) -> None:
         """One lobby chat line, shown literally."""
@@ -95,7 +96,7 @@ class LobbyScreen(Screen[None]):
         if selected is not None and selected in grid.rows:
             grid.move_cursor(row=grid.get_row_index(selected))
         title = f"Tables ({len(tables)})" if tables else "No tables yet: press n to open one"
-        redraw(self.query_one("#tables-title", Static), Text(title, style="bold"))
+        self.query_one("#tables-title", TextRows).show(Text(title, style="bold"))
         self.refresh_bindings()
 
     def _update_row(self, grid: DataTable[Text], old: TableSummary, new: TableSummary) -> None:
