@@ -131,3 +131,21 @@ def _cells(line: Strip) -> list[tuple[str, object]]:
         for segment in line
         for char in segment.text
     ]
+
+
+async def test_a_row_another_session_drew_alike_is_reused_and_a_restyled_one_is_not() -> None:
+    drawn: list[Strip] = []
+    for alert in (False, False, True):
+        app = RowsApp()
+        async with app.run_test(size=(40, 12)) as pilot:
+            lines = app.query_one(Lines)
+            lines.set_class(alert, "alert")
+            lines.lines = [Text("drawn once for every session", style="bold")]
+            lines.redraw()
+            await pilot.pause()
+            drawn.append(lines.render_lines(lines.outer_size.region)[0])
+    first, again, restyled = drawn
+    assert again is first
+    assert restyled is not first
+    assert [segment.text for segment in restyled] == [segment.text for segment in first]
+    assert all(segment.style.bgcolor.name == "#ff0000" for segment in restyled)

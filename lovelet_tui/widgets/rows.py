@@ -4,23 +4,29 @@ Every table update reaches four or more screens, so what one costs matters: a `S
 re-renders its whole text on any change, and the compositor repaints the whole widget. A
 `Rows` widget compares the new rows with those shown, marks only the changed rows dirty, and
 keeps each row's rendering (a `Strip`) while the same text stays on screen, even when it moves
-to another row (a log scrolling up).
+to another row (a log scrolling up). Rendered lines are also shared between widgets and
+sessions (`SHARED_LINES`): the screens at one table show mostly the same rows, and a row with
+the same text, width and look renders to the same line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual.cache import FIFOCache
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+
+SHARED_LINES_KEPT = 4096  # whole lines kept for every widget of every session to reuse
+SHARED_LINES: FIFOCache[tuple, Strip] = FIFOCache(SHARED_LINES_KEPT)  # row, width, look → line
 
 
 class Rows(Widget):
@@ -85,9 +91,9 @@ class Rows(Widget):
         if 0 <= y < len(self._rows):
             line = self._lines[y]
             if line is None:
-                look = self._looks()
-                row = _row_strip(self._rows[y], self._width, self.app.console, look.style)
-                line = self._lines[y] = look.finish(row)
+                line = self._lines[y] = self._looks().line(
+                    self._rows[y], self._width, self.app.console
+                )
             return line
         if self._blank is None:
             look = self._looks()
@@ -101,7 +107,13 @@ class Rows(Widget):
             _, right, _, left = self.styles.padding
             filters = tuple(self.app.get_line_filters())
             look = self._look = _Look(
-                style, Style(bgcolor=style.bgcolor), left, right, self.background_colors[1], filters
+                style,
+                Style(bgcolor=style.bgcolor),
+                left,
+                right,
+                self.background_colors[1],
+                filters,
+                tuple((type(f), tuple(vars(f).items())) for f in filters),
             )
         return look
 
@@ -128,14 +140,24 @@ class Rows(Widget):
 
 @dataclass(frozen=True, slots=True)
 class _Look:
-    """What a widget's lines are drawn with: its style, padding and the app's line filters."""
+    """What a widget's lines are drawn with: its style, padding and the app's line filters.
+    Two looks are equal when they draw alike, even in different apps (`filter_kinds`)."""
 
     style: Style
     pad: Style
     left: int
     right: int
     background: Color
-    filters: tuple[LineFilter, ...]
+    filters: tuple[LineFilter, ...] = field(compare=False)
+    filter_kinds: tuple[tuple[type, tuple], ...]  # each filter's class and settings
+
+    def line(self, row: Text, width: int, console: Console) -> Strip:
+        """`row` as a whole line `width` cells wide, from `SHARED_LINES` if drawn before."""
+        key = (row.plain, tuple(row.spans), row.style, row.justify, width, self)
+        line = SHARED_LINES.get(key)
+        if line is None:
+            line = SHARED_LINES[key] = self.finish(_row_strip(row, width, console, self.style))
+        return line
 
     def finish(self, row: Strip) -> Strip:
         """`row` with the left and right padding and the line filters."""
