@@ -7,6 +7,7 @@ from .editions import EDITIONS, find_edition
 from .errors import EngineError, IllegalAction, SetupError
 from .events import Event
 from .game import Game
+from .position import Position
 
 __all__ = [
     "EDITIONS",
@@ -22,6 +23,7 @@ __all__ = [
     "Keep",
     "Look",
     "Play",
+    "Position",
     "Redraw",
     "Role",
     "SetupError",

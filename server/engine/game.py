@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from functools import partial
-from itertools import compress, repeat, starmap
+from itertools import chain, compress, repeat, starmap
 
 from . import effects, legal
 from .cards import CardSpec, Role
@@ -14,6 +14,7 @@ from .choices import Choice, Decision, Keep
 from .edition import Edition
 from .errors import IllegalAction, SetupError
 from .events import Event
+from .position import Position
 from .view import make_view
 
 
@@ -63,6 +64,20 @@ class Game:
         self.turn: int | None = None
         self._reset_round_state([])
 
+    @classmethod
+    def from_position(
+        cls,
+        edition: Edition,
+        position: Position,
+        tokens: Sequence[int],
+        rng: random.Random | None = None,
+        record: bool = False,
+    ) -> Game:
+        """A game in the middle of a round, at `position`; SetupError if it is not one."""
+        game = cls(edition, len(position.hands), rng, tokens, record)
+        game._set_position(position)
+        return game
+
     # ----------------------------------------------------------------- set-up
 
     def _reset_round_state(self, deck: list[CardSpec]) -> None:
@@ -104,6 +119,30 @@ class Game:
         if self.record:
             self._emit_round_start(first)
         self._begin_turn(first)
+
+    def _set_position(self, position: Position) -> None:
+        by_id = self.edition.by_id
+        _check_position(self, position)
+        self._reset_round_state([by_id[card] for card in reversed(position.deck)])
+        self.set_aside = [by_id[card] for card in position.set_aside]
+        self.face_up = [by_id[card] for card in position.face_up]
+        self.hands = [[by_id[card] for card in hand] for hand in position.hands]
+        self.discards = [[by_id[card] for card in pile] for pile in position.discards]
+        self.alive = list(position.alive)
+        self.remaining = self.alive.count(True)
+        self.protected = list(position.protected)
+        self.unchoosable = sum(
+            1 << seat
+            for seat in range(self.players)
+            if self.protected[seat] or not self.alive[seat]
+        )
+        self.marked, self.jester = position.marked, position.jester
+        self.round, self.round_over, self.turn = 1, False, position.turn
+        hand = self.hands[position.turn]
+        if position.kind == "play":
+            self.pending, self._steps, self._more_steps = legal.play_offer(self, position.turn)
+        else:
+            self.ask(position.turn, "chancellor", effects.keep_choices(tuple(hand)))
 
     def _shuffled_deck(self) -> list[CardSpec]:
         """A uniformly random order: sorting by independent random keys is an unbiased
@@ -401,3 +440,27 @@ class Game:
     def log(self, seat: int | None, since: int = 0) -> list[dict]:
         """The events from index `since` as `seat` may see them."""
         return [event.for_seat(seat) for event in self.events[since:]]
+
+
+_HELD_BY_KIND = {"play": (2,), "chancellor": (2, 3)}  # cards in the deciding seat's hand
+
+
+def _check_position(game: Game, position: Position) -> None:
+    """SetupError unless `position` holds every card once and is a decision of a round in play."""
+    places = (position.deck, position.set_aside, position.face_up, *position.hands)
+    cards = sorted(chain.from_iterable((*places, *position.discards)))
+    if cards != sorted(game.edition.deck_ids()):
+        raise SetupError(f"a position must hold every {game.edition.id} card once")
+    turn, players = position.turn, game.players
+    if not all(
+        len(seq) == players for seq in (position.discards, position.alive, position.protected)
+    ):
+        raise SetupError(f"a position must describe each of its {players} seats")
+    if not 0 <= turn < players or not position.alive[turn] or position.protected[turn]:
+        raise SetupError(f"seat {turn} cannot be deciding")
+    if position.kind not in _HELD_BY_KIND:
+        raise SetupError(f"a position cannot be at a {position.kind!r} decision")
+    for seat, hand in enumerate(position.hands):
+        held = _HELD_BY_KIND[position.kind] if seat == turn else (int(position.alive[seat]),)
+        if len(hand) not in held:
+            raise SetupError(f"seat {seat} cannot hold {len(hand)} cards now")
