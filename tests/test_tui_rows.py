@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from test_tui_support import FakeLink, new_game, screen_text, table_state
+from textual import events
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.widget import Widget
@@ -149,3 +150,19 @@ async def test_a_row_another_session_drew_alike_is_reused_and_a_restyled_one_is_
     assert restyled is not first
     assert [segment.text for segment in restyled] == [segment.text for segment in first]
     assert all(segment.style.bgcolor.name == "#ff0000" for segment in restyled)
+
+
+async def test_a_changed_row_reaches_the_screen_without_a_pass_through_the_widgets_queue() -> None:
+    app = RowsApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        lines = app.query_one(Lines)
+        lines.lines = [Text("alpha")]
+        lines.redraw()
+        await pilot.pause()
+        handled: list[object] = []
+        lines.message_signal.subscribe(app, handled.append, immediate=True)
+        lines.lines = [Text("omega")]
+        lines.redraw()
+        await pilot.pause()
+        assert _screen_rows(app)[0] == "omega"
+        assert [m for m in handled if not isinstance(m, events.Callback)] == []  # the pilot's

@@ -18,6 +18,7 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
+from textual import messages
 from textual.cache import FIFOCache
 from textual.color import Color
 from textual.filter import LineFilter
@@ -135,7 +136,21 @@ class Rows(Widget):
         dirty.extend(range(len(rows), len(old_rows)))  # rows no longer shown turn blank
         self._rows, self._lines = rows, lines
         if dirty:
-            self.refresh(*_regions(dirty, width))
+            self._repaint(_regions(dirty, width))
+
+    def _repaint(self, regions: list[Region]) -> None:
+        """Repaint `regions` at the screen's next update.
+
+        `refresh()` would wake this widget's own message loop, which then posts `Update` to
+        the screen: two task switches and two idle passes per widget per table update. A
+        `Rows` widget's size never depends on its rows, so it marks the regions dirty and
+        posts the `Update` itself.
+        """
+        if not self.is_mounted or not self.display:
+            self.refresh(*regions)
+            return
+        self._set_dirty(*regions)
+        self.screen.post_message(messages.Update(self))
 
 
 @dataclass(frozen=True, slots=True)
