@@ -3,6 +3,7 @@ that their own drawing gives the cells Textual's would."""
 
 from __future__ import annotations
 
+from rich.color import ColorSystem
 from rich.text import Text
 from test_tui_support import FakeLink, new_game, screen_text, table_state
 from textual import events
@@ -136,8 +137,15 @@ def _cells(line: Strip) -> list[tuple[str, object]]:
 
 async def test_a_row_another_session_drew_alike_is_reused_and_a_restyled_one_is_not() -> None:
     drawn: list[Strip] = []
-    for alert in (False, False, True):
+    for alert, colors in (
+        (False, None),
+        (False, None),
+        (True, None),
+        (False, ColorSystem.EIGHT_BIT),
+    ):
         app = RowsApp()
+        if colors is not None:
+            app.console._color_system = colors  # as the SSH driver sets it for its session
         async with app.run_test(size=(40, 12)) as pilot:
             lines = app.query_one(Lines)
             lines.set_class(alert, "alert")
@@ -145,9 +153,9 @@ async def test_a_row_another_session_drew_alike_is_reused_and_a_restyled_one_is_
             lines.redraw()
             await pilot.pause()
             drawn.append(lines.render_lines(lines.outer_size.region)[0])
-    first, again, restyled = drawn
+    first, again, restyled, fewer_colors = drawn
     assert again is first
-    assert restyled is not first
+    assert restyled is not first and fewer_colors is not first
     assert [segment.text for segment in restyled] == [segment.text for segment in first]
     assert all(segment.style.bgcolor.name == "#ff0000" for segment in restyled)
 

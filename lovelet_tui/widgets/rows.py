@@ -115,6 +115,7 @@ class Rows(Widget):
                 self.background_colors[1],
                 filters,
                 tuple((type(f), tuple(vars(f).items())) for f in filters),
+                self.app.console.color_system,
             )
         return look
 
@@ -155,8 +156,9 @@ class Rows(Widget):
 
 @dataclass(frozen=True, slots=True)
 class _Look:
-    """What a widget's lines are drawn with: its style, padding and the app's line filters.
-    Two looks are equal when they draw alike, even in different apps (`filter_kinds`)."""
+    """What a widget's lines are drawn with: its style, padding, the app's line filters and
+    its terminal's colours (a line keeps the escape codes it was first sent with). Two looks
+    are equal when they draw alike, even in different apps (`filter_kinds`)."""
 
     style: Style
     pad: Style
@@ -165,6 +167,7 @@ class _Look:
     background: Color
     filters: tuple[LineFilter, ...] = field(compare=False)
     filter_kinds: tuple[tuple[type, tuple], ...]  # each filter's class and settings
+    color_system: str | None
 
     def line(self, row: Text, width: int, console: Console) -> Strip:
         """`row` as a whole line `width` cells wide, from `SHARED_LINES` if drawn before."""
