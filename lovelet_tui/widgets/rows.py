@@ -12,7 +12,7 @@ the same text, width and look renders to the same line.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from rich.console import Console
 from rich.segment import Segment
@@ -28,6 +28,7 @@ from textual.widget import Widget
 
 SHARED_LINES_KEPT = 4096  # whole lines kept for every widget of every session to reuse
 SHARED_LINES: FIFOCache[tuple, Strip] = FIFOCache(SHARED_LINES_KEPT)  # row, width, look → line
+LOOK_NUMBERS: dict[tuple, int] = {}  # each way of drawing seen so far, numbered for those keys
 
 
 class Rows(Widget):
@@ -106,17 +107,21 @@ class Rows(Widget):
         if look is None:
             style = self.rich_style
             _, right, _, left = self.styles.padding
+            background = self.background_colors[1]
             filters = tuple(self.app.get_line_filters())
-            look = self._look = _Look(
+            kind = (
                 style,
-                Style(bgcolor=style.bgcolor),
                 left,
                 right,
-                self.background_colors[1],
-                filters,
+                background,
                 tuple((type(f), tuple(vars(f).items())) for f in filters),
                 self.app.console.color_system,
             )
+            number = LOOK_NUMBERS.setdefault(kind, len(LOOK_NUMBERS))
+            look = _Look(
+                style, Style(bgcolor=style.bgcolor), left, right, background, filters, number
+            )
+            self._look = look
         return look
 
     def _show(self, rows: list[Text], width: int) -> None:
@@ -156,22 +161,22 @@ class Rows(Widget):
 
 @dataclass(frozen=True, slots=True)
 class _Look:
-    """What a widget's lines are drawn with: its style, padding, the app's line filters and
-    its terminal's colours (a line keeps the escape codes it was first sent with). Two looks
-    are equal when they draw alike, even in different apps (`filter_kinds`)."""
+    """What a widget's lines are drawn with: its style, padding and the app's line filters.
+    `number` is the same for looks that draw alike, even in different apps: same style,
+    padding, kinds of filters and terminal colours (a line keeps the escape codes it was
+    first sent with)."""
 
     style: Style
     pad: Style
     left: int
     right: int
     background: Color
-    filters: tuple[LineFilter, ...] = field(compare=False)
-    filter_kinds: tuple[tuple[type, tuple], ...]  # each filter's class and settings
-    color_system: str | None
+    filters: tuple[LineFilter, ...]
+    number: int
 
     def line(self, row: Text, width: int, console: Console) -> Strip:
         """`row` as a whole line `width` cells wide, from `SHARED_LINES` if drawn before."""
-        key = (row.plain, tuple(row.spans), row.style, row.justify, width, self)
+        key = (row.plain, tuple(row.spans), row.style, row.justify, width, self.number)
         line = SHARED_LINES.get(key)
         if line is None:
             line = SHARED_LINES[key] = self.finish(_row_strip(row, width, console, self.style))
