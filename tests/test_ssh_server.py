@@ -85,6 +85,14 @@ async def test_guest_login_via_keyboard_interactive(service: SSHService) -> None
         await term.wait_for_text("who guest")
 
 
+async def test_a_client_that_prefers_chacha20_gets_aes_gcm(service: SSHService) -> None:
+    async with SSHTerminal.connect(service.port) as term:  # asyncssh puts ChaCha20 first
+        await term.wait_for_text("hello")
+        gcm = {"aes128-gcm@openssh.com", "aes256-gcm@openssh.com"}
+        assert term.conn.get_extra_info("recv_cipher") in gcm
+        assert term.conn.get_extra_info("send_cipher") in gcm
+
+
 async def test_keys_reach_the_app(service: SSHService) -> None:
     async with SSHTerminal.connect(service.port) as term:
         await term.wait_for_text("keys 0")
