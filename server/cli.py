@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import platformdirs
@@ -35,7 +36,6 @@ def _simulate(args: argparse.Namespace) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    import asyncio
     import logging
 
     from .config import ConfigError, flags_from_args, load_config, unknown_environment
@@ -53,11 +53,22 @@ def _serve(args: argparse.Namespace) -> int:
     for name in unknown_environment(os.environ):
         logging.getLogger("server.config").warning("ignoring unknown variable %s", name)
     try:
-        asyncio.run(serve(config))
+        with asyncio.Runner(loop_factory=_event_loop_factory()) as runner:
+            runner.run(serve(config))
     except (HostKeyError, StoreError, ValueError, OSError) as err:
         print(f"lovelet serve: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+def _event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's event loop where it is installed (everywhere but Windows): it takes less CPU
+    per session update than asyncio's own. None: asyncio's own."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def _config_init(args: argparse.Namespace) -> int:

@@ -123,14 +123,17 @@ def event(message: str, level: int = logging.INFO, **fields: object) -> None:
     log.log(level, message, extra={"fields": kept})
 
 
-def log_started(listen: str, fingerprint: str, metrics_listen: str | None, version: str) -> None:
-    """The server is listening."""
+def log_started(
+    listen: str, fingerprint: str, metrics_listen: str | None, version: str, event_loop: str
+) -> None:
+    """The server is listening (`event_loop`: the package of the loop it runs on)."""
     event(
         "server started",
         listen=listen,
         host_key=fingerprint,
         metrics=metrics_listen,
         version=version,
+        event_loop=event_loop,
     )
 
 

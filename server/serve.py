@@ -84,7 +84,10 @@ async def start(
     print(f"lovelet is listening on {host}:{service.port}", flush=True)
     print(f"host key fingerprint: {service.fingerprint}", flush=True)
     print(f"connect with: ssh -p {service.port} yourname@{shown_host}", flush=True)
-    log_started(f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION)
+    event_loop = type(asyncio.get_running_loop()).__module__.split(".")[0]
+    log_started(
+        f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
+    )
     for name in unapplied_settings(config):
         log.warning("setting not applied yet: %s", name)
     strips.install()  # so that paced collections leave no rendered line behind

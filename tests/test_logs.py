@@ -64,7 +64,7 @@ def test_json_lines_parse_with_fields(restore_logging: None) -> None:
 
 def test_every_helper_writes_one_parseable_line(restore_logging: None) -> None:
     stream = capture("json", "debug")
-    logs.log_started("0.0.0.0:2222", "SHA256:x", None, "0.1.0")
+    logs.log_started("0.0.0.0:2222", "SHA256:x", None, "0.1.0", "uvloop")
     logs.log_connect("::1")
     logs.log_refused("::1", "per_address")
     logs.log_disconnect("::1", "alice", 12.34567, "closed")

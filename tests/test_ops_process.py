@@ -386,6 +386,8 @@ async def test_sigterm_gives_the_round_its_grace_then_restores_terminals(tmp_pat
         for sequence in (b"\x1b[?1049l", b"\x1b[?25h", b"\x1b[?2004l"):
             assert sequence in tail
         assert ana.raw.endswith(RESTORE_TERMINAL.encode() + SHUTDOWN_MESSAGE.encode() + b"\r\n")
+        started = await server.event("server started")
+        assert started["event_loop"] == ("asyncio" if sys.platform == "win32" else "uvloop")
         login = await server.event("login", name="ana")
         assert login["identity"] == "guest" and login["term"] == "xterm-256color"
         assert login["size"] == "100x40" and login["client"].startswith("SSH-2.0-AsyncSSH")
