@@ -4,8 +4,9 @@ CPython's full collection walks every tracked object. A Textual session holds ab
 with 200 sessions one pause lasts seconds, and the rendered lines that every table update
 replaces set one off several times a minute. Instead, the server collects four times a second
 what is new since the last step (cheap: everything older is frozen, see `gc.freeze`) and
-freezes what survived: steps of about 10 ms at 200 players, against 30 ms twice a second. Frozen objects are still freed by reference counting; only cyclic garbage among them
-waits for a whole collection. It comes from sessions starting (what a new app builds and drops
+freezes what survived: steps of about 10 ms at 200 players, against 30 ms twice a second.
+Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
+a whole collection. It comes from sessions starting (what a new app builds and drops
 a moment later) and, above all, ending (a Textual app is full of cycles), so a whole collection
 runs once sessions have started and ended as many times as a quarter of those now running,
 and at least every ten minutes for the rest. (Rendered lines would be a third source; see
