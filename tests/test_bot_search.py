@@ -58,6 +58,14 @@ def test_dealt_decks_keep_the_cards_put_under_them() -> None:
         assert list(position.deck[-2:]) == ["guard", "spy"]
 
 
+def test_beliefs_that_do_not_add_up_deal_nothing() -> None:
+    game = priest_saw_a_baron()
+    view, beliefs = beliefs_of(game, 0)
+    beliefs.bottom = ["king"] * view["deck_size"]  # more Kings under the deck than exist
+    assert deal_hidden(view, beliefs, random.Random(1)) is None
+    assert search(view, beliefs, view["choices"], 5, random.Random(1)) == []
+
+
 def holding_princess_and_guard() -> Game:
     """2 players: seat 0 holds the only Princess and a Guard; seat 1 a Baron."""
     deck = deck_with("2019", ["countess", "spy", "spy", "king", "princess", "baron", "guard"])

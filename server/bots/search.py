@@ -34,6 +34,8 @@ def deal_hidden(view: dict, beliefs: Beliefs, rng: random.Random) -> tuple[Posit
     me, players = view["viewer"], view["players"]
     pool = Counter(view["unseen"])
     pool.subtract(beliefs.known_in_deck())
+    if min(pool.values(), default=0) < 0:
+        return None
     hands: list[list[str]] = [[] for _ in range(players)]
     hands[me] = list(view["hand"])
     weight = 1.0
