@@ -95,16 +95,36 @@ async def test_a_long_row_is_cut_with_an_ellipsis_and_a_resize_redraws() -> None
         assert _screen_rows(app)[0] == "a row much longer than the screen"
 
 
-async def test_log_rows_scrolling_up_keep_their_rendering() -> None:
+async def test_the_log_fills_down_then_jumps_half_a_view_up_keeping_renderings() -> None:
+    app = RowsApp()
+    async with app.run_test(size=(40, 12)) as pilot:  # the log has 8 rows
+        log = app.query_one(LogView)
+        log.write(*(Text(f"line {n}") for n in range(20)))
+        await pilot.pause()
+        assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(12, 20)]
+        log.write(Text("line 20"))
+        assert _rendered(log) == [True] * 4 + [False]  # the newest half moved up, one new
+        await pilot.pause()
+        assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(16, 21)] + [""] * 3
+        log.write(Text("line 21"), Text("line 22"))
+        assert _rendered(log) == [True] * 5 + [False] * 2  # written below: nothing moves
+        await pilot.pause()
+        assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(16, 23)] + [""]
+        log.write(Text("line 23"), Text("line 24"))
+        await pilot.pause()
+        assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(19, 25)] + [""] * 2
+
+
+async def test_a_resized_log_shows_as_many_of_the_newest_rows_as_fit() -> None:
     app = RowsApp()
     async with app.run_test(size=(40, 12)) as pilot:
         log = app.query_one(LogView)
         log.write(*(Text(f"line {n}") for n in range(20)))
-        await pilot.pause()
         log.write(Text("line 20"))
-        assert _rendered(log) == [True] * 7 + [False]  # 8 rows: seven moved up, one new
         await pilot.pause()
-        assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(13, 21)]
+        await pilot.resize_terminal(40, 14)
+        await pilot.pause()
+        assert _screen_rows(app)[4:14] == [f"line {n}" for n in range(11, 21)]
 
 
 async def test_every_table_widget_draws_the_cells_textual_would_draw() -> None:

@@ -1,7 +1,10 @@
 """A log that shows its newest lines, wrapped to the width; pages back on request.
 
 A `RichLog` changes its virtual size on every write, and that re-lays out the whole screen;
-this view keeps its size, wraps each line once per width, and repaints only what moved.
+this view keeps its size and wraps each line once per width. New lines go below the last one
+shown; when they no longer fit, the view jumps so that the newest half of it moves to the top
+and the new lines follow. Scrolling by one line at each update would repaint every row of the
+log on every screen at the table, half of what each update sends.
 """
 
 from __future__ import annotations
@@ -39,18 +42,40 @@ class LogView(Rows):
         super().__init__(id=id)
         self.entries: deque[Entry] = deque(maxlen=max_lines)
         self.back = 0  # how many of the newest lines are scrolled out of view
+        self.fill = 0  # rows in use from the top (the newest ones), when not paged back
 
     def write(self, *lines: Text) -> None:
-        """Add lines and show the newest."""
-        self.entries.extend(Entry(line) for line in lines)
+        """Add lines and show the newest: below those shown while they fit, else after the
+        newest half of the view, moved to the top."""
+        entries = [Entry(line) for line in lines]
+        self.entries.extend(entries)
         self.back = 0
+        width, height = self.content_size
+        if width > 0 and height > 0:
+            added = sum(len(self._wrapped(entry, width)) for entry in entries)
+            fill = self.fill + added
+            self.fill = fill if fill <= height else min(height, height // 2 + added)
         self.redraw()
 
     def clear(self) -> None:
         """Forget every line."""
         self.entries.clear()
-        self.back = 0
+        self.back = self.fill = 0
         self.redraw()
+
+    def on_resize(self) -> None:
+        width, height = self.content_size
+        self.fill = self._newest_rows(width, height)  # as many as fit
+        super().on_resize()
+
+    def _newest_rows(self, width: int, height: int) -> int:
+        """How many rows the newest lines take, counted up to `height`."""
+        rows = 0
+        for entry in reversed(self.entries):
+            rows += len(self._wrapped(entry, width))
+            if rows >= height:
+                return height
+        return rows
 
     def page(self, pages: int) -> None:
         """Scroll by `pages` screens: negative is older, positive newer."""
@@ -59,9 +84,10 @@ class LogView(Rows):
         self.redraw()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
-        """The newest rows that fit (older ones when paged back)."""
+        """The newest `fill` rows from the top (older ones, filling the view, when paged
+        back)."""
         tail = [MORE] if self.back else []
-        room = height - len(tail)
+        room = height - len(tail) if self.back else min(self.fill, height)
         shown: list[Text] = []
         for index in range(len(self.entries) - 1 - self.back, -1, -1):
             shown[:0] = self._wrapped(self.entries[index], width)
