@@ -1,6 +1,5 @@
 """The medium bot: counts cards from its own view and log, and scores every legal choice by
-the tokens it expects from the round (see `estimate.Table`); at small tables it then plays the
-best few on from dealt positions and takes the one that wins the game most (see `search`)."""
+the tokens it expects from the round (see `estimate.Table`)."""
 
 from __future__ import annotations
 
@@ -9,10 +8,9 @@ from collections.abc import Callable
 
 from server.engine import Chooses, Role
 
-from .beliefs import Beliefs, RoundFollower
+from .beliefs import RoundFollower
 from .cards import CardBook
 from .estimate import Dist, Table
-from .search import search
 
 INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
 GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
@@ -21,10 +19,6 @@ SPY_WEIGHT = 0.7  # how much the Spy's token counts against the round's
 REDIRECT = 1.0  # share of the attacks a protected seat escapes that knock another player out
 LOOKAHEAD_PLAYERS = 4  # look a turn ahead only with this many players in the round, for speed
 LOOKAHEAD_MARGIN = 0.3  # ... and only when the best choices keeping different cards are closer
-SEARCH_PLAYERS = 4  # play choices on only with this many players in the round, for speed
-CANDIDATES = 3  # ... the choices with the best estimates
-SEARCH_MARGIN = 0.3  # ... within this much of the best one
-DEALS = 24  # ... from this many dealt positions each
 SELF_KNOCKOUT = -100.0  # the score of discarding one's own Princess: below any other choice
 NUDGE = 1e-6  # a preference among choices otherwise worth the same
 TIE = 1e-9  # scores this close are equal
@@ -39,8 +33,7 @@ class MediumBot:
         self._follower = RoundFollower()
 
     def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
-        """The best-scoring element of `view["choices"]`, ties broken at random; at a small
-        table, of the few best, the one whose playouts win the game most."""
+        """The best-scoring element of `view["choices"]`, ties broken at random."""
         beliefs = self._follower.follow(view, log)
         choices = view["choices"]
         if len(choices) == 1:
@@ -51,35 +44,8 @@ class MediumBot:
         if _worth_looking_ahead(view, choices, scores):
             table = Table.from_view(view, beliefs, next_turn_value)
             scores = [score(table, choice) for choice in choices]
-        if _worth_searching(view):
-            searched = _searched(view, beliefs, choices, scores, rng)
-            if searched is not None:
-                return searched
         best = max(scores)
         return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
-
-
-def _worth_searching(view: dict) -> bool:
-    """Whether to play the best choices on: a play or a Chancellor's keep at a small table."""
-    return (
-        view["pending"]["kind"] in ("play", "chancellor")
-        and sum(seat["alive"] for seat in view["seats"]) <= SEARCH_PLAYERS
-    )
-
-
-def _searched(
-    view: dict, beliefs: Beliefs, choices: list[dict], scores: list[float], rng: random.Random
-) -> dict | None:
-    """Of the best few choices by estimate, the one whose playouts win the game most (None
-    when fewer than two are close enough to the best to compare)."""
-    best = max(scores)
-    order = sorted(range(len(choices)), key=scores.__getitem__, reverse=True)
-    close = [i for i in order[:CANDIDATES] if scores[i] >= best - SEARCH_MARGIN]
-    if len(close) < 2:
-        return None
-    candidates = [choices[i] for i in close]
-    values = search(view, beliefs, candidates, DEALS, rng)
-    return candidates[values.index(max(values))] if values else None
 
 
 def _worth_looking_ahead(view: dict, choices: list[dict], scores: list[float]) -> bool:
