@@ -8,7 +8,7 @@ import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
-from . import strips
+from . import cursor_moves, strips
 from .collector import Collector
 from .config import Config, lobby_settings, ssh_limits, unapplied_settings
 from .glue import ssh_app_factory
@@ -91,6 +91,7 @@ async def start(
     for name in unapplied_settings(config):
         log.warning("setting not applied yet: %s", name)
     strips.install()  # so that paced collections leave no rendered line behind
+    cursor_moves.install()  # one cursor move per screen position, shared by every update
     sessions = service.sessions
     collector = Collector(lambda: sessions.turnover, lambda: len(sessions))  # see its module
     collector.start()
