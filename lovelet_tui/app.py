@@ -8,7 +8,7 @@ from textual.app import App
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.link import Link
-from lovelet_tui.messages import Arrived, Outgoing, Rejected
+from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
 from lovelet_tui.screens.stats import StatsScreen
@@ -84,9 +84,6 @@ class LoveletApp(App[None]):
         if isinstance(message, Join | Spectate | CreateTable):
             self.left = None
         self.link.send(frame)
-
-    def on_outgoing(self, event: Outgoing) -> None:
-        self.send(event.message)
 
     def on_rejected(self, event: Rejected) -> None:
         self.notify(

@@ -120,6 +120,18 @@ async def test_game_over_offers_a_rematch() -> None:
     assert link.sent[1:] == [Rematch()]
 
 
+async def test_the_last_step_of_a_move_reaches_the_link_before_the_key_handler_returns() -> None:
+    game = new_game("2019", 4, GUARD_FIRST)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        await pilot.press("1", "1")  # Guard, Bo
+        sent_before = len(link.sent)
+        app.screen.action_pick("3")  # Baron: no trip through any message queue
+        assert link.sent[sent_before:] == [Act(PlayChoice("guard", (1,), "baron"))]
+
+
 async def test_arrows_and_enter_and_a_refused_act_is_offered_again() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
     link = FakeLink()

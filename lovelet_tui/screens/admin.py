@@ -10,7 +10,7 @@ from textual.widgets import Label, Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.admin_command import USAGE, AdminSyntaxError, parse_admin
-from lovelet_tui.messages import Outgoing
+from lovelet_tui.messages import send
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.plain_input import PlainInput
 from lovelet_tui.widgets.too_small import TooSmall
@@ -44,7 +44,7 @@ class AdminScreen(ModalScreen[None]):
         except AdminSyntaxError as err:
             self.query_one("#problem", Static).update(Text(str(err), style="bold red"))
             return
-        self.post_message(Outgoing(command))
+        send(self, command)
         self.dismiss()
 
     def action_cancel(self) -> None:

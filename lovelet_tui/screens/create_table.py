@@ -11,7 +11,7 @@ from textual.widgets import Label
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import BY_ID, EDITIONS
-from lovelet_tui.messages import Outgoing
+from lovelet_tui.messages import send
 from lovelet_tui.widgets.cycler import Cycler
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.plain_input import PlainInput
@@ -91,7 +91,7 @@ class CreateTableScreen(ModalScreen[None]):
             timer=self._value("timer"),
             bots=tuple(BotSpec(seat, level) for seat in range(1, 1 + self._value("bots"))),
         )
-        self.post_message(Outgoing(request))
+        send(self, request)
         self.dismiss()
 
     def action_cancel(self) -> None:

@@ -12,7 +12,7 @@ from textual.widgets.data_table import ColumnKey
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
-from lovelet_tui.messages import Outgoing
+from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
 from lovelet_tui.screens.stats import StatsScreen
@@ -126,13 +126,13 @@ class LobbyScreen(Screen[None]):
         """Join the selected table as a player."""
         code = self._selected()
         if code is not None:
-            self.post_message(Outgoing(Join(code)))
+            send(self, Join(code))
 
     def action_watch(self) -> None:
         """Watch the selected table."""
         code = self._selected()
         if code is not None:
-            self.post_message(Outgoing(Spectate(code)))
+            send(self, Spectate(code))
 
     def action_stats(self) -> None:
         """Open the stats screen."""
@@ -148,7 +148,7 @@ class LobbyScreen(Screen[None]):
 
     def on_chat_input_closed(self, event: ChatInput.Closed) -> None:
         if event.text:
-            self.post_message(Outgoing(Chat(event.text)))
+            send(self, Chat(event.text))
         self.query_one(DataTable).focus()
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:

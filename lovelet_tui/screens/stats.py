@@ -14,7 +14,7 @@ from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
-from lovelet_tui.messages import Outgoing
+from lovelet_tui.messages import send
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import EditionTally, LeaderEntry, PlayedGame, Stats, StatsRequest
@@ -37,7 +37,7 @@ class StatsScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.post_message(Outgoing(StatsRequest()))
+        send(self, StatsRequest())
 
     def show_stats(self, stats: Stats) -> None:
         """Draw the server's answer; every name is plain text, never markup."""

@@ -12,7 +12,7 @@ from textual.screen import Screen
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
-from lovelet_tui.messages import Outgoing
+from lovelet_tui.messages import send
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import REASONS, gained, narrate
 from lovelet_tui.staging import Staging
@@ -317,7 +317,7 @@ class TableScreen(Screen[str]):
         self.dismiss(self.code)
 
     def _send(self, message: ClientMessage) -> None:
-        self.post_message(Outgoing(message))
+        send(self, message)
 
     def _hosting(self) -> bool:
         info = self.info
