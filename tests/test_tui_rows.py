@@ -29,6 +29,10 @@ class Lines(Rows):
     def build_rows(self, width: int, height: int) -> list[Text]:
         return self.lines
 
+    def show(self, *rows: Text) -> None:
+        self.lines = list(rows)
+        self.redraw()
+
 
 class RowsApp(App[None]):
     CSS = "Lines.alert { background: red; }"
@@ -51,17 +55,14 @@ async def test_only_changed_rows_render_anew_and_the_screen_shows_every_change()
     app = RowsApp()
     async with app.run_test(size=(40, 12)) as pilot:
         lines = app.query_one(Lines)
-        lines.lines = [Text("alpha"), Text("beta"), Text("gamma")]
-        lines.redraw()
+        lines.show(Text("alpha"), Text("beta"), Text("gamma"))
         await pilot.pause()
         assert _rendered(lines) == [True, True, True]
-        lines.lines = [Text("alpha"), Text("BETA", style="bold"), Text("gamma")]
-        lines.redraw()
+        lines.show(Text("alpha"), Text("BETA", style="bold"), Text("gamma"))
         assert _rendered(lines) == [True, False, True]
         await pilot.pause()
         assert _screen_rows(app)[:3] == ["alpha", "BETA", "gamma"]
-        lines.lines = [Text("alpha")]
-        lines.redraw()
+        lines.show(Text("alpha"))
         await pilot.pause()
         assert _screen_rows(app)[:3] == ["alpha", "", ""]
 
@@ -70,8 +71,7 @@ async def test_a_class_that_changes_the_style_redraws_every_row() -> None:
     app = RowsApp()
     async with app.run_test(size=(40, 12)) as pilot:
         lines = app.query_one(Lines)
-        lines.lines = [Text("alpha")]
-        lines.redraw()
+        lines.show(Text("alpha"))
         await pilot.pause()
         before = lines.render_lines(lines.outer_size.region)[0]
         lines.add_class("alert")
@@ -86,8 +86,7 @@ async def test_a_long_row_is_cut_with_an_ellipsis_and_a_resize_redraws() -> None
     app = RowsApp()
     async with app.run_test(size=(20, 12)) as pilot:
         lines = app.query_one(Lines)
-        lines.lines = [Text("a row much longer than the screen")]
-        lines.redraw()
+        lines.show(Text("a row much longer than the screen"))
         await pilot.pause()
         assert _screen_rows(app)[0] == "a row much longer t…"
         await pilot.resize_terminal(40, 12)
@@ -169,8 +168,7 @@ async def test_a_row_another_session_drew_alike_is_reused_and_a_restyled_one_is_
         async with app.run_test(size=(40, 12)) as pilot:
             lines = app.query_one(Lines)
             lines.set_class(alert, "alert")
-            lines.lines = [Text("drawn once for every session", style="bold")]
-            lines.redraw()
+            lines.show(Text("drawn once for every session", style="bold"))
             await pilot.pause()
             drawn.append(lines.render_lines(lines.outer_size.region)[0])
     first, again, restyled, fewer_colors = drawn
@@ -184,13 +182,11 @@ async def test_a_changed_row_reaches_the_screen_without_a_pass_through_the_widge
     app = RowsApp()
     async with app.run_test(size=(40, 12)) as pilot:
         lines = app.query_one(Lines)
-        lines.lines = [Text("alpha")]
-        lines.redraw()
+        lines.show(Text("alpha"))
         await pilot.pause()
         handled: list[object] = []
         lines.message_signal.subscribe(app, handled.append, immediate=True)
-        lines.lines = [Text("omega")]
-        lines.redraw()
+        lines.show(Text("omega"))
         await pilot.pause()
         assert _screen_rows(app)[0] == "omega"
         assert [m for m in handled if not isinstance(m, events.Callback)] == []  # the pilot's
