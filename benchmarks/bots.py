@@ -1,8 +1,11 @@
 """Win share of the medium bot against easy bots, with 95% confidence intervals, and bot speed.
 
-Usage: python benchmarks/bots.py [--games N] [--edition E] [--players N ...] [--seed S]
+Usage: python benchmarks/bots.py [--games N] [--edition E] [--players N ...]
+                                 [--against easy random] [--seed S]
 Drives whole games through the engine; each bot sees only its seat's view and visible log.
-The medium bot's seat rotates from game to game. Target: >= 75% of 4-player games won.
+The medium bot's seat rotates from game to game. Target: >= 75% of 4-player games won
+against easy bots. Against purely random players (any legal choice, the Princess included),
+the setting in which a published card-counting bot wins ~77% of 4-player games.
 Game N deals from its own random stream (from the seed and N) and each seat decides from
 another, so whatever the bots choose, runs with one seed deal alike (up to a tied round's
 random next starter): two versions of a bot meet the same deals, and the difference of their
@@ -15,6 +18,7 @@ import argparse
 import math
 import random
 import time
+from collections import defaultdict
 from dataclasses import dataclass, field
 
 from server.bots import Bot, make_bot
@@ -27,7 +31,7 @@ class Tally:
 
     games: int = 0
     wins: float = 0.0
-    seconds: dict[str, list[float]] = field(default_factory=lambda: {"easy": [], "medium": []})
+    seconds: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
 
     def share(self) -> float:
         """The medium bot's win share (a shared win counts by its share)."""
@@ -71,12 +75,27 @@ def play_game(edition_id: str, bots: list[Bot], seed: str, tally: Tally) -> list
     return game.game_winners
 
 
-def medium_against_easy(edition_id: str, players: int, games: int, seed: int) -> Tally:
-    """`games` games of one medium bot against easy bots, its seat rotating."""
+class RandomPlayer:
+    """Any legal choice, uniformly: the opponents of the published card-counting bot."""
+
+    level = "random"
+
+    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
+        """One of `view["choices"]`, at random."""
+        return rng.choice(view["choices"])
+
+
+def opponent(level: str) -> Bot:
+    """A bot of `level`, or a random player."""
+    return RandomPlayer() if level == "random" else make_bot(level)
+
+
+def medium_against(level: str, edition_id: str, players: int, games: int, seed: int) -> Tally:
+    """`games` games of one medium bot against `level` opponents, its seat rotating."""
     tally = Tally()
     for number in range(games):
         medium_seat = number % players
-        bots = [make_bot("medium" if s == medium_seat else "easy") for s in range(players)]
+        bots = [make_bot("medium") if s == medium_seat else opponent(level) for s in range(players)]
         winners = play_game(edition_id, bots, f"{seed}/{players}/{number}", tally)
         if medium_seat in winners:
             tally.wins += 1 / len(winners)
@@ -89,18 +108,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2_500, help="games per configuration")
     parser.add_argument("--edition", default="2019")
     parser.add_argument("--players", type=int, nargs="+", default=[4, 2])
+    parser.add_argument("--against", nargs="+", default=["easy", "random"])
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    for players in args.players:
-        started = time.perf_counter()
-        tally = medium_against_easy(args.edition, players, args.games, args.seed)
-        print(
-            f"{args.edition}, {players} players, medium vs {players - 1} easy: medium wins "
-            f"{100 * tally.share():.1f}% ± {100 * tally.margin():.1f}% (95% CI) of "
-            f"{tally.games} games (fair share {100 / players:.0f}%), "
-            f"{time.perf_counter() - started:.0f} s"
-        )
-        print(f"  {tally.speed('medium')}; {tally.speed('easy')}")
+    for level in args.against:
+        for players in args.players:
+            started = time.perf_counter()
+            tally = medium_against(level, args.edition, players, args.games, args.seed)
+            print(
+                f"{args.edition}, {players} players, medium vs {players - 1} {level}: medium "
+                f"wins {100 * tally.share():.1f}% ± {100 * tally.margin():.1f}% (95% CI) of "
+                f"{tally.games} games (fair share {100 / players:.0f}%), "
+                f"{time.perf_counter() - started:.0f} s"
+            )
+            print(f"  {tally.speed('medium')}; {tally.speed(level)}")
 
 
 if __name__ == "__main__":

@@ -116,6 +116,10 @@ def test_medium_uses_what_a_priest_showed_it() -> None:
     assert sorted(view["hand"]) == ["guard", "priest"]
     choice = medium.choose(view, seat_log(game, 0), rng)
     assert choice == {"type": "play", "card": "guard", "targets": (1,), "guess": "baron"}
+    scores = medium.scores(view, seat_log(game, 0))
+    assert len(scores) == len(view["choices"])
+    assert view["choices"][scores.index(max(scores))] == choice
+    assert sorted(scores)[-2] < max(scores)
 
 
 def test_medium_beats_easy_clearly() -> None:

@@ -34,18 +34,25 @@ class MediumBot:
 
     def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
         """The best-scoring element of `view["choices"]`, ties broken at random."""
-        beliefs = self._follower.follow(view, log)
         choices = view["choices"]
         if len(choices) == 1:
+            self._follower.follow(view, log)
             return choices[0]
+        scores = self.scores(view, log)
+        best = max(scores)
+        return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
+
+    def scores(self, view: dict, log: list[dict]) -> list[float]:
+        """The tokens this bot expects from the round after each of `view["choices"]`."""
+        beliefs = self._follower.follow(view, log)
+        choices = view["choices"]
         score = SCORERS[view["pending"]["kind"]]
         table = Table.from_view(view, beliefs)
         scores = [score(table, choice) for choice in choices]
         if _worth_looking_ahead(view, choices, scores):
             table = Table.from_view(view, beliefs, next_turn_value)
             scores = [score(table, choice) for choice in choices]
-        best = max(scores)
-        return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
+        return scores
 
 
 def _worth_looking_ahead(view: dict, choices: list[dict], scores: list[float]) -> bool:
