@@ -289,6 +289,16 @@ async def chat_line(term: SSHTerminal, sender: str, has: str) -> str:
     return line
 
 
+async def test_keys_read_in_one_burst_are_taken_in_order(server: Server) -> None:
+    """Fast typing, or a slow link, brings keys to the server in one read: the Chat key opens
+    the input for the text after it, and the key after Enter acts on the lobby."""
+    async with SSHTerminal.connect(server.port, username="ana", size=(120, 30)) as ana:
+        await wait_text(ana, "signed in as ana")
+        await ana.send("chello in one go\rn")
+        await chat_line(ana, "ana", "hello in one go")
+        await wait_text(ana, "Turn timer")
+
+
 async def test_table_chat_stays_at_its_table(server: Server) -> None:
     async with (
         SSHTerminal.connect(server.port, username="ana", size=(120, 30)) as ana,

@@ -114,6 +114,21 @@ async def test_chat_is_typed_after_c_and_shown_literally() -> None:
     assert "[red]Bo: [bold]hello[/] \\[x]" in text
 
 
+async def test_chat_keys_read_in_one_burst_are_taken_in_order() -> None:
+    """Fast typing, or a slow link, delivers keys in one burst: the Chat key opens the input
+    for the keys after it, and the keys after Enter act on the lobby again."""
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        for key in ("c", "h", "c", "enter", "n"):
+            app.post_message(events.Key(key, "\r" if key == "enter" else key))
+        await pilot.pause()
+        await pilot.pause()
+        text = screen_text(app)
+    assert link.sent[1:] == [Chat("hc")]
+    assert "New table" in text and "Say something" not in text
+
+
 async def test_the_chat_input_shows_and_drops_control_characters() -> None:
     link = FakeLink()
     app = LoveletApp(link, "Ana")

@@ -192,11 +192,11 @@ async def test_table_chat_is_literal_and_sent_with_c() -> None:
     app = LoveletApp(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
-        await pilot.press("c", *"gl [i]hf", "enter", "1")  # the digit after Enter picks again
+        await pilot.press("c", *"gl [i]hf, c u", "enter", "1")  # the digit after Enter picks
         app.deliver(encode(ChatLine("table", "[b]Bo", "[link=x]click[/link]")))
         await pilot.pause()
         text = screen_text(app)
-    assert link.sent[1:] == [Chat("gl [i]hf")]
+    assert link.sent[1:] == [Chat("gl [i]hf, c u")]
     assert "[b]Bo: [link=x]click[/link]" in text
     assert "On whom?" in text
 

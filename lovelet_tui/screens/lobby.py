@@ -16,7 +16,7 @@ from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
 from lovelet_tui.screens.stats import StatsScreen
-from lovelet_tui.widgets.chat_input import ChatInput, chat_text
+from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.rows import TextRows
@@ -111,7 +111,10 @@ class LobbyScreen(Screen[None]):
         return grid.coordinate_to_cell_key(grid.cursor_coordinate).row_key.value
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Join and Watch only when there is a table to pick; Admin only for administrators."""
+        """Join and Watch only when there is a table to pick; Admin only for administrators;
+        Chat unless typing a line already."""
+        if action == "chat":
+            return not typing_chat(self)
         if action in ("join", "watch"):
             return self._selected() is not None
         if action == "admin":

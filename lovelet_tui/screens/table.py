@@ -16,7 +16,7 @@ from lovelet_tui.messages import send
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import REASONS, gained, narrate
 from lovelet_tui.staging import Staging
-from lovelet_tui.widgets.chat_input import ChatInput, chat_text
+from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
 from lovelet_tui.widgets.choices import ChoicePanel
 from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.key_bar import KeyBar
@@ -205,6 +205,8 @@ class TableScreen(Screen[str]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer (and show in the footer) only the keys that mean something now."""
+        if action == "chat":
+            return not typing_chat(self)
         return self.offered.get(action, True)
 
     def _offered(self) -> dict[str, bool]:
