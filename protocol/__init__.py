@@ -18,6 +18,7 @@ from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, Remote
 from protocol.framing import FrameReader, frame
 from protocol.limits import LIMITS, Direction, Limits
 from protocol.messages import (
+    DEFAULT_TIMER,
     Act,
     AddBot,
     Admin,
@@ -60,6 +61,7 @@ from protocol.messages import (
 from protocol.version import PROTOCOL_VERSION
 
 __all__ = [
+    "DEFAULT_TIMER",
     "LIMITS",
     "PROTOCOL_VERSION",
     "Act",

@@ -214,10 +214,13 @@ ClientMessage = (
 # --- server -> client -----------------------------------------------------------------------
 
 
+DEFAULT_TIMER = 90  # seconds per decision at new tables, unless the server says otherwise
+
+
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd, and
-    whether this session may send `admin` commands."""
+    """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd,
+    whether this session may send `admin` commands, and the turn timer new tables start with."""
 
     TYPE: ClassVar[str] = "welcome"
     version: int
@@ -226,6 +229,7 @@ class Welcome:
     guest: bool
     motd: str = ""
     admin: bool = False
+    timer: int | None = DEFAULT_TIMER
 
 
 @dataclass(frozen=True, slots=True)

@@ -182,6 +182,7 @@ TO_CLIENT = Tagged(
                 "guest": Bool(),
                 "motd": Text(MAX_MOTD, min_len=0, multiline=True),
                 "admin": Bool(),
+                "timer": Nullable(Int(1, MAX_TIMER)),
             },
         ),
         Record(

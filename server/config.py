@@ -9,16 +9,15 @@ holds top-level keys and the `[limits]` and `[table]` sections.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import difflib
 import math
 import re
 import textwrap
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
@@ -26,7 +25,6 @@ if TYPE_CHECKING:
     from .lobby import LobbySettings, TableSettings
     from .ssh.limits import SSHLimits
 
-_T = TypeVar("_T")
 
 ENV_PREFIX = "LOVELET_"
 CONFIG_FILE_NAME = "config.toml"
@@ -669,56 +667,27 @@ def table_settings(config: Config) -> TableSettings:
     """The tables' timings."""
     from .lobby import TableSettings
 
-    return _construct(TableSettings, table_values(config))
+    timings = config.table
+    return TableSettings(
+        bot_delay=timings.bot_delay, grace=timings.disconnect_grace, round_pause=timings.round_pause
+    )
 
 
 def lobby_settings(config: Config) -> LobbySettings:
-    """The lobby's settings, including the tables' timings."""
-    from .lobby import LobbySettings
-
-    return _construct(LobbySettings, {"table": table_settings(config), **lobby_values(config)})
-
-
-def table_values(config: Config) -> dict[str, object]:
-    """TableSettings field name → value, including fields TableSettings may not have yet."""
-    timings = config.table
-    return {
-        "bot_delay": timings.bot_delay,
-        "grace": timings.disconnect_grace,
-        "round_pause": timings.round_pause,
-    }
-
-
-def lobby_values(config: Config) -> dict[str, object]:
-    """LobbySettings field name → value, including fields LobbySettings may not have yet.
+    """The lobby's settings, including the tables' timings.
 
     `limits.sessions_per_identity` is not here: it goes to `StorePolicy`.
     """
+    from .lobby import LobbySettings
+
     limits = config.limits
-    return {
-        "motd": config.motd,
-        "admins": frozenset(config.admins),
-        "default_timer": config.table.turn_timer or None,
-        "lobby_idle": limits.idle_timeout or math.inf,  # 0 = never: a timer that never fires
-        "chat_burst": limits.chat_messages,
-        "chat_interval": limits.chat_interval,
-        "chat_max_length": limits.chat_max_length,
-    }
-
-
-def unapplied_settings(config: Config) -> list[str]:
-    """Field names that the lobby's settings classes do not take yet (for a start-up warning)."""
-    from .lobby import LobbySettings, TableSettings
-
-    missing = _missing(TableSettings, table_values(config))
-    return missing + _missing(LobbySettings, lobby_values(config))
-
-
-def _construct(cls: Callable[..., _T], values: Mapping[str, object]) -> _T:
-    names = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    return cls(**{k: v for k, v in values.items() if k in names})
-
-
-def _missing(cls: type, values: Mapping[str, object]) -> list[str]:
-    names = {f.name for f in dataclasses.fields(cls)}
-    return [f"{cls.__name__}.{k}" for k in values if k not in names]
+    return LobbySettings(
+        table=table_settings(config),
+        motd=config.motd,
+        admins=frozenset(config.admins),
+        default_timer=config.table.turn_timer or None,
+        lobby_idle=limits.idle_timeout or math.inf,  # 0 = never: a timer that never fires
+        chat_burst=limits.chat_messages,
+        chat_interval=limits.chat_interval,
+        chat_max_length=limits.chat_max_length,
+    )

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
 from . import cursor_moves, strips
 from .collector import Collector
-from .config import Config, lobby_settings, ssh_limits, unapplied_settings
+from .config import Config, lobby_settings, ssh_limits
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
 from .logs import log_started, log_stopped, log_stopping
@@ -19,7 +18,6 @@ from .policy import StorePolicy
 from .ssh.server import SSHService, start_ssh_server
 from .store import Store
 
-log = logging.getLogger(__name__)
 try:
     VERSION = version("lovelet")
 except PackageNotFoundError:  # running from a source tree that was never installed
@@ -88,8 +86,6 @@ async def start(
     log_started(
         f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
     )
-    for name in unapplied_settings(config):
-        log.warning("setting not applied yet: %s", name)
     strips.install()  # so that paced collections leave no rendered line behind
     cursor_moves.install()  # one cursor move per screen position, shared by every update
     sessions = service.sessions

@@ -26,7 +26,6 @@ from server.config import (
     split_host_port,
     ssh_limits,
     table_settings,
-    unapplied_settings,
     unknown_environment,
     write_default_config,
 )
@@ -487,13 +486,12 @@ async def test_lobby_limits_mapping(data_dir: Path) -> None:
     handle.cancel()
 
 
-def test_unapplied_settings_names_only_missing_fields(data_dir: Path) -> None:
-    from server.lobby import LobbySettings
-
-    missing = unapplied_settings(load_config({}, env(data_dir), None))
-    fields = {f.name for f in dataclasses.fields(LobbySettings)}
-    assert all(name.split(".")[1] not in fields for name in missing)
-    assert "LobbySettings.motd" not in missing
+def test_the_turn_timer_is_the_lobbys_default_for_new_tables(data_dir: Path) -> None:
+    assert lobby_settings(load_config({}, env(data_dir), None)).default_timer == 90
+    thirty = load_config({"table.turn_timer": "30"}, env(data_dir), None)
+    assert lobby_settings(thirty).default_timer == 30
+    off = load_config({"table.turn_timer": "0"}, env(data_dir), None)
+    assert lobby_settings(off).default_timer is None
 
 
 def test_color_systems_match_the_ssh_driver() -> None:

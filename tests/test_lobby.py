@@ -69,7 +69,15 @@ async def test_hello_gets_welcome_and_lobby(lobby: Lobby) -> None:
     ana = await greeted(lobby, "ana")
     welcome = next(m for m in ana.messages if isinstance(m, Welcome))
     assert (welcome.name, welcome.motd, welcome.guest) == ("ana", "be kind", False)
+    assert welcome.timer == 90
     assert ana.lobby.online == ("ana",)
+
+
+async def test_welcome_offers_the_servers_turn_timer() -> None:
+    for timer in (30, None):
+        lobby = Lobby(LobbySettings(table=INSTANT, default_timer=timer))
+        ana = await greeted(lobby, "ana")
+        assert next(m for m in ana.messages if isinstance(m, Welcome)).timer == timer
 
 
 async def test_messages_before_hello_are_refused(lobby: Lobby) -> None:

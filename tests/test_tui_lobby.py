@@ -83,12 +83,26 @@ async def test_the_form_sends_create_table() -> None:
         await pilot.press("tab", "right")  # seats: 5 → 6
         await pilot.press("tab", "right", "right")  # 2 bots
         await pilot.press("tab", "right")  # medium
-        await pilot.press("tab", "right", "right")  # 1 min per turn
+        await pilot.press("tab", "left")  # 90 s → 1 min per turn
         await pilot.press("enter")
         await pilot.pause()
         assert "Bot level" not in screen_text(app)
     bots = (BotSpec(1, "medium"), BotSpec(2, "medium"))
     assert link.sent[-1] == CreateTable("Cards", "premium", 6, 60, bots)
+
+
+async def test_the_form_starts_on_the_servers_turn_timer() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, timer=45)))
+        await pilot.press("n")
+        assert "‹ 45 s ›" in screen_text(app)
+        await pilot.press("tab", "tab", "tab", "tab", "tab", "right", "enter")
+        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, timer=None)))
+        await pilot.press("n", "enter")
+        await pilot.pause()
+    assert [request.timer for request in link.sent[1:]] == [60, None]
 
 
 async def test_the_form_has_defaults_and_esc_cancels() -> None:

@@ -16,12 +16,12 @@ from lovelet_tui.widgets.cycler import Cycler
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.plain_input import PlainInput
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import BotSpec, CreateTable
+from protocol import DEFAULT_TIMER, BotSpec, CreateTable
 from protocol.registry import BOT_LEVELS, MAX_TABLE_NAME
 
 DEFAULT_EDITION = "2019"
 DEFAULT_SEATS = 4
-TIMERS = ((90, "90 s"), (30, "30 s"), (60, "1 min"), (120, "2 min"), (300, "5 min"), (None, "none"))
+TIMERS = (30, 60, 90, 120, 300)  # the turn timers offered besides none and the server's default
 
 
 class CreateTableScreen(ModalScreen[None]):
@@ -30,9 +30,11 @@ class CreateTableScreen(ModalScreen[None]):
     CSS_PATH = "create_table.tcss"
     BINDINGS = bindings("form")
 
-    def __init__(self, player: str) -> None:
+    def __init__(self, player: str, timer: int | None = DEFAULT_TIMER) -> None:
+        """The form for `player`, starting on the server's default turn `timer`."""
         super().__init__()
         self.default_name = f"{player}'s table"[:MAX_TABLE_NAME] if player else "New table"
+        self.default_timer = timer
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -50,12 +52,14 @@ class CreateTableScreen(ModalScreen[None]):
             yield Cycler("Seats", [(DEFAULT_SEATS, str(DEFAULT_SEATS))], id="seats")
             yield Cycler("Bots", [(0, "0")], id="bots")
             yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
-            yield Cycler("Turn timer", TIMERS, id="timer")
+            yield Cycler("Turn timer", timer_options(self.default_timer), id="timer")
         yield KeyBar()
 
     def on_mount(self) -> None:
         edition = self.query_one("#edition", Cycler)
         edition.set_options(edition.options, DEFAULT_EDITION)
+        timer = self.query_one("#timer", Cycler)
+        timer.set_options(timer.options, self.default_timer)
         self._fit_seats(DEFAULT_SEATS)
 
     def on_cycler_changed(self, event: Cycler.Changed) -> None:
@@ -97,3 +101,9 @@ class CreateTableScreen(ModalScreen[None]):
     def action_cancel(self) -> None:
         """Close the form without creating a table."""
         self.dismiss()
+
+
+def timer_options(default: int | None) -> list[tuple[int | None, str]]:
+    """The turn timers offered, shortest first and none last, the server's `default` among them."""
+    seconds = sorted({*TIMERS, default} - {None})
+    return [(n, f"{n // 60} min" if n % 60 == 0 else f"{n} s") for n in seconds] + [(None, "none")]

@@ -21,7 +21,7 @@ from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.rows import TextRows
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
+from protocol import DEFAULT_TIMER, Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
 
 COLUMNS = ("Code", "Name", "Edition", "Seats", "Status", "Watching")
 STATUS = {"waiting": "open", "playing": "playing", "round_over": "playing", "finished": "over"}
@@ -38,6 +38,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.player = ""
         self.admin = False
+        self.timer: int | None = DEFAULT_TIMER  # the server's default turn timer for new tables
         self.tables: tuple[TableSummary, ...] | None = None  # what the table list shows
         self.columns: list[ColumnKey] = []
 
@@ -61,6 +62,7 @@ class LobbyScreen(Screen[None]):
         """Who we are, and the message of the day."""
         self.player = welcome.name
         self.admin = welcome.admin
+        self.timer = welcome.timer
         self.refresh_bindings()
         guest = " (guest)" if welcome.guest else ""
         line = Text.assemble(("lovelet", "bold"), " · signed in as ", (welcome.name, "bold"), guest)
@@ -123,7 +125,7 @@ class LobbyScreen(Screen[None]):
 
     def action_new_table(self) -> None:
         """Open the new-table form."""
-        self.app.push_screen(CreateTableScreen(self.player))
+        self.app.push_screen(CreateTableScreen(self.player, self.timer))
 
     def action_join(self) -> None:
         """Join the selected table as a player."""

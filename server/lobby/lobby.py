@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import (
+    DEFAULT_TIMER,
     PROTOCOL_VERSION,
     Act,
     AddBot,
@@ -69,6 +70,7 @@ class LobbySettings:
 
     table: TableSettings = field(default_factory=TableSettings)
     motd: str = ""
+    default_timer: int | None = DEFAULT_TIMER  # the turn timer the new-table form offers first
     chat_max_length: int = 200
     chat_burst: int = 5  # chat lines allowed in any `chat_interval` seconds
     chat_interval: float = 10.0
@@ -219,6 +221,7 @@ class Lobby:
                 identity.guest,
                 self.motd(),
                 self.is_admin(identity),
+                self.settings.default_timer,
             )
         )
         if session.notice:
