@@ -63,9 +63,11 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("table", "pagedown", "scroll_log(1)", "Log down", show=False),
     KeyAction("chat", "enter", "submit", "Send"),
     KeyAction("chat", "escape", "leave_chat", "Stop typing"),
-    KeyAction("form", "enter", "create", "Create", priority=True),
-    KeyAction("form", "tab", "app.focus_next", "Next field"),
-    KeyAction("form", "shift+tab", "app.focus_previous", "Previous field", show=False),
+    KeyAction("form", "enter", "create", "Create"),
+    KeyAction("form", "tab", "app.focus_next", "Next field", priority=True),
+    KeyAction(
+        "form", "shift+tab", "app.focus_previous", "Previous field", show=False, priority=True
+    ),
     KeyAction("form", "escape", "cancel", "Cancel"),
     KeyAction("field", "left", "cycle(-1)", "Previous", key_display="←"),
     KeyAction("field", "right", "cycle(1)", "Next", key_display="→"),

@@ -91,6 +91,20 @@ async def test_the_form_sends_create_table() -> None:
     assert link.sent[-1] == CreateTable("Cards", "premium", 6, 60, bots)
 
 
+async def test_form_keys_read_in_one_burst_are_taken_in_order() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        keys = ("tab", "right", "tab", "right", "tab", "right", "right", "shift+tab", "enter")
+        for key in keys:
+            app.post_message(events.Key(key, "\r" if key == "enter" else None))
+        await pilot.pause()
+        await pilot.pause()
+    bots = (BotSpec(1, "easy"), BotSpec(2, "easy"))
+    assert link.sent[1:] == [CreateTable("New table", "premium", 6, 90, bots)]
+
+
 async def test_the_form_starts_on_the_servers_turn_timer() -> None:
     link = FakeLink()
     app = LoveletApp(link, "Ana")

@@ -48,8 +48,14 @@ class CreateTableScreen(ModalScreen[None]):
                     compact=True,
                     id="name",
                 )
-            yield Cycler("Edition", [(e.id, e.name) for e in EDITIONS], id="edition")
-            yield Cycler("Seats", [(DEFAULT_SEATS, str(DEFAULT_SEATS))], id="seats")
+            editions = [(e.id, e.name) for e in EDITIONS]
+            yield Cycler("Edition", editions, id="edition", on_change=self._edition_changed)
+            yield Cycler(
+                "Seats",
+                [(DEFAULT_SEATS, str(DEFAULT_SEATS))],
+                id="seats",
+                on_change=self._seats_changed,
+            )
             yield Cycler("Bots", [(0, "0")], id="bots")
             yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
             yield Cycler("Turn timer", timer_options(self.default_timer), id="timer")
@@ -62,11 +68,11 @@ class CreateTableScreen(ModalScreen[None]):
         timer.set_options(timer.options, self.default_timer)
         self._fit_seats(DEFAULT_SEATS)
 
-    def on_cycler_changed(self, event: Cycler.Changed) -> None:
-        if event.cycler.id == "edition":
-            self._fit_seats(self._value("seats"))
-        elif event.cycler.id == "seats":
-            self._fit_bots()
+    def _edition_changed(self, edition: Cycler) -> None:
+        self._fit_seats(self._value("seats"))
+
+    def _seats_changed(self, seats: Cycler) -> None:
+        self._fit_bots()
 
     def _value(self, field: str) -> Any:
         return self.query_one(f"#{field}", Cycler).value
@@ -83,6 +89,10 @@ class CreateTableScreen(ModalScreen[None]):
         """Offer 0 to seats - 1 bots, keeping the count if it still fits."""
         seats, field = self._value("seats"), self.query_one("#bots", Cycler)
         field.set_options([(n, str(n)) for n in range(seats)], min(field.value, seats - 1))
+
+    def on_input_submitted(self) -> None:
+        """Enter in the name field creates the table too."""
+        self.action_create()
 
     def action_create(self) -> None:
         """Send the request and close the form."""

@@ -1,19 +1,24 @@
-"""A one-line form field whose value is picked from a list with ← and →."""
+"""A one-line form field whose value is picked from a list with ← and →.
+
+The field runs its own keys as they reach it, and tells its form of a change at once, so keys
+read in one burst act in order: left to the app's bindings, a key with a Tab behind it would be
+checked only once the Tab had moved the focus, and a message would arrive after later keys.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich.text import Text
-from textual.message import Message
+from textual import events
 from textual.widgets import Static
 
-from lovelet_tui.actions import bindings
+from lovelet_tui.actions import ACTIONS, bindings
 
 
 class Cycler(Static, can_focus=True):
-    """`label: ‹ value ›`; posts `Changed` when the value moves."""
+    """`label: ‹ value ›`; calls `on_change` with itself when the value moves."""
 
     DEFAULT_CSS = """
     Cycler {
@@ -24,14 +29,8 @@ class Cycler(Static, can_focus=True):
         background: $accent 30%;
     }
     """
-    BINDINGS = bindings("field")
-
-    class Changed(Message):
-        """The value of `cycler` changed."""
-
-        def __init__(self, cycler: Cycler) -> None:
-            super().__init__()
-            self.cycler = cycler
+    BINDINGS = bindings("field")  # for the key bar and help: `_on_key` runs them, in order
+    KEYS = {entry.keys: entry.action for entry in ACTIONS if entry.scope == "field"}
 
     def __init__(
         self,
@@ -39,9 +38,11 @@ class Cycler(Static, can_focus=True):
         options: Sequence[tuple[Any, str]],
         *,
         id: str | None = None,
+        on_change: Callable[[Cycler], None] | None = None,
     ) -> None:
         super().__init__(id=id)
         self.label = label
+        self.on_change = on_change
         self.options = list(options)
         self.index = 0
 
@@ -60,11 +61,18 @@ class Cycler(Static, can_focus=True):
     def on_mount(self) -> None:
         self._draw()
 
+    async def _on_key(self, event: events.Key) -> None:
+        if event.key in self.KEYS:
+            event.prevent_default()
+            event.stop()
+            await self.run_action(self.KEYS[event.key])
+
     def action_cycle(self, delta: int) -> None:
         """Move to the next (`delta` 1) or previous (-1) option, wrapping around."""
         self.index = (self.index + delta) % len(self.options)
         self._draw()
-        self.post_message(self.Changed(self))
+        if self.on_change is not None:
+            self.on_change(self)
 
     def _draw(self) -> None:
         shown = self.options[self.index][1]
