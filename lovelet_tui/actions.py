@@ -77,7 +77,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("rules", "right", "edition(1)", "Next edition", key_display="→", priority=True),
     KeyAction("rules", "escape", "close", "Close"),
     KeyAction("stats", "escape", "close", "Close"),
-    KeyAction("admin", "enter", "run", "Run", priority=True),
+    KeyAction("admin", "enter", "run", "Run"),
     KeyAction("admin", "escape", "cancel", "Cancel"),
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 from test_tui_support import FakeLink, screen_text
+from textual import events
 
 from lovelet_tui import LoveletApp
 from lovelet_tui.admin_command import AdminSyntaxError, parse_admin
@@ -47,6 +48,19 @@ async def test_an_admin_types_a_command_that_is_sent_once() -> None:
         await pilot.pause()
         assert app.screen is app.lobby
     assert link.sent[1:] == [Admin("ban", "bob", 86400, "spam")]
+
+
+async def test_a_command_typed_in_one_burst_is_sent_whole() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "root")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(welcome(True))
+        await pilot.press("a")
+        await pilot.pause()
+        for char in "kick bob\r":
+            app.post_message(events.Key({"\r": "enter", " ": "space"}.get(char, char), char))
+        await pilot.pause()
+    assert link.sent[1:] == [Admin("kick", "bob", None, None)]
 
 
 async def test_a_bad_line_is_explained_and_not_sent() -> None:

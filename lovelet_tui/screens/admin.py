@@ -37,6 +37,10 @@ class AdminScreen(ModalScreen[None]):
             yield Static(Text("\n".join(USAGE), style="dim"), id="usage")
         yield KeyBar()
 
+    def on_input_submitted(self) -> None:
+        """Enter in the line runs it (after the keys typed before it)."""
+        self.action_run()
+
     def action_run(self) -> None:
         """Send the command, or say why the line is not one."""
         try:
