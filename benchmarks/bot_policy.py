@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import argparse
 import copy
+import math
 import random
+import statistics
 import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
@@ -150,13 +152,13 @@ def better_cards(decisions: list[Decision]) -> dict[tuple[str, ...], str]:
     return {category: max(cards, key=cards.__getitem__) for category, cards in sums.items()}
 
 
-def gain(decisions: list[Decision], picks: dict[tuple[str, ...], str]) -> float:
-    """Tokens gained over `decisions` by playing the picked card instead of medium's."""
-    total = 0.0
-    for decision in decisions:
-        card = picks.get(decision.category, decision.chosen)
-        total += decision.tokens[card] - decision.tokens[decision.chosen]
-    return total
+def gains(decisions: list[Decision], picks: dict[tuple[str, ...], str]) -> list[float]:
+    """Per decision, the tokens gained by playing the picked card instead of medium's."""
+    return [
+        decision.tokens[picks.get(decision.category, decision.chosen)]
+        - decision.tokens[decision.chosen]
+        for decision in decisions
+    ]
 
 
 def main() -> None:
@@ -178,8 +180,9 @@ def main() -> None:
     rounds = sum(sample.rounds for sample in samples)
     tokens = sum(sample.tokens for sample in samples)
     halves = decisions[::2], decisions[1::2]
-    held_out = gain(halves[1], better_cards(halves[0])) + gain(halves[0], better_cards(halves[1]))
-    in_sample = gain(decisions, better_cards(decisions))
+    held_out = gains(halves[1], better_cards(halves[0])) + gains(halves[0], better_cards(halves[1]))
+    in_sample = sum(gains(decisions, better_cards(decisions)))
+    margin = 1.96 * statistics.stdev(held_out) * math.sqrt(len(held_out))  # 95%, of the sum
     print(
         f"{EDITION}, {PLAYERS} players, medium vs {PLAYERS - 1} easy: {len(decisions)} decisions "
         f"with a choice of card in {rounds} rounds, {args.rollouts} playouts per option, "
@@ -187,9 +190,9 @@ def main() -> None:
     )
     print(f"  medium gains {tokens / rounds:.3f} tokens a round")
     print(
-        f"  playing the better card per hand and stage gains {held_out / rounds:+.4f} tokens "
-        f"a round, picked on one half and measured on the other "
-        f"({in_sample / rounds:+.4f} picked and measured on all)"
+        f"  playing the better card per hand and stage gains {sum(held_out) / rounds:+.4f} "
+        f"± {margin / rounds:.4f} tokens a round (95% CI), picked on one half and measured on "
+        f"the other ({in_sample / rounds:+.4f} picked and measured on all)"
     )
 
 
