@@ -104,6 +104,12 @@ def bindings(scope: str) -> list[Binding]:
     return result
 
 
+def key_actions(scope: str) -> dict[str, str]:
+    """`scope`'s key → action, for a widget that runs its own keys as they reach it (in order
+    with the keys before them, where the app's binding check could come too late)."""
+    return {entry.keys: entry.action for entry in ACTIONS if entry.scope == scope}
+
+
 def _digit_bindings(entry: KeyAction) -> list[Binding]:
     return [
         Binding(

@@ -13,7 +13,7 @@ from textual import events
 from textual.message import Message
 from textual.screen import Screen
 
-from lovelet_tui.actions import ACTIONS, bindings
+from lovelet_tui.actions import bindings, key_actions
 from lovelet_tui.widgets.plain_input import PlainInput
 from protocol import ChatLine
 from protocol.registry import MAX_CHAT
@@ -28,7 +28,7 @@ class ChatInput(PlainInput):
     }
     """
     BINDINGS = bindings("chat")  # for the key bar and help: `_on_key` runs them, in order
-    CLOSING = {entry.keys: entry.action for entry in ACTIONS if entry.scope == "chat"}
+    CLOSING = key_actions("chat")
 
     class Closed(Message):
         """The input closed; `text` is the line to send ("" when left with Esc)."""

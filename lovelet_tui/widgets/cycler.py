@@ -14,7 +14,7 @@ from rich.text import Text
 from textual import events
 from textual.widgets import Static
 
-from lovelet_tui.actions import ACTIONS, bindings
+from lovelet_tui.actions import bindings, key_actions
 
 
 class Cycler(Static, can_focus=True):
@@ -30,7 +30,7 @@ class Cycler(Static, can_focus=True):
     }
     """
     BINDINGS = bindings("field")  # for the key bar and help: `_on_key` runs them, in order
-    KEYS = {entry.keys: entry.action for entry in ACTIONS if entry.scope == "field"}
+    KEYS = key_actions("field")
 
     def __init__(
         self,
