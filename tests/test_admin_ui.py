@@ -5,8 +5,7 @@ server's answers show as toasts. The grammar is checked line by line too."""
 from __future__ import annotations
 
 import pytest
-from test_tui_support import FakeLink, screen_text
-from textual import events
+from test_tui_support import FakeLink, burst, screen_text
 
 from lovelet_tui import LoveletApp
 from lovelet_tui.admin_command import AdminSyntaxError, parse_admin
@@ -57,8 +56,7 @@ async def test_a_command_typed_in_one_burst_is_sent_whole() -> None:
         app.deliver(welcome(True))
         await pilot.press("a")
         await pilot.pause()
-        for char in "kick bob\r":
-            app.post_message(events.Key({"\r": "enter", " ": "space"}.get(char, char), char))
+        burst(app, *"kick", "space", *"bob", "enter")
         await pilot.pause()
     assert link.sent[1:] == [Admin("kick", "bob", None, None)]
 

@@ -3,7 +3,7 @@ the too-small message, and frames delivered from another app's task."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, screen_text
+from test_tui_support import FakeLink, burst, screen_text
 from textual import events
 
 from lovelet_tui import LoveletApp
@@ -96,9 +96,7 @@ async def test_form_keys_read_in_one_burst_are_taken_in_order() -> None:
     app = LoveletApp(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
-        keys = ("tab", "right", "tab", "right", "tab", "right", "right", "shift+tab", "enter")
-        for key in keys:
-            app.post_message(events.Key(key, "\r" if key == "enter" else None))
+        burst(app, "tab", "right", "tab", "right", "tab", "right", "right", "shift+tab", "enter")
         await pilot.pause()
         await pilot.pause()
     bots = (BotSpec(1, "easy"), BotSpec(2, "easy"))
@@ -148,8 +146,7 @@ async def test_chat_keys_read_in_one_burst_are_taken_in_order() -> None:
     link = FakeLink()
     app = LoveletApp(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        for key in ("c", "h", "c", "enter", "n"):
-            app.post_message(events.Key(key, "\r" if key == "enter" else key))
+        burst(app, "c", "h", "c", "enter", "n")
         await pilot.pause()
         await pilot.pause()
         text = screen_text(app)

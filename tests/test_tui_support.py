@@ -9,7 +9,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rich.console import Console
+from textual import events
 from textual.app import App
+from textual.keys import key_to_character
 
 from protocol import (
     ClientMessage,
@@ -36,6 +38,13 @@ class FakeLink:
 
     def close(self) -> None:
         self.closed = True
+
+
+def burst(app: App[object], *keys: str) -> None:
+    """Hand `keys` (named as for `pilot.press`) to the app at once, as one read from a fast
+    typist or a slow link does, without waiting for any to be handled."""
+    for key in keys:
+        app.post_message(events.Key(key, key if len(key) == 1 else key_to_character(key)))
 
 
 def screen_text(app: App[object]) -> str:
