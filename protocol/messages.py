@@ -279,13 +279,30 @@ class TableInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class Countdown:
+    """A timer running at the table: a seat's turn or the pause between rounds.
+
+    `remaining_ms` is the time left when the server sent it; the app counts down from there.
+    `seat` is the seat whose decision is timed (None for the pause between rounds).
+    """
+
+    kind: str  # "turn" | "pause"
+    remaining_ms: int
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
-    """A table: its info, the receiver's view from the engine, and new events since the last."""
+    """A table: its info, the receiver's view from the engine, and new events since the last.
+
+    `countdown` is the timer running now, None when no timer runs.
+    """
 
     TYPE: ClassVar[str] = "table"
     info: TableInfo
     view: dict[str, Any] | None = None
     events: tuple[dict[str, Any], ...] = ()
+    countdown: Countdown | None = None
 
 
 @dataclass(frozen=True, slots=True)

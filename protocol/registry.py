@@ -144,6 +144,15 @@ TABLE_INFO = Record(
     },
 )
 
+COUNTDOWN = Record(
+    m.Countdown,
+    {
+        "kind": OneOf("turn", "pause"),
+        "remaining_ms": Int(0, MAX_TIMER * 1000),
+        "seat": Nullable(SEAT),
+    },
+)
+
 STATS = Record(
     m.Stats,
     {
@@ -194,6 +203,7 @@ TO_CLIENT = Tagged(
                 "info": TABLE_INFO,
                 "view": Nullable(PlainMap()),
                 "events": ListOf(PlainMap(), MAX_LIST),
+                "countdown": Nullable(COUNTDOWN),
             },
         ),
         Record(
