@@ -241,3 +241,51 @@ async def test_a_changed_table_updates_its_row_and_new_tables_keep_the_cursor() 
         assert "newer" in screen_text(app)
         await pilot.press("j")
     assert link.sent[1:] == [Join("ZZ9")]
+
+
+OPEN_TABLES = Lobby(
+    tables=(
+        TableSummary("K7QA", "alice", "2019", 4, 2, "waiting", 0),
+        TableSummary("ZZ9B", "bo", "premium", 6, 6, "playing", 3),
+    ),
+    online=("alice", "bo"),
+)
+
+
+def table_rows(app: LoveletApp) -> list[str]:
+    """The lobby's table list as shown: the header and one line per table."""
+    lines = screen_text(app).splitlines()
+    first = next(i for i, line in enumerate(lines) if "Code" in line)
+    return [line.rstrip() for line in lines[first : first + 3]]
+
+
+async def test_columns_fit_tables_already_open_when_the_session_starts() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True)))
+    app.deliver(encode(OPEN_TABLES))  # arrives as the app mounts, as over SSH
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert table_rows(app)[1].split() == ["K7QA", "alice", "2019", "2/4", "open", "0"]
+        bo = OPEN_TABLES.tables[1]
+        started = TableSummary("K7QA", "alice", "2019", 4, 4, "playing", 12)
+        app.deliver(encode(Lobby((started, bo), OPEN_TABLES.online)))
+        await pilot.pause()
+        assert table_rows(app)[1].split() == ["K7QA", "alice", "2019", "4/4", "playing", "12"]
+
+
+async def test_closing_an_overlay_leaves_the_lobby_where_it_was() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(OPEN_TABLES))
+        await pilot.pause()
+        before = table_rows(app)
+        assert before[0].startswith(" Code")
+        for key in ("question_mark", "i", "n"):
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            assert table_rows(app) == before, key
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert table_rows(app) == before
