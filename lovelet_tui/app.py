@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import App
+from textual.filter import LineFilter
 
 from lovelet_tui.actions import bindings
+from lovelet_tui.colour import look_filters
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.screens.help import HelpScreen
@@ -50,8 +53,10 @@ class LoveletApp(App[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, "-tall")]
 
-    def __init__(self, link: Link, name: str = "") -> None:
+    def __init__(self, link: Link, name: str = "", *, monochrome: bool = False) -> None:
+        """A session sending through `link` as `name`, in colour or the `monochrome` look."""
         super().__init__()
+        self.no_color = monochrome  # Textual's flag: `App:nocolor` in CSS
         self.link = link
         self.player_name = name
         self.lobby = LobbyScreen()
@@ -84,6 +89,20 @@ class LoveletApp(App[None]):
         if isinstance(message, Join | Spectate | CreateTable):
             self.left = None
         self.link.send(frame)
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and in the monochrome look the one that drops every colour."""
+        return look_filters(super().get_line_filters(), self.no_color)
+
+    def action_toggle_colour(self) -> None:
+        """Switch between colour and the monochrome look, redrawing every screen."""
+        self.no_color = not self.no_color
+        self.refresh_css(animate=False)
+        for screen in self.screen_stack:
+            for widget in (screen, *screen.walk_children()):
+                widget.refresh()
+        look = "monochrome" if self.no_color else "colour"
+        self.notify(f"Switched to {look}: Ctrl+T switches back.", markup=False)
 
     def on_rejected(self, event: Rejected) -> None:
         self.notify(

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import getpass
+import os
 
 from lovelet_tui.app import LoveletApp
+from lovelet_tui.colour import wants_monochrome
 from protocol import BotSpec, CreateTable, Start, encode
 
 from .glue import LobbyLink
@@ -37,7 +39,9 @@ def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> 
         encode(Start()),
     ]
     link = LocalLink(setup)
-    app = LoveletApp(link, name)
+    app = LoveletApp(
+        link, name, monochrome=wants_monochrome(os.environ.get("TERM", ""), os.environ)
+    )
     link.attachment = lobby.attach(Identity(f"local:{name}", name), app.deliver)
     return app
 

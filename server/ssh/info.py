@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,8 @@ class SessionInfo:
     """Initial (columns, rows), already clamped."""
     notice: str | None = None
     """A one-line notice for the player from admission (e.g. why their name has a suffix)."""
+    env: Mapping[str, str] = field(default_factory=dict)
+    """The environment the client sent that a session may use (NO_COLOR, LANG...)."""
 
     @property
     def guest(self) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -35,12 +35,23 @@ NEED_PTY = (
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
 DEFAULT_TERM = "xterm"
 TERM_MAX_LEN = 40
+ENV_KEPT = ("LANG", "NO_COLOR", "COLORTERM")  # and LC_*: what the app may read of the client's
+ENV_VALUE_MAX_LEN = 40
 
 
 def clean_term(term: str) -> str:
     """A TERM value reduced to a safe charset; `xterm` if nothing usable is left."""
     cleaned = "".join(c for c in clean_text(term, TERM_MAX_LEN) if c.isalnum() or c in "-_.+")
     return cleaned or DEFAULT_TERM
+
+
+def client_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The client's environment requests the app may read, values made safe."""
+    return {
+        name: clean_text(value, ENV_VALUE_MAX_LEN)
+        for name, value in env.items()
+        if name in ENV_KEPT or name.startswith("LC_")
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,6 +297,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             term=self._term,
             size=self._size,
             notice=notice,
+            env=client_env(self._chan.get_environment() if self._chan else {}),
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
