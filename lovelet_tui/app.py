@@ -131,7 +131,9 @@ class LoveletApp(App[None]):
                 if self.table is not None:
                     self.table.reopen()
             case Notice():
-                self.notify(message.text, markup=False)
+                self.lobby.show_notice(message.text)
+                if self.screen is not self.lobby:
+                    self.notify(message.text, markup=False)
             case Stats():
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):

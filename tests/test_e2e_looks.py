@@ -36,13 +36,13 @@ def colour_codes(raw: bytes) -> set[str]:
 
 
 def reversed_line(term: SSHTerminal, text: str) -> bool:
-    """Whether the line showing `text` shows it in reverse video."""
+    """Whether `text` is on the screen, in reverse video."""
     for y, line in enumerate(screen_lines(term)):
         x = line.find(text)
         if x >= 0:
             row = term.screen.buffer[y]
             return all(row[x + i].reverse for i in range(len(text)))
-    raise AssertionError(f"{text!r} is not on the screen")
+    return False
 
 
 @pytest.mark.parametrize(
