@@ -132,8 +132,7 @@ class LoveletApp(App[None]):
                     self.table.reopen()
             case Notice():
                 self.lobby.show_notice(message.text)
-                if self.screen is not self.lobby:
-                    self.notify(message.text, markup=False)
+                self.notify(message.text, markup=False)
             case Stats():
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):

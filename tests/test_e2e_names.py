@@ -3,6 +3,8 @@ line with the name given; letters that draw safely are kept."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -55,3 +57,20 @@ async def test_a_name_in_use_is_explained_with_the_name_given(server: Server) ->
         await wait_text(bob, "signed in as bob (guest)")
         notice = await first_screen(server, "BOB", "BOB-2")
     assert notice == "Someone called BOB is playing right now, so you are BOB-2 here."
+
+
+async def test_openssh_is_told_in_a_sentence_why_ssh_refused_an_emoji_name(
+    server: Server,
+) -> None:
+    options = ["-F", "/dev/null", "-o", "StrictHostKeyChecking=no", "-o", "BatchMode=yes"]
+    options += ["-o", "UserKnownHostsFile=/dev/null", "-o", "ConnectTimeout=5"]
+    ssh = await asyncio.create_subprocess_exec(
+        "ssh", "-p", str(server.port), *options, "-l", "ana😀", "127.0.0.1",
+        stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE, env={**os.environ, "LC_ALL": "C.UTF-8"},
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(ssh.communicate(), 15)
+    assert ssh.returncode == 255
+    said = err.decode("utf-8", "replace")
+    assert "Your SSH username has characters SSH does not know, such as emoji" in said, said
+    assert "Unassigned character" not in said
