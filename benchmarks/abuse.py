@@ -221,8 +221,8 @@ async def reference_player(term: Term, seen: Observed, stop: asyncio.Event) -> N
     while not stop.is_set() and not term.closed:
         if len(typed) >= CHAT_LINE:
             term.write(b"\r")
-            sent_line = typed[-8:]
-            await term.wait_for(lambda: sent_line not in _input_row(term), KEY_DEADLINE)
+            line = typed[-8:]
+            await term.wait_for(lambda line=line: line not in _input_row(term), KEY_DEADLINE)
             typed = ""
         typed += random.choice(string.ascii_lowercase)
         tail = typed[-6:]
