@@ -5,7 +5,7 @@ from __future__ import annotations
 import secrets
 
 from lovelet_tui.app import LoveletApp
-from lovelet_tui.colour import wants_monochrome
+from lovelet_tui.colour import Look, look_for
 
 from .lobby import Attachment, Identity, Lobby
 from .ssh.info import SessionInfo
@@ -30,12 +30,11 @@ class LobbyLink:
 
 
 def attach_app(
-    lobby: Lobby, identity: Identity, notice: str | None = None, *, monochrome: bool = False
+    lobby: Lobby, identity: Identity, notice: str | None = None, *, look: Look = Look.COLOUR
 ) -> LoveletApp:
-    """A new app whose frames travel to and from `lobby` as `identity`, in colour or the
-    `monochrome` look."""
+    """A new app whose frames travel to and from `lobby` as `identity`, drawn in `look`."""
     link = LobbyLink()
-    app = LoveletApp(link, identity.name, monochrome=monochrome)
+    app = LoveletApp(link, identity.name, look=look)
     link.attachment = lobby.attach(identity, app.deliver, notice)
     return app
 
@@ -52,7 +51,7 @@ def ssh_app_factory(lobby: Lobby):
     """The factory the SSH server calls for each terminal session."""
 
     def make_app(info: SessionInfo) -> LoveletApp:
-        monochrome = wants_monochrome(info.term, info.env)
-        return attach_app(lobby, identity_of(info), info.notice, monochrome=monochrome)
+        look = look_for(info.term, info.env)
+        return attach_app(lobby, identity_of(info), info.notice, look=look)
 
     return make_app

@@ -1,5 +1,5 @@
-"""Over real SSH: colour or the monochrome look, from the client's TERM and NO_COLOR, and the
-Ctrl+T switch between them; what pyte shows of focus and selection without colour."""
+"""Over real SSH: the look (colour, 16 colours, monochrome) from the client's TERM and NO_COLOR,
+and Ctrl+T going through them; what pyte shows of focus and selection without colour."""
 
 from __future__ import annotations
 
@@ -17,6 +17,8 @@ FROZEN = TableSettings(bot_delay=60, grace=60, round_pause=60)
 SGR = re.compile(rb"\x1b\[([0-9;:]*)m")
 COLOUR_PARAMS = re.compile(r"3[0-8]|4[0-8]|9[0-7]|10[0-7]")
 """SGR parameters that set a colour (39 and 49, the terminal's default colours, are none)."""
+EXTENDED = re.compile(r"(?:^|;)[34]8(?:;|$)")
+"""An SGR sequence with 38 or 48: a colour beyond the terminal's 16."""
 
 
 @pytest.fixture
@@ -73,7 +75,7 @@ async def test_colourless_terminals_get_no_colour_and_still_see_focus(
             await term.send_keys("escape")
             await term.wait_for(lambda: "Turn timer" not in term.text, "the form to close")
             await term.send_keys("ctrl+t")
-            await wait_text(term, "Switched to colour")
+            await wait_text(term, "Switched to 16 colours")
             assert colour_codes(bytes(term.raw))
 
 
@@ -91,3 +93,16 @@ async def test_colour_terminals_get_colour_until_they_switch_to_monochrome(
         await term.send_keys("tab")
         await term.wait_for(lambda: reversed_line(term, "Edition     ‹"), "the focused field")
         assert colour_codes(bytes(term.raw[seen:])) == set()
+
+
+@pytest.mark.parametrize(("term_type", "extended"), [("xterm", False), ("xterm-256color", True)])
+async def test_sixteen_colour_terms_get_only_the_terminals_own_colours(
+    server: Server, term_type: str, extended: bool
+) -> None:
+    async with SSHTerminal.connect(server.port, username="ana", term=term_type) as term:
+        await wait_text(term, "signed in as ana")
+        await term.send_keys("n")
+        await wait_text(term, "Turn timer")
+        codes = colour_codes(bytes(term.raw))
+    assert codes
+    assert any(EXTENDED.search(params) for params in codes) is extended
