@@ -51,7 +51,7 @@ def ssh_app_factory(lobby: Lobby):
     """The factory the SSH server calls for each terminal session."""
 
     def make_app(info: SessionInfo) -> LoveletApp:
-        look = look_for(info.term, info.env)
+        look = look_for(info.term, info.environment)
         return attach_app(lobby, identity_of(info), info.notice, look=look)
 
     return make_app

@@ -25,8 +25,8 @@ class SessionInfo:
     """Initial (columns, rows), already clamped."""
     notice: str | None = None
     """A one-line notice for the player from admission (e.g. why their name has a suffix)."""
-    env: Mapping[str, str] = field(default_factory=dict)
-    """The environment the client sent that a session may use (NO_COLOR, LANG...)."""
+    environment: Mapping[str, str] = field(default_factory=dict)
+    """The client's TERM, LANG, LC_*, NO_COLOR and COLORTERM, if it sent them (none else)."""
 
     @property
     def guest(self) -> bool:

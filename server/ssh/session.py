@@ -35,7 +35,7 @@ NEED_PTY = (
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
 DEFAULT_TERM = "xterm"
 TERM_MAX_LEN = 40
-ENV_KEPT = ("LANG", "NO_COLOR", "COLORTERM")  # and LC_*: what the app may read of the client's
+ENV_KEPT = ("TERM", "LANG", "NO_COLOR", "COLORTERM")  # and LC_*: what the app may read
 ENV_VALUE_MAX_LEN = 40
 
 
@@ -313,7 +313,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             term=self._term,
             size=self._size,
             notice=notice,
-            env=client_env(self._chan.get_environment() if self._chan else {}),
+            environment=client_env(self._chan.get_environment() if self._chan else {}),
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
