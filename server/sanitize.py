@@ -95,9 +95,26 @@ class Name:
     problem: str | None = None
 
 
+def fit_cells(text: str, width: int) -> str:
+    """The longest start of `text` that takes at most `width` cells."""
+    end, cells = 0, 0
+    for char in text:
+        cells += cell_len(char)
+        if cells > width:
+            break
+        end += 1
+    return text[:end]
+
+
+def with_suffix(name: str, number: int, max_len: int = NAME_MAX_LEN) -> str:
+    """`name-<number>`, shortening `name` so the result takes at most `max_len` cells."""
+    suffix = f"-{number}"
+    return fit_cells(name, max_len - len(suffix)) + suffix
+
+
 def clean_name(text: str, max_len: int = NAME_MAX_LEN, fallback: str = NAME_FALLBACK) -> str:
     """Return a player name: letters and digits that draw safely, `-_.`, spaces as `_`,
-    at most `max_len` characters, never empty (`fallback` instead)."""
+    at most `max_len` cells (a wide letter takes two), never empty (`fallback` instead)."""
     return name_from(text, max_len, fallback).name
 
 
@@ -105,18 +122,18 @@ def name_from(text: str, max_len: int = NAME_MAX_LEN, fallback: str = NAME_FALLB
     """`clean_name`, with a phrase saying why the name is not `text` as asked."""
     folded = unicodedata.normalize("NFKC", clean_text(text, max_len * 4))
     kept = "".join(_name_chars(folded))
-    name = kept.strip(_NAME_PUNCTUATION)[:max_len].rstrip(_NAME_PUNCTUATION) or fallback
+    core = kept.strip(_NAME_PUNCTUATION)
+    name = fit_cells(core, max_len).rstrip(_NAME_PUNCTUATION) or fallback
     composed = unicodedata.normalize("NFC", text)
     if name == composed:
         return Name(name)
     shown = clean_text(composed, len(composed))
     asked = f'"{shown[:_ASKED_SHOWN]}…"' if len(shown) > _ASKED_SHOWN else f'"{shown}"'
-    core = kept.strip(_NAME_PUNCTUATION)
     if not core:
         problem = f"{asked} has no character a name can hold"
     elif kept not in (composed, composed.replace(" ", "_")):
         problem = f"{asked} has characters a name cannot hold ({_NAME_RULE})"
-    elif len(core) > max_len:
+    elif cell_len(core) > max_len:
         problem = f"{asked} is longer than {max_len} characters"
     elif core != kept:
         problem = f"{asked} starts or ends with - _ or ."

@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.content import Content
 
-from server.sanitize import Name, clean_name, clean_text, escape_markup, name_from
+from server.sanitize import (
+    Name,
+    clean_name,
+    clean_text,
+    escape_markup,
+    name_from,
+    with_suffix,
+)
 
 BIDI_CONTROLS = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c"
 NASTY = st.text(
@@ -48,7 +55,7 @@ def _name_char(char: str) -> bool:
 @given(NASTY)
 def test_clean_name_is_short_safe_and_never_empty(text: str) -> None:
     name = clean_name(text)
-    assert 1 <= len(name) <= 16
+    assert 1 <= cell_len(name) <= 16
     assert all(_name_char(char) for char in name), repr(name)
     assert "[" not in name and "\x1b" not in name
 
@@ -84,6 +91,8 @@ def test_clean_name_examples() -> None:
     assert clean_name("José Martínez") == "José_Martínez"
     assert clean_name("Ελένη") == "Ελένη" and clean_name("Вася") == "Вася"
     assert clean_name("李小龍") == "李小龍"  # two cells each, as Rich counts them
+    assert clean_name("龍" * 10) == "龍" * 8  # 16 cells
+    assert with_suffix("龍" * 8, 2) == "龍" * 7 + "-2" and with_suffix("bob", 12) == "bob-12"
     assert clean_name("مرحبا") == "guest"  # right to left: a terminal would reorder the line
     assert clean_name("a\u202eb\u200dc") == "abc"
     assert clean_name("q\u0301x") == "qx"  # a mark that composes with nothing is dropped
