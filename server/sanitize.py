@@ -134,7 +134,12 @@ def name_from(text: str, max_len: int = NAME_MAX_LEN, fallback: str = NAME_FALLB
     elif kept not in (composed, composed.replace(" ", "_")):
         problem = f"{asked} has characters a name cannot hold ({_NAME_RULE})"
     elif cell_len(core) > max_len:
-        problem = f"{asked} is longer than {max_len} characters"
+        wide = cell_len(core) > len(core)
+        problem = (
+            f"{asked} is wider than {max_len} columns"
+            if wide
+            else f"{asked} is longer than {max_len} characters"
+        )
     elif core != kept:
         problem = f"{asked} starts or ends with - _ or ."
     else:

@@ -115,6 +115,7 @@ def test_a_changed_name_says_why_in_words() -> None:
     assert folded == Name(
         "full_31m", '"ｆｕｌｌ [31m" has characters a name cannot hold (letters, digits and - _ .)'
     )
+    assert name_from("龍" * 9).problem == f'"{"龍" * 9}" is wider than 16 columns'
     assert name_from("y" * 40).problem == f'"{"y" * 24}…" is longer than 16 characters'
 
 
