@@ -64,7 +64,7 @@ def clean_text(text: str, max_len: int) -> str:
 
 
 def _ascii_fold(text: str) -> str:
-    """Fold compatibility forms and accents to ASCII where possible (`ǹ` → `n`)."""
+    """Fold compatibility forms and accents to ASCII where possible (`ﬁ` → `fi`)."""
     decomposed = unicodedata.normalize("NFKD", text)
     return "".join(char for char in decomposed if char.isascii())
 
