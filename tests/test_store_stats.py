@@ -1,4 +1,4 @@
-"""Stats: finished games only, per edition; the leaderboard ranks keyed players only."""
+"""Stats: finished games only, per edition; the leaderboard ranks rated keyed players only."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def test_recent_games_newest_first_with_every_seat_named(store: Store) -> None:
     assert [g.game_id for g in store.recent_games(ANN, limit=1)] == [second]
 
 
-def test_leaderboard_by_wins_then_win_rate_keyed_players_only(store: Store) -> None:
+def test_the_leaderboard_ranks_rated_keyed_players_only(store: Store) -> None:
     _game(store, "2019", [ANN, BOB, None], [2], 1)  # the guest wins: never ranked
     _game(store, "2019", [ANN, BOB], [0], 2)
     _game(store, "2019", [ANN, BOB], [1], 3)

@@ -4,6 +4,7 @@ from .bans import Ban
 from .errors import MigrationError, SchemaTooNewError, StoreError
 from .games import EventRecord, GameLog, GameRecord, RoundRecord, SeatRecord
 from .players import Claim, Player
+from .ratings import RatingRecord
 from .recorder import GameRecorder
 from .settings import MOTD
 from .stats import EditionStats, LeaderRow, RecentGame
@@ -22,6 +23,7 @@ __all__ = [
     "LeaderRow",
     "MigrationError",
     "Player",
+    "RatingRecord",
     "RecentGame",
     "RoundRecord",
     "SchemaTooNewError",

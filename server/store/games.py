@@ -178,6 +178,16 @@ def unfinished_games(conn: sqlite3.Connection) -> list[GameRecord]:
     return [_game_record(conn, row) for row in rows]
 
 
+def recent_games(conn: sqlite3.Connection, limit: int = 50) -> list[GameRecord]:
+    """The latest games in any state, newest first."""
+    rows = conn.execute(
+        "SELECT id, edition, status, started_at, ended_at, winners FROM games"
+        " ORDER BY id DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    return [_game_record(conn, row) for row in rows]
+
+
 def _game_record(conn: sqlite3.Connection, row: tuple) -> GameRecord:
     game_id, edition, status, started, ended, winners = row
     seats = [

@@ -83,7 +83,18 @@ CREATE TABLE settings (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION)
+V3_RATINGS = """
+CREATE TABLE ratings (
+    identity  TEXT PRIMARY KEY REFERENCES players (fingerprint) ON DELETE CASCADE,
+    mu        REAL NOT NULL,
+    sigma     REAL NOT NULL,
+    games     INTEGER NOT NULL,
+    last_game INTEGER NOT NULL REFERENCES games (id)
+);
+CREATE INDEX ratings_by_mu ON ratings (mu DESC);
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION, V3_RATINGS)
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

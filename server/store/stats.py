@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
+from .ratings import RatingRecord
 from .times import from_text
 
 
@@ -31,12 +32,13 @@ class RecentGame:
 
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
-    """One line of the leaderboard."""
+    """One line of the leaderboard: a rated player, their rating, finished games and wins."""
 
     fingerprint: str
     nickname: str
     games: int
     wins: int
+    rating: RatingRecord
 
     @property
     def win_rate(self) -> float:
@@ -83,17 +85,21 @@ def _seat_names(conn: sqlite3.Connection, game_ids: list[int]) -> dict[int, list
     return names
 
 
-def leaderboard(conn: sqlite3.Connection, limit: int = 10) -> list[LeaderRow]:
-    """Keyed players by wins, then win rate, then games played; current nicknames."""
+def leaderboard(conn: sqlite3.Connection, limit: int = 10, min_games: int = 0) -> list[LeaderRow]:
+    """Players with at least `min_games` rated games, highest rating first; current nicknames."""
     rows = conn.execute(
-        "SELECT p.fingerprint, p.nickname, count(*) AS games, sum(s.won) AS wins"
-        " FROM game_seats s JOIN games g ON g.id = s.game_id"
-        " JOIN players p ON p.fingerprint = s.identity"
-        " WHERE g.status = 'finished'"
-        " GROUP BY p.fingerprint"
-        " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, games DESC,"
-        " p.nickname COLLATE NOCASE"
-        " LIMIT ?",
-        (limit,),
+        "SELECT p.fingerprint, p.nickname,"
+        " (SELECT count(*) FROM game_seats s JOIN games g ON g.id = s.game_id"
+        "  WHERE s.identity = r.identity AND g.status = 'finished'),"
+        " (SELECT count(*) FROM game_seats s JOIN games g ON g.id = s.game_id"
+        "  WHERE s.identity = r.identity AND g.status = 'finished' AND s.won),"
+        " r.mu, r.sigma, r.games"
+        " FROM ratings r JOIN players p ON p.fingerprint = r.identity"
+        " WHERE r.games >= ?"
+        " ORDER BY r.mu DESC, r.sigma, p.nickname COLLATE NOCASE LIMIT ?",
+        (min_games, limit),
     )
-    return [LeaderRow(*row) for row in rows]
+    return [
+        LeaderRow(key, name, games, wins, RatingRecord(mu, sigma, rated))
+        for key, name, games, wins, mu, sigma, rated in rows
+    ]

@@ -12,11 +12,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import bans, games, players, settings, stats
+from . import bans, games, players, ratings, settings, stats
 from .bans import Ban, BanKind
 from .db import connect, schema_version, transaction
 from .games import GameLog, GameRecord, SeatRecord
 from .players import Claim, Player
+from .ratings import RatingRecord
 from .stats import EditionStats, LeaderRow, RecentGame
 from .times import now as utc_now
 
@@ -107,8 +108,10 @@ class Store:
     def finish_game(
         self, game_id: int, winners: Sequence[int], ended_at: datetime | None = None
     ) -> None:
-        """The game was won by these seats; it counts in the stats from now on."""
-        games.finish_game(self._conn, game_id, winners, ended_at or self._clock())
+        """The game was won by these seats; it counts in the stats and ratings from now on."""
+        with self.batch():
+            games.finish_game(self._conn, game_id, winners, ended_at or self._clock())
+            ratings.rate_game(self._conn, game_id)
 
     def abandon_game(self, game_id: int, ended_at: datetime | None = None) -> None:
         """The game stopped unfinished; it never counts in the stats."""
@@ -122,6 +125,10 @@ class Store:
         """Header, seats, rounds and every event of a game; KeyError if unknown."""
         return games.game_log(self._conn, game_id)
 
+    def games(self, limit: int = 50) -> list[GameRecord]:
+        """The latest games in any state, newest first."""
+        return games.recent_games(self._conn, limit)
+
     # ------------------------------------------------------------- stats
 
     def player_stats(self, fingerprint: str) -> dict[str, EditionStats]:
@@ -132,9 +139,23 @@ class Store:
         """The player's latest finished games, newest first."""
         return stats.recent_games(self._conn, fingerprint, limit)
 
-    def leaderboard(self, limit: int = 10) -> list[LeaderRow]:
-        """Keyed players by wins, then win rate."""
-        return stats.leaderboard(self._conn, limit)
+    def leaderboard(self, limit: int = 10, min_games: int = 0) -> list[LeaderRow]:
+        """Players with at least `min_games` rated games, highest rating first."""
+        return stats.leaderboard(self._conn, limit, min_games)
+
+    # ------------------------------------------------------------- ratings
+
+    def rating(self, fingerprint: str) -> RatingRecord | None:
+        """A keyed player's rating, or None before their first rated game."""
+        return ratings.ratings_of(self._conn, [fingerprint]).get(fingerprint)
+
+    def ratings_of(self, fingerprints: Sequence[str]) -> dict[str, RatingRecord]:
+        """The ratings of those of `fingerprints` who have one."""
+        return ratings.ratings_of(self._conn, fingerprints)
+
+    def recompute_ratings(self) -> int:
+        """Rebuild every rating from the finished games; how many games were rated."""
+        return ratings.recompute(self._conn)
 
     # ------------------------------------------------------------- bans
 

@@ -1,0 +1,76 @@
+"""Ratings of keyed players: updated as each game finishes, or rebuilt from the finished games."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..rating import Entrant, Rating, is_rated, rate
+from .db import transaction
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A player's rating, its uncertainty and how many rated games it comes from."""
+
+    mu: float
+    sigma: float
+    games: int
+
+
+def entrants(conn: sqlite3.Connection, game_id: int) -> list[Entrant]:
+    """Every seat of a game as the rating rule sees it; tokens from its last recorded round."""
+    last = conn.execute(
+        "SELECT tokens FROM game_rounds WHERE game_id = ? ORDER BY round_no DESC LIMIT 1",
+        (game_id,),
+    ).fetchone()
+    rows = conn.execute(
+        "SELECT identity, bot_level, won FROM game_seats WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    ).fetchall()
+    tokens = json.loads(last[0]) if last else [0] * len(rows)
+    return [
+        Entrant(identity, bot_level, bool(won), tokens[i] if i < len(tokens) else 0)
+        for i, (identity, bot_level, won) in enumerate(rows)
+    ]
+
+
+def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Rating]:
+    """Apply a finished game to its keyed players' ratings; the new ratings (empty: unrated)."""
+    seats = entrants(conn, game_id)
+    if not is_rated(seats):
+        return {}
+    identities = [s.identity for s in seats if s.identity is not None]
+    before = ratings_of(conn, identities)
+    after = rate(seats, {key: Rating(r.mu, r.sigma) for key, r in before.items()})
+    conn.executemany(
+        "INSERT INTO ratings (identity, mu, sigma, games, last_game) VALUES (?, ?, ?, 1, ?)"
+        " ON CONFLICT (identity) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
+        " games = games + 1, last_game = excluded.last_game",
+        [(key, r.mu, r.sigma, game_id) for key, r in after.items()],
+    )
+    return after
+
+
+def recompute(conn: sqlite3.Connection) -> int:
+    """Rebuild every rating from the finished games in the order they ended; games rated."""
+    with transaction(conn, immediate=True):
+        conn.execute("DELETE FROM ratings")
+        finished = conn.execute(
+            "SELECT id FROM games WHERE status = 'finished' ORDER BY ended_at, id"
+        ).fetchall()
+        return sum(bool(rate_game(conn, game_id)) for (game_id,) in finished)
+
+
+def ratings_of(conn: sqlite3.Connection, identities: Iterable[str]) -> dict[str, RatingRecord]:
+    """The ratings of those of `identities` who have one."""
+    keys = list(dict.fromkeys(identities))
+    if not keys:
+        return {}
+    marks = ",".join("?" * len(keys))
+    rows = conn.execute(
+        f"SELECT identity, mu, sigma, games FROM ratings WHERE identity IN ({marks})", keys
+    )
+    return {key: RatingRecord(mu, sigma, games) for key, mu, sigma, games in rows}
