@@ -5,6 +5,8 @@ lovelet admin ban fingerprint|address VALUE [--for 3d] [--reason TEXT]
 lovelet admin unban ID|VALUE                   lift a ban by id, or every ban on a value
 lovelet admin players                          list keyed players
 lovelet admin motd [TEXT | --clear]            show or set the message of the day
+lovelet admin games [--limit N]                list the latest games, newest first
+lovelet admin ratings [--recompute]            list ratings (or rebuild them from the games)
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from protocol.registry import MAX_MOTD
 
 from .sanitize import clean_text
-from .store import MOTD, Ban, Store, StoreError, database_path
+from .store import MOTD, Ban, SeatRecord, Store, StoreError, database_path
 from .store.times import now as utc_now
 
 CELL_MAX = 80
@@ -37,7 +39,9 @@ def add_admin_parser(
     Sets `run(args) -> int` as the parsed arguments' default, like the other commands.
     """
     admin = subparsers.add_parser(
-        "admin", help="manage bans, players and the MOTD offline", description=__doc__
+        "admin",
+        help="manage bans, players, games, ratings and the MOTD offline",
+        description=__doc__,
     )
     admin.formatter_class = argparse.RawDescriptionHelpFormatter
     admin.add_argument("--data-dir", help="where the database lives")
@@ -84,6 +88,16 @@ def _add_actions(parser: argparse.ArgumentParser, parents: list[argparse.Argumen
     motd.add_argument("text", nargs="?", help="the new message")
     motd.add_argument("--clear", action="store_true", help="remove the message")
     motd.set_defaults(action=_motd, creates=True)
+
+    games = actions.add_parser("games", parents=parents, help="list the latest games")
+    games.add_argument("--limit", type=int, default=50, help="how many (default 50)")
+    games.set_defaults(action=_games, creates=False)
+
+    ratings = actions.add_parser("ratings", parents=parents, help="list or rebuild ratings")
+    ratings.add_argument(
+        "--recompute", action="store_true", help="rebuild every rating from the finished games"
+    )
+    ratings.set_defaults(action=_ratings, creates=False)
 
 
 def duration(text: str) -> timedelta:
@@ -174,6 +188,55 @@ def _players(args: argparse.Namespace, store: Store) -> int:
         for p in players
     ]
     print(table(["NICKNAME", "FINGERPRINT", "FIRST SEEN", "LAST SEEN", "GAMES"], rows))
+    return 0
+
+
+def _games(args: argparse.Namespace, store: Store) -> int:
+    games = store.games(max(args.limit, 1))
+    if not games:
+        print("No games yet.")
+        return 0
+    rows = [
+        [
+            str(game.id),
+            game.edition,
+            ", ".join(_seat_name(seat) for seat in game.seats),
+            when(game.started_at),
+            "-" if game.ended_at is None else when(game.ended_at),
+            game.status,
+        ]
+        for game in games
+    ]
+    print(table(["ID", "EDITION", "PLAYERS", "STARTED", "ENDED", "STATUS"], rows))
+    return 0
+
+
+def _seat_name(seat: SeatRecord) -> str:
+    if seat.bot_level is not None:
+        return f"{seat.nickname} (bot)"
+    return seat.nickname if seat.identity is not None else f"{seat.nickname} (guest)"
+
+
+def _ratings(args: argparse.Namespace, store: Store) -> int:
+    if args.recompute:
+        rated = store.recompute_ratings()
+        print(f"Ratings rebuilt from {rated} rated game{'s' * (rated != 1)}.")
+        return 0
+    board = store.leaderboard(limit=1_000_000)
+    if not board:
+        print("Nobody is rated yet.")
+        return 0
+    rows = [
+        [
+            row.nickname,
+            str(round(row.rating.mu)),
+            str(round(row.rating.sigma)),
+            str(row.rating.games),
+            row.fingerprint,
+        ]
+        for row in board
+    ]
+    print(table(["NICKNAME", "RATING", "±", "RATED GAMES", "FINGERPRINT"], rows))
     return 0
 
 
