@@ -252,6 +252,15 @@ class Lobby:
     TYPE: ClassVar[str] = "lobby"
     tables: tuple[TableSummary, ...]
     online: tuple[str, ...]
+    ratings: tuple[OnlineRating, ...] = ()  # of those online who have a rating
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineRating:
+    """The rating shown beside a name in the lobby's online list."""
+
+    name: str
+    rating: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -354,11 +363,22 @@ class PlayedGame:
 
 @dataclass(frozen=True, slots=True)
 class LeaderEntry:
-    """One line of the leaderboard."""
+    """One line of the leaderboard: a rated player's rating and uncertainty (±), games, wins."""
 
     name: str
     games: int
     wins: int
+    rating: int
+    uncertainty: int
+
+
+@dataclass(frozen=True, slots=True)
+class RatingInfo:
+    """A player's own rating, its uncertainty (one standard deviation) and rated games."""
+
+    rating: int
+    uncertainty: int
+    games: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -370,6 +390,7 @@ class Stats:
     recent: tuple[PlayedGame, ...]
     leaderboard: tuple[LeaderEntry, ...]
     note: str = ""
+    rating: RatingInfo | None = None  # None: a guest, or no rated game yet
 
 
 ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats

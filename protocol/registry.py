@@ -43,6 +43,7 @@ MAX_STATS_ROWS = 100  # editions, recent games, leaderboard lines in one `stats`
 MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
+MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
 BOT_LEVELS = ("easy", "medium")
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
@@ -56,6 +57,7 @@ STATUS = OneOf(*STATUSES)
 COUNT = Int(0, 1_000_000)
 TALLY = Int(0, MAX_TALLY)
 EDITION = Ident(32)
+RATING = Int(0, MAX_RATING)
 
 CHOICE = Tagged(
     [
@@ -174,9 +176,22 @@ STATS = Record(
             MAX_STATS_ROWS,
         ),
         "leaderboard": ListOf(
-            Record(m.LeaderEntry, {"name": NAME, "games": TALLY, "wins": TALLY}), MAX_STATS_ROWS
+            Record(
+                m.LeaderEntry,
+                {
+                    "name": NAME,
+                    "games": TALLY,
+                    "wins": TALLY,
+                    "rating": RATING,
+                    "uncertainty": RATING,
+                },
+            ),
+            MAX_STATS_ROWS,
         ),
         "note": Text(MAX_NOTE, min_len=0),
+        "rating": Nullable(
+            Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
+        ),
     },
 )
 
@@ -195,7 +210,14 @@ TO_CLIENT = Tagged(
             },
         ),
         Record(
-            m.Lobby, {"tables": ListOf(TABLE_SUMMARY, MAX_LIST), "online": ListOf(NAME, MAX_LIST)}
+            m.Lobby,
+            {
+                "tables": ListOf(TABLE_SUMMARY, MAX_LIST),
+                "online": ListOf(NAME, MAX_LIST),
+                "ratings": ListOf(
+                    Record(m.OnlineRating, {"name": NAME, "rating": RATING}), MAX_LIST
+                ),
+            },
         ),
         Record(
             m.TableState,

@@ -98,6 +98,7 @@ class Config:
     motd: str = ""
     color_system: str = "256"
     shutdown_grace: float = 60.0
+    leaderboard_min_games: int = 3
     limits: Limits = field(default_factory=Limits)
     table: TableTimings = field(default_factory=TableTimings)
 
@@ -356,6 +357,11 @@ SETTINGS: tuple[Setting, ...] = (
         "shutdown_grace",
         Number(0, 3600),
         "Seconds running rounds get to finish after SIGTERM before everyone is disconnected.",
+    ),
+    Setting(
+        "leaderboard_min_games",
+        Number(0, 1_000_000, integer=True),
+        "Rated games a player needs before the leaderboard lists them (docs/ratings.md).",
     ),
     Setting(
         "limits.max_connections",
@@ -690,4 +696,5 @@ def lobby_settings(config: Config) -> LobbySettings:
         chat_burst=limits.chat_messages,
         chat_interval=limits.chat_interval,
         chat_max_length=limits.chat_max_length,
+        leaderboard_min_games=config.leaderboard_min_games,
     )

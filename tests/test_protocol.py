@@ -37,9 +37,11 @@ from protocol import (
     LookChoice,
     Message,
     Notice,
+    OnlineRating,
     PlayChoice,
     PlayedGame,
     ProtocolError,
+    RatingInfo,
     RedrawChoice,
     Rematch,
     RemoteProtocolError,
@@ -135,6 +137,7 @@ SAMPLES: list[Message] = [
     Welcome(PROTOCOL_VERSION, "guest-4", None, True, ""),
     Lobby((), ()),
     Lobby((TableSummary("K7QX", "Friday", "2019", 4, 3, "waiting", 0),), ("ann", "bob")),
+    Lobby((), ("ann", "bob"), (OnlineRating("bob", 1532),)),
     typical_table(),
     TableState(table_info(you=None, status="waiting", timer=None, host=None), None, ()),
     ChatLine("lobby", "ann", "hi"),
@@ -150,7 +153,9 @@ SAMPLES: list[Message] = [
     Stats(
         (EditionTally("2019", 12, 5), EditionTally("classic", 1, 0)),
         (PlayedGame(41, "2019", "2025-06-01T10:30:00+00:00", True, ("ann", "easy bot 2")),),
-        (LeaderEntry("cat", 2, 2), LeaderEntry("ann", 5, 2)),
+        (LeaderEntry("cat", 2, 2, 1620, 410), LeaderEntry("ann", 5, 2, 1480, 300)),
+        "",
+        RatingInfo(1480, 300, 4),
     ),
 ]
 

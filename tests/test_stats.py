@@ -16,9 +16,13 @@ from protocol import (
     EditionTally,
     LeaderEntry,
     PlayedGame,
+    RatingInfo,
     Start,
     Stats,
     StatsRequest,
+)
+from protocol import (
+    Lobby as LobbyMessage,
 )
 from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings, TableSettings
@@ -69,7 +73,9 @@ async def test_a_keyed_player_gets_their_record_recent_games_and_the_leaderboard
     first = record(store, "2019", [ann, bob], [0], 1)
     second = record(store, "2019", [bob, ann, SeatRecord(None, "easy bot 3", "easy")], [0], 2)
     third = record(store, "classic", [ann, SeatRecord(None, "guest")], [0], 3)
-    lobby = Lobby(LobbySettings(), random.Random(1), store, clock=LoopClock())
+    lobby = Lobby(
+        LobbySettings(leaderboard_min_games=2), random.Random(1), store, clock=LoopClock()
+    )
     stats = await stats_of(greeted(lobby, "ann", key=ANN))
     assert stats.editions == (EditionTally("2019", 2, 1), EditionTally("classic", 1, 1))
     assert stats.recent == (
@@ -79,8 +85,25 @@ async def test_a_keyed_player_gets_their_record_recent_games_and_the_leaderboard
         ),
         PlayedGame(first, "2019", "2025-06-01T21:20:00+00:00", True, ("ann", "bob")),
     )
-    assert stats.leaderboard == (LeaderEntry("ann", 3, 2), LeaderEntry("bob", 2, 1))
+    ann_rating, bob_rating = store.rating(ANN), store.rating(BOB)
+    assert ann_rating.games == bob_rating.games == 2  # the game with a guest is not rated
+    leaders = [
+        LeaderEntry("ann", 3, 2, round(ann_rating.mu), round(ann_rating.sigma)),
+        LeaderEntry("bob", 2, 1, round(bob_rating.mu), round(bob_rating.sigma)),
+    ]
+    assert stats.leaderboard == tuple(sorted(leaders, key=lambda row: -row.rating))
+    assert stats.rating == RatingInfo(round(ann_rating.mu), round(ann_rating.sigma), 2)
     assert stats.note == ""
+
+
+async def test_the_leaderboard_waits_for_the_minimum_of_rated_games(store: Store) -> None:
+    record(store, "2019", [SeatRecord(ANN, "ann"), SeatRecord(BOB, "bob")], [0], 1)
+    lobby = Lobby(
+        LobbySettings(leaderboard_min_games=2), random.Random(1), store, clock=LoopClock()
+    )
+    stats = await stats_of(greeted(lobby, "bob", key=BOB))
+    assert stats.leaderboard == ()
+    assert stats.rating is not None and stats.rating.games == 1
 
 
 async def test_a_game_played_through_the_lobby_shows_in_the_stats(store: Store) -> None:
@@ -95,14 +118,20 @@ async def test_a_game_played_through_the_lobby_shows_in_the_stats(store: Store) 
     assert stats.editions == (EditionTally("classic", 1, int(won)),)
     [game] = stats.recent
     assert (game.edition, game.won, game.players) == ("classic", won, ("ann", "easy bot 2"))
-    assert stats.leaderboard == (LeaderEntry("ann", 1, int(won)),)
+    assert stats.leaderboard == ()  # one keyed human: not rated
+    assert stats.rating is None
 
 
 async def test_a_guest_sees_the_leaderboard_and_a_note(store: Store) -> None:
-    record(store, "2019", [SeatRecord(BOB, "bob"), SeatRecord(None, "guest")], [1], 1)
-    lobby = Lobby(LobbySettings(), random.Random(1), store, clock=LoopClock())
+    record(store, "2019", [SeatRecord(BOB, "bob"), SeatRecord(ANN, "ann")], [1], 1)
+    lobby = Lobby(
+        LobbySettings(leaderboard_min_games=1), random.Random(1), store, clock=LoopClock()
+    )
     stats = await stats_of(greeted(lobby, "guest", key="guest:1", guest=True))
-    assert stats == Stats((), (), (LeaderEntry("bob", 1, 0),), GUEST_NOTE)
+    ann = store.rating(ANN)
+    assert stats.leaderboard[0] == LeaderEntry("ann", 1, 1, round(ann.mu), round(ann.sigma))
+    assert [row.name for row in stats.leaderboard] == ["ann", "bob"]
+    assert (stats.note, stats.rating) == (GUEST_NOTE, None)
 
 
 async def test_without_a_store_the_lists_are_empty_with_a_note() -> None:
@@ -110,3 +139,16 @@ async def test_without_a_store_the_lists_are_empty_with_a_note() -> None:
         greeted(Lobby(LobbySettings(), random.Random(1), clock=LoopClock()), "ann")
     )
     assert stats == Stats((), (), (), NO_STORE_NOTE)
+
+
+async def test_the_lobby_shows_the_ratings_of_rated_players_online(store: Store) -> None:
+    record(store, "2019", [SeatRecord(ANN, "ann"), SeatRecord(BOB, "bob")], [0], 1)
+    lobby = Lobby(LobbySettings(), random.Random(1), store, clock=LoopClock())
+    ann = greeted(lobby, "ann", key=ANN)
+    greeted(lobby, "cat", key="guest:2", guest=True)
+    greeted(lobby, "bob", key=BOB)
+    latest = await ann.wait_for(
+        lambda c: [m for m in c.messages if isinstance(m, LobbyMessage) and len(m.online) == 3]
+    )
+    expected = {"ann": round(store.rating(ANN).mu), "bob": round(store.rating(BOB).mu)}
+    assert {r.name: r.rating for r in latest[-1].ratings} == expected

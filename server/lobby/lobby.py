@@ -52,7 +52,7 @@ from .admin import run_admin
 from .clock import Clock
 from .limits import RateLimit
 from .session import Identity, SendFrame, Session
-from .stats import stats_for
+from .stats import online_ratings, stats_for
 from .table import Table, TableError, TableSettings
 
 log = logging.getLogger(__name__)
@@ -75,6 +75,7 @@ class LobbySettings:
     chat_interval: float = 10.0
     lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
     admins: frozenset[str] = frozenset()  # key fingerprints that may send `admin` commands
+    leaderboard_min_games: int = 3  # rated games before a player is on the leaderboard
 
 
 class Attachment:
@@ -130,7 +131,9 @@ class Lobby:
             ContinueRound: lambda s, m: self._table_of(s).continue_round(s),
             Act: lambda s, m: self._table_of(s).act(s, engine_choice(m.choice)),
             Chat: self._chat,
-            StatsRequest: lambda s, m: s.send(stats_for(s.identity, self.store)),
+            StatsRequest: lambda s, m: s.send(
+                stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
+            ),
             Admin: lambda s, m: run_admin(self, s, m),
         }
 
@@ -372,7 +375,7 @@ class Lobby:
 
     def _lobby_message(self) -> LobbyMessage:
         tables = tuple(table.summary() for table in self.tables.values())
-        return LobbyMessage(tables, self.online())
+        return LobbyMessage(tables, self.online(), online_ratings(self.sessions, self.store))
 
 
 def idle_time(seconds: float) -> str:

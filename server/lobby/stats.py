@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from protocol import EditionTally, LeaderEntry, PlayedGame, Stats
-from protocol.registry import MAX_NAME
+from collections.abc import Iterable
+
+from protocol import EditionTally, LeaderEntry, OnlineRating, PlayedGame, RatingInfo, Stats
+from protocol.registry import MAX_NAME, MAX_RATING
 
 from ..sanitize import clean_text
-from ..store import Store
-from .session import Identity
+from ..store import RatingRecord, Store
+from .session import Identity, Session
 
 RECENT_GAMES = 10
 LEADERS = 10
@@ -15,12 +17,14 @@ GUEST_NOTE = "Guests' games are not kept: log in with an SSH key to have stats o
 NO_STORE_NOTE = "This server keeps no stats."
 
 
-def stats_for(identity: Identity, store: Store | None) -> Stats:
-    """What `identity` may see: its own record (keyed players only) and the leaderboard."""
+def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> Stats:
+    """What `identity` may see: its own record and rating (keyed players only) and the
+    leaderboard of players with at least `min_games` rated games."""
     if store is None:
         return Stats((), (), (), NO_STORE_NOTE)
     leaders = tuple(
-        LeaderEntry(_name(row.nickname), row.games, row.wins) for row in store.leaderboard(LEADERS)
+        LeaderEntry(_name(row.nickname), row.games, row.wins, *_shown(row.rating))
+        for row in store.leaderboard(LEADERS, min_games)
     )
     if identity.guest:
         return Stats((), (), leaders, GUEST_NOTE)
@@ -38,7 +42,27 @@ def stats_for(identity: Identity, store: Store | None) -> Stats:
         )
         for game in store.recent_games(identity.id, RECENT_GAMES)
     )
-    return Stats(editions, recent, leaders)
+    rating = store.rating(identity.id)
+    mine = None if rating is None else RatingInfo(*_shown(rating), rating.games)
+    return Stats(editions, recent, leaders, rating=mine)
+
+
+def online_ratings(sessions: Iterable[Session], store: Store | None) -> tuple[OnlineRating, ...]:
+    """The ratings of the keyed players online who have one, for the lobby list."""
+    if store is None:
+        return ()
+    keyed = {s.identity.id: s.name for s in sessions if s.greeted and not s.identity.guest}
+    found = store.ratings_of(list(keyed))
+    return tuple(OnlineRating(keyed[key], _shown(r)[0]) for key, r in found.items())
+
+
+def _shown(rating: RatingRecord) -> tuple[int, int]:
+    """A rating and its uncertainty as the protocol carries them: whole, within 0..MAX."""
+    return _clamp(rating.mu), _clamp(rating.sigma)
+
+
+def _clamp(value: float) -> int:
+    return min(max(round(value), 0), MAX_RATING)
 
 
 def _name(stored: str) -> str:
