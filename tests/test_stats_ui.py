@@ -11,7 +11,10 @@ from protocol import (
     PROTOCOL_VERSION,
     EditionTally,
     LeaderEntry,
+    Lobby,
+    OnlineRating,
     PlayedGame,
+    RatingInfo,
     Stats,
     StatsRequest,
     Welcome,
@@ -25,7 +28,8 @@ STATS = Stats(
         PlayedGame(9, "2019", "2025-06-01T20:30:00+00:00", True, ("Ana", "[b]Bo")),
         PlayedGame(7, "classic", "2025-05-30T08:05:00+00:00", False, ("Cy", "Ana")),
     ),
-    leaderboard=(LeaderEntry("[red]Cy", 9, 7), LeaderEntry("Ana", 6, 3)),
+    leaderboard=(LeaderEntry("[red]Cy", 9, 7, 1712, 180), LeaderEntry("Ana", 6, 3, 1540, 210)),
+    rating=RatingInfo(1540, 210, 5),
 )
 
 
@@ -48,8 +52,11 @@ async def test_i_asks_for_stats_and_shows_them_literally() -> None:
         "2025-06-01 20:30" in line and "won" in line and "Ana, [b]Bo" in line for line in lines
     )
     assert any("2025-05-30 08:05" in line and "lost" in line for line in lines)
-    assert any(line.split() == ["1", "[red]Cy", "7", "9"] for line in lines)
-    assert any(line.split() == ["2", "Ana", "3", "6"] for line in lines)
+    assert any(line.strip() == "Rating 1540 ± 210 (5 rated games)" for line in lines)
+    header = next(line.split() for line in lines if line.split()[:2] == ["#", "Player"])
+    assert header == ["#", "Player", "Rating", "±", "Wins", "Games"]
+    assert any(line.split() == ["1", "[red]Cy", "1712", "180", "7", "9"] for line in lines)
+    assert any(line.split() == ["2", "Ana", "1540", "210", "3", "6"] for line in lines)
 
 
 async def test_a_guest_reads_the_note_and_esc_goes_back() -> None:
@@ -60,7 +67,8 @@ async def test_a_guest_reads_the_note_and_esc_goes_back() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "Guests' games are not kept." in text
-        assert "Nobody with an SSH key has finished a game yet." in text
+        assert "Nobody has enough rated games yet" in text
+        assert "Rating " not in text
         assert "Recent games" not in text
         await pilot.press("escape")
         await pilot.pause()
@@ -85,3 +93,12 @@ async def test_a_late_answer_after_closing_is_dropped() -> None:
         await pilot.pause()
         assert app.screen is app.lobby
         assert "Leaderboard" not in screen_text(app)
+
+
+async def test_the_lobby_shows_ratings_beside_rated_names() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    lobby = Lobby((), ("Ana", "[red]Bo", "guest-3"), (OnlineRating("[red]Bo", 1620),))
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(lobby))
+        await pilot.pause()
+        assert "Online: Ana, [red]Bo (1620), guest-3" in screen_text(app)

@@ -89,7 +89,9 @@ class LobbyScreen(Screen[None]):
     def show_lobby(self, lobby: Lobby) -> None:
         """The table list (the cursor stays on its table) and the names online."""
         self._show_tables(lobby.tables)
-        online = Text.assemble(("Online: ", "bold"), ", ".join(lobby.online) or "nobody")
+        rated = {entry.name: entry.rating for entry in lobby.ratings}
+        names = [f"{name} ({rated[name]})" if name in rated else name for name in lobby.online]
+        online = Text.assemble(("Online: ", "bold"), ", ".join(names) or "nobody")
         self.query_one("#online", TextRows).show(online)
 
     def add_chat(self, line: ChatLine) -> None:

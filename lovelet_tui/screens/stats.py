@@ -17,7 +17,7 @@ from lovelet_tui.editions import edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import EditionTally, LeaderEntry, PlayedGame, Stats, StatsRequest
+from protocol import EditionTally, LeaderEntry, PlayedGame, RatingInfo, Stats, StatsRequest
 
 
 class StatsScreen(Screen[None]):
@@ -42,6 +42,8 @@ class StatsScreen(Screen[None]):
     def show_stats(self, stats: Stats) -> None:
         """Draw the server's answer; every name is plain text, never markup."""
         sections: list[RenderableType] = [_title("Your games")]
+        if stats.rating is not None:
+            sections.append(_your_rating(stats.rating))
         if stats.note:
             sections.append(Text(stats.note, style="italic"))
         elif not stats.editions:
@@ -89,15 +91,21 @@ def _recent(games: tuple[PlayedGame, ...]) -> Table:
     return table
 
 
+def _your_rating(rating: RatingInfo) -> Text:
+    games = f"{rating.games} rated game{'s' * (rating.games != 1)}"
+    return Text.assemble(
+        "Rating ", (str(rating.rating), "bold"), f" ± {rating.uncertainty} ({games})"
+    )
+
+
 def _leaders(leaders: tuple[LeaderEntry, ...], player: str) -> RenderableType:
     if not leaders:
-        return Text("Nobody with an SSH key has finished a game yet.")
-    table = _grid("#", "Player", "Wins", "Games")
+        return Text("Nobody has enough rated games yet (games between two players with SSH keys).")
+    table = _grid("#", "Player", "Rating", "±", "Wins", "Games")
     for rank, row in enumerate(leaders, 1):
         style = "bold" if row.name == player else ""
-        table.add_row(
-            Text(str(rank)), Text(row.name, style=style), Text(str(row.wins)), Text(str(row.games))
-        )
+        cells = (str(row.rating), str(row.uncertainty), str(row.wins), str(row.games))
+        table.add_row(Text(str(rank)), Text(row.name, style=style), *map(Text, cells))
     return table
 
 
