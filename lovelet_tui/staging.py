@@ -29,7 +29,7 @@ PROMPTS = {
     "guess": "Name a card:",
     "keep": "Keep which card?",
     "bottom": "Put under the deck (top first):",
-    "seat": "Look at whose hand?",
+    "seat": "Look at one of the two hands?",
     "redraw": "Discard your hand and draw?",
 }
 DONE = "done"  # the targets picked so far are all of them
@@ -72,7 +72,16 @@ class Staging:
             return f"{self.names.group(self._targets(), capital=True)} and who else?"
         if step == "guess" and any(isinstance(o.value, int) for o in self.options):
             return "Name a number:"
+        if step == "seat":
+            return self._look_prompt()
         return PROMPTS.get(step or "", "")
+
+    def _look_prompt(self) -> str:
+        """The Cardinal's optional look: at one of two hands, or at the one you do not hold."""
+        seats = [o.value for o in self.options if isinstance(o.value, int)]
+        if len(seats) == 1:
+            return f"Look at {self.names.whose(seats[0])} hand?"
+        return PROMPTS["seat"]
 
     @property
     def options(self) -> list[Option]:
@@ -192,9 +201,15 @@ class Staging:
         if step == "bottom":
             return ", then ".join(names.card(card) for card in value)
         if step == "seat":
-            whose = names.whose(value)
-            return f"{whose[0].upper()}{whose[1:]} hand"
+            return self._look_label(value)
         return "Yes: discard and draw" if value else "No: keep it"
+
+    def _look_label(self, seat: int | None) -> str:
+        lookable = sum(isinstance(c.get("seat"), int) for c in self._candidates())
+        if seat is None:
+            return "No" if lookable == 1 else "Neither"
+        hand = f"{self.names.whose(seat, capital=True)} hand"
+        return f"Yes: look at {self.names.whose(seat)} hand" if lookable == 1 else hand
 
 
 def _value(choice: Choice, step: str) -> Hashable:

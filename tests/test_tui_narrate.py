@@ -60,8 +60,8 @@ def test_compare_and_swap_show_cards_to_the_two_players_only() -> None:
     game = new_game("2019", 3, ["spy", "king", "guard", "princess", "baron"])
     since = len(game.events)
     game.act(0, Play("king", (2,)))
-    assert _log(game, 0, since)[1] == "You and Cy swapped hands: you gave Baron and got Princess"
-    assert _log(game, 1, since)[1] == "Ana and Cy swapped hands"
+    assert _log(game, 0, since)[1] == "You swapped hands with Cy: you gave Baron and got Princess"
+    assert _log(game, 1, since)[1] == "Ana swapped hands with Cy"
 
 
 def test_chancellor_keeps_its_cards_secret() -> None:
