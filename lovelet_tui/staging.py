@@ -178,13 +178,23 @@ class Staging:
     # ------------------------------------------------------------------ labels
 
     def _numbers(self, guesses: list[Hashable]) -> list[str] | None:
-        """Guesses keyed by their card's value, when those are distinct digits (None if not)."""
+        """Guesses keyed by their card's value (a number's own digit); a second card of a
+        value already keyed (ppea's two Princesses, both 6) takes the first digit no value
+        uses. None if a value is not a digit or the digits run out."""
         numbers = [
             g if isinstance(g, int) else self.names.cards.get(str(g), {}).get("value")
             for g in guesses
         ]
-        digits = [str(n) for n in numbers if isinstance(n, int) and 0 <= n <= 9]
-        return digits if len(set(digits)) == len(guesses) else None
+        if not all(isinstance(n, int) and 0 <= n <= 9 for n in numbers):
+            return None
+        keys = [str(n) for n in numbers]
+        seconds = [i for i, key in enumerate(keys) if key in keys[:i]]
+        spare = [digit for digit in DIGITS if digit not in keys]
+        if len(spare) < len(seconds):
+            return None
+        for index, digit in zip(seconds, spare, strict=False):
+            keys[index] = digit
+        return keys
 
     def _label(self, step: str, value: Any) -> str:
         names = self.names

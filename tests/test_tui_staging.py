@@ -71,17 +71,56 @@ def test_arrows_and_enter_pick_like_digits() -> None:
     assert _labels(staging) == ["1 You", "2 Bo", "3 Cy", "4 Di"]
 
 
-def test_guesses_sharing_a_value_are_keyed_in_order() -> None:
+def test_ppea_guesses_are_keyed_by_value_and_the_second_princess_by_a_spare_digit() -> None:
     first = ["ogre", "guard", "kings_advisors", "palace_librarian", "oliver", "guard"]
-    staging = _staging(new_game("ppea", 4, first), 0)
-    staging.pick_key("1")  # Guard
-    staging.pick_key("1")  # Bo
-    labels = _labels(staging)  # both Princesses are 6: keys follow the list
-    assert labels[0] == "1 Claire the Spy" and labels[5:7] == [
+    named = {}
+    for key in "0123456789":
+        staging = _staging(new_game("ppea", 4, first), 0)
+        staging.pick_key("1")  # Guard
+        staging.pick_key("1")  # Bo
+        choice = staging.pick_key(key)
+        assert choice is not None, key
+        named[key] = choice["guess"]
+    assert named == {
+        "0": "claire",
+        "1": "princess_sadie",  # the only digit no guess's value takes (Guards cannot be named)
+        "2": "kings_advisors",
+        "3": "palace_librarian",
+        "4": "oliver",
+        "5": "prince_vladric",
+        "6": "princess_amira",
+        "7": "ghost_king",
+        "8": "celeste",
+        "9": "ogre",
+    }
+
+
+def test_the_named_card_shows_its_key_in_every_edition() -> None:
+    decks = {
+        "classic": ["princess", "guard", "priest", "baron", "handmaid", "guard"],
+        "2019": ["princess", "guard", "priest", "baron", "handmaid", "guard"],
+        "ppea": ["ogre", "guard", "kings_advisors", "palace_librarian", "oliver", "guard"],
+    }
+    shown = {}
+    for edition, first in decks.items():
+        staging = _staging(new_game(edition, 4, first), 0)
+        staging.pick_key("1")  # Guard
+        staging.pick_key("1")  # Bo
+        assert staging.prompt == "Name a card:"
+        shown[edition] = _labels(staging)
+    assert shown["classic"] == [
+        "2 Priest", "3 Baron", "4 Handmaid", "5 Prince", "6 King", "7 Countess", "8 Princess"
+    ]  # fmt: skip
+    assert shown["2019"][0] == "0 Spy" and shown["2019"][-3:] == [
+        "7 King", "8 Countess", "9 Princess"
+    ]  # fmt: skip
+    assert shown["ppea"][5:] == [
         "6 Princess Amira",
-        "7 Princess Sadie",
+        "1 Princess Sadie",
+        "7 Ghost King",
+        "8 Celeste the Unicorn",
+        "9 Ogre",
     ]
-    assert labels[-1] == "0 Ogre"
 
 
 def test_premium_guesses_are_picked_by_their_number() -> None:
