@@ -307,9 +307,12 @@ class Table:
     def _new_game(self) -> None:
         if self.recorder is not None:
             self.recorder.abandon()
+        seed = self.rng.getrandbits(64)
         if self.store is not None:
-            self.recorder = GameRecorder.start(self.store, self.edition.id, self._seat_records())
-        self.game = Game(self.edition, len(self.seats), random.Random(self.rng.getrandbits(64)))
+            self.recorder = GameRecorder.start(
+                self.store, self.edition.id, self._seat_records(), seed
+            )
+        self.game = Game(self.edition, len(self.seats), random.Random(seed))
         self._game_started = self.clock.now()
         bots = sum(seat.bot_level is not None for seat in self.seats)
         log_game_start(self.code, self.edition.id, len(self.seats) - bots, bots)
@@ -354,7 +357,7 @@ class Table:
             game.act(index, choice)
         except EngineError as err:
             raise TableError(err.code, err.message) from None
-        self._count_action()
+        self._accepted(index, choice)
         self._stepped()
 
     def _stepped(self) -> None:
@@ -375,7 +378,10 @@ class Table:
         self.changed()
         self._schedule_actor()
 
-    def _count_action(self) -> None:
+    def _accepted(self, index: int, choice: Choice) -> None:
+        """The engine took `index`'s choice: count it and record it for replays."""
+        if self.recorder is not None:
+            self.recorder.action(index, choice)
         if self.metrics is not None:
             self.metrics.actions.inc()
 
@@ -433,8 +439,9 @@ class Table:
             self.log.append(Event("autoplay", index, {"reason": reason}))
         view = game.view(index)
         choice = bot.choose(view, self._seat_log(index), self.rng)
-        game.act(index, choice_from_dict(choice))
-        self._count_action()
+        accepted = choice_from_dict(choice)
+        game.act(index, accepted)
+        self._accepted(index, accepted)
         self._stepped()
 
     def _seat_log(self, index: int) -> list[dict]:

@@ -2,7 +2,15 @@
 
 from .bans import Ban
 from .errors import MigrationError, SchemaTooNewError, StoreError
-from .games import EventRecord, GameLog, GameRecord, RoundRecord, SeatRecord
+from .games import (
+    ActionLog,
+    ActionRecord,
+    EventRecord,
+    GameLog,
+    GameRecord,
+    RoundRecord,
+    SeatRecord,
+)
 from .players import Claim, Player
 from .ratings import RatingRecord
 from .recorder import GameRecorder
@@ -13,6 +21,8 @@ from .store import DB_FILENAME, Store, database_path
 __all__ = [
     "DB_FILENAME",
     "MOTD",
+    "ActionLog",
+    "ActionRecord",
     "Ban",
     "Claim",
     "EditionStats",

@@ -65,17 +65,41 @@ class GameLog:
     events: list[EventRecord]
 
 
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One accepted decision: the seat and its choice as `choice_to_dict` writes it."""
+
+    seq: int
+    seat: int
+    choice: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ActionLog:
+    """What rebuilds a game with the engine: edition, seats, the game's seed, every action."""
+
+    edition: str
+    players: int
+    seed: int | None  # None: a game recorded before seeds were kept
+    actions: list[ActionRecord]
+
+
 def _json(value: object) -> str:
     return json.dumps(value, separators=(",", ":"))
 
 
 def start_game(
-    conn: sqlite3.Connection, edition: str, seats: Sequence[SeatRecord], started_at: datetime
+    conn: sqlite3.Connection,
+    edition: str,
+    seats: Sequence[SeatRecord],
+    started_at: datetime,
+    seed: int | None = None,
 ) -> int:
-    """A new game in progress; its id."""
+    """A new game in progress; its id. `seed` seeds the game's random generator."""
     with transaction(conn):
         game_id = conn.execute(
-            "INSERT INTO games (edition, started_at) VALUES (?, ?)", (edition, to_text(started_at))
+            "INSERT INTO games (edition, started_at, seed) VALUES (?, ?, ?)",
+            (edition, to_text(started_at), None if seed is None else str(seed)),
         ).lastrowid
         conn.executemany(
             "INSERT INTO game_seats (game_id, seat, identity, nickname, bot_level)"
@@ -109,6 +133,36 @@ def record_event(
             None if secret is None else _json(list(audience)),
         ),
     )
+
+
+def record_action(
+    conn: sqlite3.Connection, game_id: int, seq: int, seat: int, choice: dict[str, Any]
+) -> None:
+    """Append action `seq`: `seat` chose `choice`; committed on return unless inside a batch."""
+    conn.execute(
+        "INSERT INTO game_actions (game_id, seq, seat, choice) VALUES (?, ?, ?, ?)",
+        (game_id, seq, seat, _json(choice)),
+    )
+
+
+def action_log(conn: sqlite3.Connection, game_id: int) -> ActionLog:
+    """A game's edition, seat count, seed and actions in order; KeyError if no such game."""
+    row = conn.execute(
+        "SELECT edition, seed, (SELECT count(*) FROM game_seats WHERE game_id = g.id)"
+        " FROM games g WHERE id = ?",
+        (game_id,),
+    ).fetchone()
+    if row is None:
+        raise KeyError(f"no game {game_id}")
+    edition, seed, players = row
+    actions = [
+        ActionRecord(seq, seat, json.loads(choice))
+        for seq, seat, choice in conn.execute(
+            "SELECT seq, seat, choice FROM game_actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+    ]
+    return ActionLog(edition, players, None if seed is None else int(seed), actions)
 
 
 def record_round(

@@ -1,8 +1,9 @@
 """`GameRecorder`: one table game's log written to the store as it happens.
 
-The table calls `sync(log)` after every change; the recorder writes the entries it has not
-written yet and the round and game results they announce, as one transaction committed before
-`sync` returns (so before any client is sent them). A storage failure is logged once and ends
+The table calls `action(seat, choice)` for each decision the engine accepted and `sync(log)`
+after every change; the recorder writes the actions and entries it has not written yet and the
+round and game results they announce, as one transaction committed before `sync` returns (so
+before any client is sent them). A storage failure is logged once and ends
 the recording, never the game.
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from ..engine import Choice, choice_to_dict
 from ..logs import log_error
 from .games import SeatRecord
 
@@ -28,12 +30,16 @@ class GameRecorder:
         self.finished = False
         self._written = 0
         self._round = 0
+        self._actions = 0
+        self._unwritten: list[tuple[int, Choice]] = []
 
     @classmethod
-    def start(cls, store: Store, edition: str, seats: Sequence[SeatRecord]) -> GameRecorder:
-        """Record a new game; if that fails, a recorder that records nothing."""
+    def start(
+        cls, store: Store, edition: str, seats: Sequence[SeatRecord], seed: int | None = None
+    ) -> GameRecorder:
+        """Record a new game seeded with `seed`; if that fails, a recorder that records nothing."""
         try:
-            return cls(store, store.start_game(edition, seats))
+            return cls(store, store.start_game(edition, seats, seed=seed))
         except Exception as err:
             log_error("could not record a new game", err, edition=edition)
             return cls(store, None)
@@ -43,14 +49,24 @@ class GameRecorder:
         """Whether writes still go to the store."""
         return self.game_id is not None
 
+    def action(self, seat: int, choice: Choice) -> None:
+        """The engine accepted `seat`'s `choice`; written with the next `sync`."""
+        if self.game_id is not None:
+            self._unwritten.append((seat, choice))
+
     def sync(self, log: Sequence[Event]) -> None:
-        """Write the entries of `log` from the first one not yet written."""
-        if self.game_id is None or self._written == len(log):
+        """Write the pending actions and the entries of `log` not yet written."""
+        if self.game_id is None or (self._written == len(log) and not self._unwritten):
             return
         try:
             with self._store.batch():
+                for offset, (seat, choice) in enumerate(self._unwritten):
+                    seq = self._actions + offset
+                    self._store.record_action(self.game_id, seq, seat, choice_to_dict(choice))
                 for seq in range(self._written, len(log)):
                     self._write(seq, log[seq])
+            self._actions += len(self._unwritten)
+            self._unwritten.clear()
             self._written = len(log)
         except Exception as err:
             log_error("game log not saved; recording stopped", err, game=self.game_id)

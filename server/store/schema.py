@@ -94,7 +94,19 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_by_mu ON ratings (mu DESC);
 """
 
-MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION, V3_RATINGS)
+V4_ACTIONS = """
+ALTER TABLE games ADD COLUMN seed TEXT;
+
+CREATE TABLE game_actions (
+    game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    seq     INTEGER NOT NULL,
+    seat    INTEGER NOT NULL,
+    choice  TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION, V3_RATINGS, V4_ACTIONS)
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -15,7 +15,7 @@ from typing import Any
 from . import bans, games, players, ratings, settings, stats
 from .bans import Ban, BanKind
 from .db import connect, schema_version, transaction
-from .games import GameLog, GameRecord, SeatRecord
+from .games import ActionLog, GameLog, GameRecord, SeatRecord
 from .players import Claim, Player
 from .ratings import RatingRecord
 from .stats import EditionStats, LeaderRow, RecentGame
@@ -81,10 +81,22 @@ class Store:
     # ------------------------------------------------------------- games
 
     def start_game(
-        self, edition: str, seats: Sequence[SeatRecord], started_at: datetime | None = None
+        self,
+        edition: str,
+        seats: Sequence[SeatRecord],
+        started_at: datetime | None = None,
+        seed: int | None = None,
     ) -> int:
-        """Record a new game in progress; its id."""
-        return games.start_game(self._conn, edition, seats, started_at or self._clock())
+        """Record a new game in progress (seeded with `seed`); its id."""
+        return games.start_game(self._conn, edition, seats, started_at or self._clock(), seed)
+
+    def record_action(self, game_id: int, seq: int, seat: int, choice: dict[str, Any]) -> None:
+        """Append action `seq`: `seat` chose `choice` (as `choice_to_dict` writes it)."""
+        games.record_action(self._conn, game_id, seq, seat, choice)
+
+    def action_log(self, game_id: int) -> ActionLog:
+        """What rebuilds a game with the engine: edition, seats, seed, actions; KeyError."""
+        return games.action_log(self._conn, game_id)
 
     def record_event(
         self,
