@@ -32,6 +32,7 @@ from protocol import (
     from_wire,
 )
 from protocol.version import PROTOCOL_VERSION
+from server.clock import LoopClock
 from server.engine import EDITIONS, Game
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
 
@@ -176,7 +177,9 @@ PER_CONFIG = -(-GAMES // len(CONFIGS))
 @pytest.mark.parametrize("edition", list(EDITIONS))
 async def test_no_frame_leaks_across_a_thousand_games(edition: str) -> None:
     """One edition's share of the thousand games (one test each, for parallel runs)."""
-    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0, grace=60, round_pause=0)))
+    lobby = Lobby(
+        LobbySettings(table=TableSettings(bot_delay=0, grace=60, round_pause=0)), clock=LoopClock()
+    )
     rng = random.Random(f"2024-{edition}")
     tables = [players for config, players in CONFIGS if config == edition]
     frames = 0
