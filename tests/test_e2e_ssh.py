@@ -107,7 +107,7 @@ async def test_two_players_and_four_bots_play_a_whole_game(
         await asyncio.gather(*(play_to_game_over(p, table, random.Random(p.seat)) for p in players))
 
         game = table.game
-        assert game is not None and game.game_over and table.status == "finished"
+        assert game is not None and game.game_over and table.runner.status == "finished"
         names = [seat.name or "" for seat in table.seats]
         assert names[2:] == [f"easy bot {seat}" for seat in range(3, 7)]
         for player in players:
@@ -125,7 +125,7 @@ async def test_two_players_and_four_bots_play_a_whole_game(
                 lambda t=term: "r: rematch" not in screen_text(t) and "round 1" in screen_text(t),
                 "a rematch",
             )
-        assert table.epoch == 2
+        assert table.runner.epoch == 2
 
 
 # ---------------------------------------------------------------- the terminal

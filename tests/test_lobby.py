@@ -187,7 +187,7 @@ async def test_disconnect_holds_the_seat_and_reconnect_gets_it_back(lobby: Lobby
     code = ana.state.info.code
     ana.attachment.detach()
     table = lobby.tables[code]
-    assert table.seats[0].identity == "SHA256:ana-key" and table.seats[0].session is None
+    assert table.seats[0].identity == "SHA256:ana-key" and table.seats[0].member is None
     again = Client(lobby, "ana", key="SHA256:ana-key")
     again.hello()
     await again.wait_for(lambda c: c.state)
@@ -314,11 +314,11 @@ def test_a_player_back_in_time_makes_their_own_decision() -> None:
     while not ana.my_turn():
         clock.advance(0.8)
     table = next(iter(lobby.tables.values()))
-    step = table.step
+    step = table.runner.step
     ana.attachment.detach()
     clock.advance(0.5)
     again = Client(lobby, "ana", key="SHA256:ana")
     again.hello()
     clock.advance(60)
     assert again.my_turn()
-    assert table.step == step, "the takeover bot must not play once its player is back"
+    assert table.runner.step == step, "the takeover bot must not play once its player is back"

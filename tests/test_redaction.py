@@ -15,6 +15,7 @@ from itertools import cycle
 import pytest
 
 from protocol import (
+    AddBot,
     CreateTable,
     Direction,
     Hello,
@@ -147,7 +148,7 @@ async def run_table(lobby: Lobby, edition: str, players: int, games: int, rng: r
             human.send(Sit(seat))
             humans.append(human)
         else:
-            table.add_bot(host.attachment.session, seat, level)
+            host.send(AddBot(seat, level))
     for game in range(games):
         host.finished.clear()  # the host stood up: it is the table's spectator
         if game == 0:
