@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from protocol import Message, TableInfo, TableState, TableSummary
+from protocol import Countdown, Message, TableInfo, TableState, TableSummary
 
 from ..engine import Event
 from ..metrics import Metrics
@@ -75,17 +75,20 @@ class Broadcaster:
         self._scheduled = False
         if self.closed:
             return
-        log = self._runner.log
+        log, countdown = self._runner.log, self._runner.countdown()
         with self._metrics.time_update() if self._metrics else contextlib.nullcontext():
             for member, sent in list(self._sent.items()):
                 self._sent[member] = len(log)
-                self._send(member, self._frame(member, log[sent:]))
+                self._send(member, self._frame(member, log[sent:], countdown))
 
-    def _frame(self, member: Member, events: Sequence[Event]) -> TableState:
+    def _frame(
+        self, member: Member, events: Sequence[Event], countdown: Countdown | None
+    ) -> TableState:
         index = self._seating.seat_of(member)
         game = self._runner.game
         view = game.view(index) if game else None
-        return TableState(self.info(index), view, tuple(e.for_seat(index) for e in events))
+        events_seen = tuple(e.for_seat(index) for e in events)
+        return TableState(self.info(index), view, events_seen, countdown)
 
     def info(self, you: int | None) -> TableInfo:
         """The table as its members see it."""

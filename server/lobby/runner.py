@@ -6,6 +6,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from protocol import Countdown
+from protocol.registry import MAX_TIMER
+
 from ..bots import Bot, make_bot
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start
@@ -14,6 +17,8 @@ from ..store import GameRecorder, Store
 from .clock import Clock, Timer
 from .errors import TableError
 from .seating import TAKEOVER_LEVEL, Seating
+
+MAX_COUNTDOWN_MS = MAX_TIMER * 1000  # the most a countdown may say
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,6 +38,17 @@ class Deps:
     clock: Clock
     store: Store | None = None
     metrics: Metrics | None = None
+
+
+def autoplay_event(seat: int, reason: str, choice: dict) -> Event:
+    """The log entry for a decision a bot made for a human: why (`timeout`, `disconnected`),
+    and the card it played (public) or kept (for that seat only)."""
+    public: dict = {"reason": reason, "decision": choice["type"]}
+    if choice["type"] == "play":
+        public["card"] = choice["card"]
+    elif choice["type"] == "keep":
+        return Event("autoplay", seat, public, {"card": choice["keep"]}, (seat,))
+    return Event("autoplay", seat, public)
 
 
 class GameRunner:
@@ -63,6 +79,7 @@ class GameRunner:
         self._seat_logs: dict[int, list[dict]] = {}
         self._ready: set[int] = set()
         self._timer: Timer | None = None
+        self._countdown: tuple[str, float, int | None] | None = None  # kind, due, seat
         self._game_started = 0.0
 
     def require_waiting(self) -> None:
@@ -150,7 +167,7 @@ class GameRunner:
             self._log_game_end()
         elif game.round_over:
             self.status = "round_over"
-            self._schedule(self.settings.round_pause, self._next_round_due)
+            self._schedule(self.settings.round_pause, self._next_round_due, ("pause", None))
         self._changed()
         self._schedule_actor()
 
@@ -181,22 +198,41 @@ class GameRunner:
         if seat.played_by_bot:
             self._schedule(self.settings.bot_delay, self._bot_turn)
         elif self.timer:
-            self._schedule(self.timer, self._timed_out)
+            self._schedule(self.timer, self._timed_out, ("turn", game.pending.seat))
         else:
             self._cancel_timer()  # e.g. a takeover bot's turn, now that its player is back
 
-    def _schedule(self, delay: float, callback: Callable[[int], None]) -> None:
+    def countdown(self) -> Countdown | None:
+        """The timer players see running now (a turn's or the pause's), with the time left."""
+        if self._countdown is None:
+            return None
+        kind, due, seat = self._countdown
+        left = max(0, min(round((due - self.deps.clock.now()) * 1000), MAX_COUNTDOWN_MS))
+        return Countdown(kind, left, seat)
+
+    def _schedule(
+        self,
+        delay: float,
+        callback: Callable[[int], None],
+        shown: tuple[str, int | None] | None = None,
+    ) -> None:
+        """Call `callback(step)` after `delay`; `shown` (kind, seat) if players see it run."""
         self._cancel_timer()
-        self._timer = self.deps.clock.call_later(delay, callback, self.step)
+        clock = self.deps.clock
+        self._timer = clock.call_later(delay, callback, self.step)
+        if shown is not None:
+            self._countdown = (shown[0], clock.now() + delay, shown[1])
 
     def _cancel_timer(self) -> None:
+        self._countdown = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
 
     def _bot_turn(self, step: int) -> None:
         if step == self.step and not self.closed:
-            self._autoplay(reason=None)
+            seat = self.seating.seats[self.game.pending.seat]
+            self._autoplay(reason="disconnected" if seat.bot_level is None else None)
 
     def _timed_out(self, step: int) -> None:
         if step == self.step and not self.closed:
@@ -210,9 +246,9 @@ class GameRunner:
         bot = self._bots.get(index)
         if bot is None or bot.level != level:
             bot = self._bots[index] = make_bot(level)
-        if reason is not None:
-            self.log.append(Event("autoplay", index, {"reason": reason}))
         choice = bot.choose(game.view(index), self._seat_log(index), self.deps.rng)
+        if reason is not None:
+            self.log.append(autoplay_event(index, reason, choice))
         game.act(index, choice_from_dict(choice))
         self._count_action()
         self._stepped()
