@@ -206,6 +206,27 @@ async def test_reconnect_with_the_same_key_gets_the_seat_and_log_back(
             assert table.seats[0].held is None and table.seats[0].name == "ana"
 
 
+async def test_a_second_session_with_the_same_key_takes_the_seat_and_closes_the_first(
+    frozen_server: Server, key: asyncssh.SSHKey
+) -> None:
+    server = frozen_server
+    async with SSHTerminal.connect(server.port, username="ana", key=key) as first:
+        await wait_text(first, "signed in as ana")
+        code = await create_table(first, seats=2)
+        await first.send_keys("g")
+        await first.wait_for(lambda: dealt(first), "round 1 dealt")
+        async with SSHTerminal.connect(server.port, username="ana", key=key) as second:
+            assert await first.wait_closed() is not None
+            assert "You are playing from another session now" in first.text
+            await second.wait_for(lambda: dealt(second), "the game on the new session")
+            assert "ana (you)" in second.screen.display[1]
+            assert "ana-2 (you)" not in screen_text(second)
+            assert header_code(second) == code
+            table = server.table(code)
+            assert table.seats[0].name == "ana" and table.seats[0].member is not None
+            assert table.seats[0].held is None
+
+
 def in_order(lines: list[str], screen: list[str]) -> bool:
     """Whether every word of `lines` is in `screen`'s lines, in the same order."""
     words = " ".join(lines).split()

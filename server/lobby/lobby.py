@@ -54,6 +54,8 @@ from .table import Disconnect, Rejoin, Table
 
 log = logging.getLogger(__name__)
 
+REPLACED = "You are playing from another session now: this one is closed."
+
 
 CloseSession = Callable[[Session, str], None]  # end that session, telling it why
 
@@ -228,12 +230,28 @@ class Lobby:
         self._lobby_changed()
 
     def _rejoin_held_seat(self, session: Session) -> None:
-        if session.identity.guest:
+        """A keyed player seated at a table gets the seat (and its view) back: from a dropped
+        session, or from another session of theirs, which is told and closed."""
+        identity = session.identity
+        if identity.guest:
             return
+        others = [s for s in self.sessions if s is not session and s.identity.id == identity.id]
         for table in list(self.tables.values()):
+            places = [(other, other.table) for other in others]
             table.submit(session, Rejoin())
             if session.table is not None:
+                for other, place in places:
+                    if place is table and other.table is None:
+                        self._close(other, REPLACED)
                 return
+
+    def _close(self, session: Session, reason: str) -> None:
+        """Tell `session` why, then end it (or, with no closer, detach it)."""
+        session.send(Notice(reason))
+        if self.close_session is not None:
+            self.close_session(session, reason)
+        else:
+            self.detach(session)
 
     def _create_table(self, session: Session, message: CreateTable) -> None:
         self._require_in_lobby(session)

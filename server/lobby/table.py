@@ -179,8 +179,7 @@ class Table:
         index = self.seating.seat_of_identity(member.identity.id)
         if index is None:
             return
-        replaced = self.seating.reattach(index, member)
-        self.seats[index].name = member.identity.name
+        replaced = self.seating.reattach(index, member)  # the seat keeps the player's name
         if replaced is not None:
             self._broadcast.remove(replaced)
             self._output.placed(replaced, None)
