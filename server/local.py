@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 
 from lovelet_tui.app import LoveletApp
@@ -44,6 +45,15 @@ def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> 
     return app
 
 
-def play(edition: str, players: int, bots: str) -> None:
-    """Play one table in this terminal until the player quits."""
-    local_app(edition, players, bots).run()
+def play(edition: str, players: int, bots: str, bot_delay: float) -> None:
+    """Play one table in this terminal until the player quits.
+
+    The lobby's timers need a running event loop from the moment the app attaches, so the
+    lobby is built inside the loop that then runs the app. (`App.run` is `asyncio.run` of
+    `App.run_async`, nothing more.)
+    """
+    asyncio.run(_play(edition, players, bots, bot_delay))
+
+
+async def _play(edition: str, players: int, bots: str, bot_delay: float) -> None:
+    await local_app(edition, players, bots, bot_delay).run_async()
