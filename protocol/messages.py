@@ -91,6 +91,14 @@ class Join:
 
 
 @dataclass(frozen=True, slots=True)
+class RejoinSeat:
+    """A guest back within the grace period: the seat held with this one-time code."""
+
+    TYPE: ClassVar[str] = "rejoin_seat"
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
 class Spectate:
     """Watch the table with this code."""
 
@@ -196,6 +204,7 @@ ClientMessage = (
     Hello
     | CreateTable
     | Join
+    | RejoinSeat
     | Spectate
     | Leave
     | Sit

@@ -87,6 +87,7 @@ TO_SERVER = Tagged(
             },
         ),
         Record(m.Join, {"code": CODE}),
+        Record(m.RejoinSeat, {"code": CODE}),
         Record(m.Spectate, {"code": CODE}),
         Record(m.Leave, {}),
         Record(m.Sit, {"seat": SEAT}),

@@ -24,8 +24,9 @@ def table_with_ana(timer: int | None, settings: TableSettings = SLOW) -> tuple[F
 
 
 def ana_to_decide(clock: FakeClock, ana: Client) -> None:
+    """Let the bot play until ana decides, stopping at the moment her turn starts."""
     while not ana.my_turn():
-        clock.advance(0.8)
+        clock.next()
 
 
 def watcher(clock: FakeClock, ana: Client) -> Client:

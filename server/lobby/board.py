@@ -24,11 +24,17 @@ TABLE_NAME_MAX = 40
 class Board:
     """The open tables, as a `TableOutput`: frames go to sessions, places and lines are kept."""
 
-    def __init__(self, rng: random.Random, listing_changed: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        rng: random.Random,
+        listing_changed: Callable[[], None],
+        replaced: Callable[[Session], None],
+    ) -> None:
         self.tables: dict[str, Table] = {}
         self.listing: dict[str, TableSummary] = {}  # each table's line in the lobby list
         self._rng = rng
         self._listing_changed = listing_changed
+        self._replaced = replaced
         self._rounds_over: list[Callable[[], object]] = []  # called once no round is played
 
     def new_code(self) -> str:
@@ -79,6 +85,11 @@ class Board:
         """A table says where `member` is now."""
         assert isinstance(member, Session)
         member.table = None if code is None else self.tables.get(code)
+
+    def replaced(self, member: Member) -> None:
+        """Another session of the same player took `member`'s seat."""
+        assert isinstance(member, Session)
+        self._replaced(member)
 
     def listed(self, code: str, summary: TableSummary | None) -> None:
         """A table's line in the lobby list changed (None: the table closed)."""

@@ -24,6 +24,7 @@ from protocol import (
     Message,
     Notice,
     ProtocolError,
+    RejoinSeat,
     Rematch,
     RemoveBot,
     Sit,
@@ -51,6 +52,7 @@ from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
 from .stats import stats_for
 from .table import Disconnect, Rejoin, Table
+from .words import idle_time
 
 log = logging.getLogger(__name__)
 
@@ -110,12 +112,13 @@ class Lobby:
         self.clock = clock
         self.close_session = closer  # how a session is ended from here (idle, admin)
         self.sessions: dict[Session, None] = {}
-        self.board = Board(self.rng, self._lobby_changed)
+        self.board = Board(self.rng, self._lobby_changed, lambda s: self._close(s, REPLACED))
         self._lobby_dirty = False
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
             Join: self._join,
+            RejoinSeat: self._rejoin_seat,
             Spectate: self._spectate,
             Leave: self._leave,
             Sit: self._at_table,
@@ -230,20 +233,21 @@ class Lobby:
         self._lobby_changed()
 
     def _rejoin_held_seat(self, session: Session) -> None:
-        """A keyed player seated at a table gets the seat (and its view) back: from a dropped
-        session, or from another session of theirs, which is told and closed."""
-        identity = session.identity
-        if identity.guest:
-            return
-        others = [s for s in self.sessions if s is not session and s.identity.id == identity.id]
+        """A keyed player seated at a table gets the seat (and its view) back, from a dropped
+        session or from another of theirs (which is told and closed); a guest from the address
+        of a held guest seat is told how to take it back."""
         for table in list(self.tables.values()):
-            places = [(other, other.table) for other in others]
             table.submit(session, Rejoin())
             if session.table is not None:
-                for other, place in places:
-                    if place is table and other.table is None:
-                        self._close(other, REPLACED)
                 return
+
+    def _rejoin_seat(self, session: Session, message: RejoinSeat) -> None:
+        self._require_in_lobby(session)
+        for table in list(self.tables.values()):
+            table.submit(session, message)
+            if session.table is not None:
+                return
+        raise TableError("no_such_seat_code", "no seat is held with that code")
 
     def _close(self, session: Session, reason: str) -> None:
         """Tell `session` why, then end it (or, with no closer, detach it)."""
@@ -337,12 +341,3 @@ class Lobby:
     def _lobby_message(self) -> LobbyMessage:
         tables = tuple(self.board.listing.values())
         return LobbyMessage(tables, self.online())
-
-
-def idle_time(seconds: float) -> str:
-    """'45 seconds', '1 minute', '30 minutes': how long someone was idle, in words."""
-    if seconds < 90:
-        count, unit = round(seconds), "second"
-    else:
-        count, unit = round(seconds / 60), "minute"
-    return f"{count} {unit}{'' if count == 1 else 's'}"

@@ -13,7 +13,7 @@ from ..bots import Bot, make_bot
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics
-from ..store import GameRecorder, Store
+from ..store import GameRecorder, SeatRecord, Store
 from .clock import Clock, Timer
 from .errors import TableError
 from .seating import TAKEOVER_LEVEL, Seating
@@ -133,6 +133,13 @@ class GameRunner:
             raise TableError(err.code, err.message) from None
         self._count_action()
         self._stepped()
+
+    def seat_lost(self, index: int) -> None:
+        """A bot plays seat `index` for good: the record credits it, and it decides now."""
+        seat = self.seating.seats[index]
+        if self.recorder is not None:
+            self.recorder.replace_seat(index, SeatRecord(None, seat.name or "?", seat.bot_level))
+        self._schedule_actor()
 
     def seats_changed(self) -> None:
         """Someone dropped, came back or left: who decides now may have changed."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Protocol
@@ -15,6 +16,18 @@ from .errors import TableError
 from .session import Identity
 
 TAKEOVER_LEVEL = "medium"  # the bot that plays for a timed-out or disconnected player
+CODE_LETTERS = "ACDEFGHJKLMNPQRTUVWXY"  # no look-alikes (B/8, I/1, O/0, S/5, Z/2)
+
+
+def rejoin_code() -> str:
+    """A fresh one-time rejoin code, e.g. 'KQXM-TRWA' (21^8, about 4e10 of them)."""
+    letters = "".join(secrets.choice(CODE_LETTERS) for _ in range(8))
+    return f"{letters[:4]}-{letters[4:]}"
+
+
+def normal_code(code: str) -> str:
+    """A rejoin code as typed, compared without case, dashes or spaces."""
+    return "".join(c for c in code.upper() if c.isalnum())
 
 
 class Member(Hashable, Protocol):
@@ -34,6 +47,8 @@ class Seat:
     member: Member | None = None  # the connected session of that human
     bot_level: str | None = None  # set for a bot seat
     held: Timer | None = None  # grace timer of a dropped human
+    address: str | None = None  # a guest's address, to remind them of their held seat
+    rejoin: str | None = None  # a guest's one-time code to take the seat back
 
     @property
     def empty(self) -> bool:
@@ -109,6 +124,8 @@ class Seating:
         self.vacate(member)
         identity = member.identity
         self.seats[index] = Seat(identity.name, identity.id, identity.guest, member)
+        if identity.guest:
+            self.seats[index].address = identity.address
 
     def host_at(self, index: int, member: Member) -> None:
         """`member` sits at `index` and hosts."""
@@ -150,6 +167,21 @@ class Seating:
         seat.release()
         old, seat.member = seat.member, member
         return old if old is not member else None
+
+    def seat_of_code(self, code: str) -> int | None:
+        """The guest seat whose rejoin code is `code` (any case, dashes and spaces ignored)."""
+        wanted = normal_code(code)
+        for index, seat in enumerate(self.seats):
+            if seat.rejoin is not None and normal_code(seat.rejoin) == wanted:
+                return index
+        return None
+
+    def held_for(self, identity: Identity) -> int | None:
+        """A held guest seat of a guest coming from the same address, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.held is not None and seat.guest and seat.address == identity.address:
+                return index
+        return None
 
     def abandoned(self) -> bool:
         """No human is seated (connected or held) and nobody watches."""

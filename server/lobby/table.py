@@ -25,6 +25,7 @@ from protocol import (
     Notice,
     PlayChoice,
     RedrawChoice,
+    RejoinSeat,
     Rematch,
     RemoveBot,
     Sit,
@@ -39,7 +40,8 @@ from ..logs import log_table_closed
 from .broadcast import Broadcaster, Header
 from .errors import TableError
 from .runner import Deps, GameRunner, TableSettings
-from .seating import Member, Seat, Seating
+from .seating import Member, Seat, Seating, rejoin_code
+from .words import idle_time
 
 __all__ = ["Table", "TableError", "TableOutput", "TableSettings"]
 
@@ -55,6 +57,9 @@ class TableOutput(Protocol):
 
     def listed(self, code: str, summary: TableSummary | None) -> None:
         """How the lobby list shows table `code` now; None once it is closed."""
+
+    def replaced(self, member: Member) -> None:
+        """Another session of the same player took `member`'s seat: end `member`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +121,7 @@ class Table:
             Host: lambda m, c: self._take_seat(m, 0, host=True),
             Join: lambda m, c: self._join(m),
             Rejoin: lambda m, c: self._rejoin(m),
+            RejoinSeat: lambda m, c: self._rejoin_by_code(m, c.code),
             Spectate: lambda m, c: self._spectate(m),
             Sit: lambda m, c: self._sit(m, c.seat),
             Stand: lambda m, c: self._stand(m),
@@ -166,6 +172,7 @@ class Table:
         else:
             self.seating.seat_human(index, member)
         self._arrive(member)
+        self._tell_code(index)
 
     def _join(self, member: Member) -> None:
         if self.seating.seat_of_identity(member.identity.id) is not None:
@@ -176,16 +183,57 @@ class Table:
         self._take_seat(member, self.seating.first_free())
 
     def _rejoin(self, member: Member) -> None:
+        if member.identity.guest:
+            self._remind(member)
+            return
         index = self.seating.seat_of_identity(member.identity.id)
+        if index is not None:
+            self._reattach(index, member)
+
+    def _rejoin_by_code(self, member: Member, code: str) -> None:
+        index = self.seating.seat_of_code(code)
         if index is None:
             return
+        seat = self.seats[index]
+        seat.identity, seat.address = member.identity.id, member.identity.address
+        self._reattach(index, member)
+        self._tell_code(index)  # the code used is spent
+
+    def _reattach(self, index: int, member: Member) -> None:
         replaced = self.seating.reattach(index, member)  # the seat keeps the player's name
         if replaced is not None:
             self._broadcast.remove(replaced)
             self._output.placed(replaced, None)
+            self._output.replaced(replaced)
         self._arrive(member)
         self._output.send(member, Notice(f"Welcome back: you are at table {self.code} again."))
         self.runner.seats_changed()
+
+    def _tell_code(self, index: int) -> None:
+        """A guest's seat gets a new one-time rejoin code, told to that guest only."""
+        seat = self.seats[index]
+        if seat.member is None or not seat.guest:
+            return
+        seat.rejoin = rejoin_code()
+        grace = idle_time(self.settings.grace)
+        self._output.send(
+            seat.member,
+            Notice(
+                f"Your rejoin code: {seat.rejoin}. If you drop, sign in again within {grace},"
+                " press r in the lobby and type it to get your seat back."
+            ),
+        )
+
+    def _remind(self, member: Member) -> None:
+        """A guest from the address of a held guest seat: how to take it back."""
+        if self.seating.held_for(member.identity) is not None:
+            self._output.send(
+                member,
+                Notice(
+                    f"A seat of yours is held at table {self.code}: press r and type your"
+                    " rejoin code to take it back."
+                ),
+            )
 
     def _spectate(self, member: Member) -> None:
         self.seating.watch(member)
@@ -195,6 +243,7 @@ class Table:
         self.runner.require_waiting()
         self.seating.sit(member, index)
         self._changed()
+        self._tell_code(index)
 
     def _stand(self, member: Member) -> None:
         self.runner.require_waiting()
@@ -225,7 +274,7 @@ class Table:
         if index is not None and self.runner.status != "waiting":
             self.seats[index].member = None
             if gone:
-                self.seating.hand_to_bot(index)
+                self._hand_to_bot(index)
             else:
                 self._hold(index)
             self.runner.seats_changed()
@@ -242,9 +291,13 @@ class Table:
 
     def _grace_expired(self, seat: Seat) -> None:
         if seat in self.seats and not self.closed:
-            self.seating.hand_to_bot(self.seats.index(seat))
-            self.runner.seats_changed()
+            self._hand_to_bot(self.seats.index(seat))
             self._after_departure()
+
+    def _hand_to_bot(self, index: int) -> None:
+        """The seat's human is gone for good: a bot plays it, and gets its result."""
+        self.seating.hand_to_bot(index)
+        self.runner.seat_lost(index)
 
     def _after_departure(self) -> None:
         if self.seating.abandoned():
