@@ -84,6 +84,7 @@ TO_SERVER = Tagged(
                 "seats": Int(2, MAX_SEATS),
                 "timer": Nullable(Int(1, MAX_TIMER)),
                 "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
+                "takeover": Bool(),
             },
         ),
         Record(m.Join, {"code": CODE}),

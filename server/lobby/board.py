@@ -62,7 +62,17 @@ class Board:
             raise TableError("bad_table", str(err).strip("'\"")) from None
         name = clean_text(message.name, TABLE_NAME_MAX) or f"{host.name}'s table"
         code = self.new_code()
-        table = Table(code, name, edition, message.seats, message.timer, settings, self, deps)
+        table = Table(
+            code,
+            name,
+            edition,
+            message.seats,
+            message.timer,
+            settings,
+            self,
+            deps,
+            message.takeover,
+        )
         self.tables[code] = table
         table.submit(host, Host())
         for bot in message.bots:

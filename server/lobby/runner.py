@@ -13,7 +13,7 @@ from ..bots import Bot, make_bot
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics
-from ..store import GameRecorder, SeatRecord, Store
+from ..store import GameRecorder, Store
 from .clock import Clock, Timer
 from .errors import TableError
 from .seating import TAKEOVER_LEVEL, Seating
@@ -63,6 +63,7 @@ class GameRunner:
         settings: TableSettings,
         deps: Deps,
         changed: Callable[[], None],
+        before_round: Callable[[], None] = lambda: None,
     ) -> None:
         self.code, self.edition, self.seating, self.timer = code, edition, seating, timer
         self.settings, self.deps = settings, deps
@@ -74,6 +75,7 @@ class GameRunner:
         self.recorder: GameRecorder | None = None
         self.closed = False
         self._changed = changed
+        self._before_round = before_round  # the table seats late joiners then
         self._engine_seen = 0
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}
@@ -135,10 +137,10 @@ class GameRunner:
         self._stepped()
 
     def seat_lost(self, index: int) -> None:
-        """A bot plays seat `index` for good: the record credits it, and it decides now."""
-        seat = self.seating.seats[index]
+        """Someone else plays seat `index` for good (a bot for a player gone, or a late joiner
+        for a bot): the record credits them; they decide now if it is their turn."""
         if self.recorder is not None:
-            self.recorder.replace_seat(index, SeatRecord(None, seat.name or "?", seat.bot_level))
+            self.recorder.replace_seat(index, self.seating.records()[index])
         self._schedule_actor()
 
     def seats_changed(self) -> None:
@@ -155,6 +157,7 @@ class GameRunner:
     # ---------------------------------------------------------------- steps
 
     def _start_round(self) -> None:
+        self._before_round()
         self._ready.clear()
         self.game.start_round()
         self.status = "playing"

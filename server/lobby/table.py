@@ -102,12 +102,16 @@ class Table:
         settings: TableSettings,
         output: TableOutput,
         deps: Deps,
+        takeover: bool = False,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
         self.settings = settings
         self.seating = Seating(seats)
-        self.runner = GameRunner(code, edition, self.seating, timer, settings, deps, self._changed)
+        self.takeover = takeover  # late joiners may take a bot's seat at the next round
+        self.runner = GameRunner(
+            code, edition, self.seating, timer, settings, deps, self._changed, self._late_joiners
+        )
         self._clock = deps.clock
         self._output = output
         header = Header(code, name, edition.id)
@@ -178,9 +182,26 @@ class Table:
         if self.seating.seat_of_identity(member.identity.id) is not None:
             self._rejoin(member)
             return
-        if self.runner.status != "waiting":
+        if self.runner.status == "waiting":
+            self._take_seat(member, self.seating.first_free())
+        elif self.takeover:
+            self._spectate(member)
+            self._claim(member, None)
+        else:
             raise TableError("in_progress", "the game has started: spectate instead")
-        self._take_seat(member, self.seating.first_free())
+
+    def _claim(self, member: Member, index: int | None) -> None:
+        index = self.seating.claim(member, index)
+        name = self.seats[index].name
+        self._output.send(
+            member, Notice(f"You take {name}'s seat {index + 1} when the next round starts.")
+        )
+
+    def _late_joiners(self) -> None:
+        """Before a round: claimants take the bot seats they claimed."""
+        for index in self.seating.seat_claimants():
+            self._tell_code(index)
+            self.runner.seat_lost(index)
 
     def _rejoin(self, member: Member) -> None:
         if member.identity.guest:
@@ -240,6 +261,10 @@ class Table:
         self._arrive(member)
 
     def _sit(self, member: Member, index: int) -> None:
+        if self.takeover and self.runner.status != "waiting" and member in self.seating.spectators:
+            self.seating.seat(index)  # `no_such_seat` if there is none
+            self._claim(member, index)
+            return
         self.runner.require_waiting()
         self.seating.sit(member, index)
         self._changed()
@@ -270,6 +295,7 @@ class Table:
 
     def _depart(self, member: Member, gone: bool) -> None:
         """A spectator just goes; a seat empties before the game, else is held or given away."""
+        self.seating.unclaim(member)
         index = self.seating.seat_of(member)
         if index is not None and self.runner.status != "waiting":
             self.seats[index].member = None
