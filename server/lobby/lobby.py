@@ -35,9 +35,6 @@ from protocol import (
     Welcome,
     decode,
 )
-from protocol import (
-    Lobby as LobbyMessage,
-)
 
 from ..metrics import Metrics
 from ..sanitize import clean_text
@@ -48,6 +45,7 @@ from .chat import chat
 from .clock import Clock
 from .errors import TableError
 from .limits import RateLimit
+from .lobby_list import LobbyList
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
 from .stats import stats_for
@@ -112,14 +110,16 @@ class Lobby:
         self.clock = clock
         self.close_session = closer  # how a session is ended from here (idle, admin)
         self.sessions: dict[Session, None] = {}
-        self.board = Board(self.rng, self._lobby_changed, lambda s: self._close(s, REPLACED))
-        self._lobby_dirty = False
+        self.board = Board(
+            self.rng, lambda: self.lobby_list.changed(), lambda s: self._close(s, REPLACED)
+        )
+        self.lobby_list = LobbyList(clock, self.sessions, self.board.listing)
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
-            Join: self._join,
+            Join: self._to_table,
             RejoinSeat: self._rejoin_seat,
-            Spectate: self._spectate,
+            Spectate: self._to_table,
             Leave: self._leave,
             Sit: self._at_table,
             Stand: self._at_table,
@@ -157,7 +157,7 @@ class Lobby:
         self.sessions.pop(session, None)
         if session.table is not None:
             session.table.submit(session, Disconnect())
-        self._lobby_changed()
+        self.lobby_list.changed()
 
     def receive(self, session: Session, frame: bytes) -> None:
         """Decode and handle one client frame; refusals go back to that client only."""
@@ -203,7 +203,7 @@ class Lobby:
 
     def online(self) -> tuple[str, ...]:
         """Names of every greeted session."""
-        return tuple(s.name for s in self.sessions if s.greeted)
+        return self.lobby_list.online()
 
     # ------------------------------------------------------------- handlers
 
@@ -229,8 +229,8 @@ class Lobby:
             session.send(Notice(session.notice))
         self._rejoin_held_seat(session)
         if session.table is None:
-            self._send_lobby(session)
-        self._lobby_changed()
+            self.lobby_list.send_to(session)
+        self.lobby_list.changed()
 
     def _rejoin_held_seat(self, session: Session) -> None:
         """A keyed player seated at a table gets the seat (and its view) back, from a dropped
@@ -262,18 +262,14 @@ class Lobby:
         deps = Deps(self.rng, self.clock, self.store, self.metrics)
         self.board.open(session, message, self.settings.table, deps)
 
-    def _join(self, session: Session, message: Join) -> None:
-        self._require_in_lobby(session)
-        self.board.find(message.code).submit(session, message)
-
-    def _spectate(self, session: Session, message: Spectate) -> None:
+    def _to_table(self, session: Session, message: Join | Spectate) -> None:
         self._require_in_lobby(session)
         self.board.find(message.code).submit(session, message)
 
     def _leave(self, session: Session, message: Leave) -> None:
         self._table_of(session).submit(session, message)
         if session.table is None:
-            self._send_lobby(session)
+            self.lobby_list.send_to(session)
 
     def _at_table(self, session: Session, message: Message) -> None:
         self._table_of(session).submit(session, message)
@@ -319,25 +315,3 @@ class Lobby:
     def shut_down(self) -> None:
         """Stop every table: running games are recorded as abandoned, timers cancelled."""
         self.board.close_all()
-
-    # ------------------------------------------------------------- lobby updates
-
-    def _lobby_changed(self) -> None:
-        """Coalesce lobby-list updates to one per loop iteration."""
-        if not self._lobby_dirty:
-            self._lobby_dirty = True
-            self.clock.call_soon(self._flush_lobby)
-
-    def _flush_lobby(self) -> None:
-        self._lobby_dirty = False
-        message = self._lobby_message()
-        for session in self.sessions:
-            if session.greeted and session.table is None:
-                session.send(message)
-
-    def _send_lobby(self, session: Session) -> None:
-        session.send(self._lobby_message())
-
-    def _lobby_message(self) -> LobbyMessage:
-        tables = tuple(self.board.listing.values())
-        return LobbyMessage(tables, self.online())

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from protocol import (
     Act,
@@ -21,8 +21,6 @@ from protocol import (
     KeepChoice,
     Leave,
     LookChoice,
-    Message,
-    Notice,
     PlayChoice,
     RedrawChoice,
     RejoinSeat,
@@ -38,28 +36,13 @@ from protocol import (
 from ..engine import Choice, Edition, Game, Keep, Look, Play, Redraw
 from ..logs import log_table_closed
 from .broadcast import Broadcaster, Header
+from .doors import Doors, Hooks
 from .errors import TableError
+from .output import TableOutput
 from .runner import Deps, GameRunner, TableSettings
-from .seating import Member, Seat, Seating, rejoin_code
-from .words import idle_time
+from .seating import Member, Seat, Seating
 
 __all__ = ["Table", "TableError", "TableOutput", "TableSettings"]
-
-
-class TableOutput(Protocol):
-    """Where a table's output goes (the lobby)."""
-
-    def send(self, member: Member, message: Message) -> None:
-        """A message for one member."""
-
-    def placed(self, member: Member, code: str | None) -> None:
-        """`member` is now at table `code`, or at none (it left, or the table closed)."""
-
-    def listed(self, code: str, summary: TableSummary | None) -> None:
-        """How the lobby list shows table `code` now; None once it is closed."""
-
-    def replaced(self, member: Member) -> None:
-        """Another session of the same player took `member`'s seat: end `member`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,9 +91,8 @@ class Table:
         self.code, self.name, self.edition = code, name, edition
         self.settings = settings
         self.seating = Seating(seats)
-        self.takeover = takeover  # late joiners may take a bot's seat at the next round
         self.runner = GameRunner(
-            code, edition, self.seating, timer, settings, deps, self._changed, self._late_joiners
+            code, edition, self.seating, timer, settings, deps, self._changed, self._before_round
         )
         self._clock = deps.clock
         self._output = output
@@ -120,13 +102,25 @@ class Table:
         )
         self._last_summary: TableSummary | None = None
         self.closed = False
+        hooks = Hooks(self._changed, self._close, lambda: self.closed)
+        self.doors = doors = Doors(
+            code,
+            self.seating,
+            self.runner,
+            self._broadcast,
+            output,
+            settings,
+            deps.clock,
+            hooks,
+            takeover,
+        )
         runner, seated = self.runner, self.seating.require_seated
         self._commands: dict[type, Callable[[Member, Any], None]] = {
-            Host: lambda m, c: self._take_seat(m, 0, host=True),
-            Join: lambda m, c: self._join(m),
-            Rejoin: lambda m, c: self._rejoin(m),
-            RejoinSeat: lambda m, c: self._rejoin_by_code(m, c.code),
-            Spectate: lambda m, c: self._spectate(m),
+            Host: lambda m, c: doors.take_seat(m, 0, host=True),
+            Join: lambda m, c: doors.join(m),
+            Rejoin: lambda m, c: doors.rejoin(m),
+            RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
+            Spectate: lambda m, c: doors.spectate(m),
             Sit: lambda m, c: self._sit(m, c.seat),
             Stand: lambda m, c: self._stand(m),
             AddBot: lambda m, c: self._add_bot(m, c.seat, c.level),
@@ -134,11 +128,9 @@ class Table:
             Start: lambda m, c: self._start(m),
             Rematch: lambda m, c: self._rematch(m),
             ContinueRound: lambda m, c: runner.continue_round(seated(m)),
-            Act: lambda m, c: self.runner.act(
-                self.seating.require_seated(m), engine_choice(c.choice)
-            ),
-            Leave: lambda m, c: self._depart(m, gone=True),
-            Disconnect: lambda m, c: self._depart(m, gone=False),
+            Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice)),
+            Leave: lambda m, c: doors.depart(m, gone=True),
+            Disconnect: lambda m, c: doors.depart(m, gone=False),
             Say: lambda m, c: self._say(c.line),
             Close: lambda m, c: self._close(),
         }
@@ -170,105 +162,22 @@ class Table:
 
     # ---------------------------------------------------------------- seating
 
-    def _take_seat(self, member: Member, index: int, host: bool = False) -> None:
-        if host:
-            self.seating.host_at(index, member)
-        else:
-            self.seating.seat_human(index, member)
-        self._arrive(member)
-        self._tell_code(index)
-
-    def _join(self, member: Member) -> None:
-        if self.seating.seat_of_identity(member.identity.id) is not None:
-            self._rejoin(member)
-            return
-        if self.runner.status == "waiting":
-            self._take_seat(member, self.seating.first_free())
-        elif self.takeover:
-            self._spectate(member)
-            self._claim(member, None)
-        else:
-            raise TableError("in_progress", "the game has started: spectate instead")
-
-    def _claim(self, member: Member, index: int | None) -> None:
-        index = self.seating.claim(member, index)
-        name = self.seats[index].name
-        self._output.send(
-            member, Notice(f"You take {name}'s seat {index + 1} when the next round starts.")
-        )
-
-    def _late_joiners(self) -> None:
-        """Before a round: claimants take the bot seats they claimed."""
-        for index in self.seating.seat_claimants():
-            self._tell_code(index)
-            self.runner.seat_lost(index)
-
-    def _rejoin(self, member: Member) -> None:
-        if member.identity.guest:
-            self._remind(member)
-            return
-        index = self.seating.seat_of_identity(member.identity.id)
-        if index is not None:
-            self._reattach(index, member)
-
-    def _rejoin_by_code(self, member: Member, code: str) -> None:
-        index = self.seating.seat_of_code(code)
-        if index is None:
-            return
-        seat = self.seats[index]
-        seat.identity, seat.address = member.identity.id, member.identity.address
-        self._reattach(index, member)
-        self._tell_code(index)  # the code used is spent
-
-    def _reattach(self, index: int, member: Member) -> None:
-        replaced = self.seating.reattach(index, member)  # the seat keeps the player's name
-        if replaced is not None:
-            self._broadcast.remove(replaced)
-            self._output.placed(replaced, None)
-            self._output.replaced(replaced)
-        self._arrive(member)
-        self._output.send(member, Notice(f"Welcome back: you are at table {self.code} again."))
-        self.runner.seats_changed()
-
-    def _tell_code(self, index: int) -> None:
-        """A guest's seat gets a new one-time rejoin code, told to that guest only."""
-        seat = self.seats[index]
-        if seat.member is None or not seat.guest:
-            return
-        seat.rejoin = rejoin_code()
-        grace = idle_time(self.settings.grace)
-        self._output.send(
-            seat.member,
-            Notice(
-                f"Your rejoin code: {seat.rejoin}. If you drop, sign in again within {grace},"
-                " press r in the lobby and type it to get your seat back."
-            ),
-        )
-
-    def _remind(self, member: Member) -> None:
-        """A guest from the address of a held guest seat: how to take it back."""
-        if self.seating.held_for(member.identity) is not None:
-            self._output.send(
-                member,
-                Notice(
-                    f"A seat of yours is held at table {self.code}: press r and type your"
-                    " rejoin code to take it back."
-                ),
-            )
-
-    def _spectate(self, member: Member) -> None:
-        self.seating.watch(member)
-        self._arrive(member)
+    def _before_round(self) -> None:
+        self.doors.late_joiners()
 
     def _sit(self, member: Member, index: int) -> None:
-        if self.takeover and self.runner.status != "waiting" and member in self.seating.spectators:
+        if (
+            self.doors.takeover
+            and self.runner.status != "waiting"
+            and member in self.seating.spectators
+        ):
             self.seating.seat(index)  # `no_such_seat` if there is none
-            self._claim(member, index)
+            self.doors.claim(member, index)
             return
         self.runner.require_waiting()
         self.seating.sit(member, index)
         self._changed()
-        self._tell_code(index)
+        self.doors.tell_code(index)
 
     def _stand(self, member: Member) -> None:
         self.runner.require_waiting()
@@ -286,50 +195,6 @@ class Table:
         self.seating.require_host(member)
         self.runner.require_waiting()
         self.seating.remove_bot(member, index)
-        self._changed()
-
-    def _arrive(self, member: Member) -> None:
-        self._broadcast.add(member)
-        self._output.placed(member, self.code)
-        self._changed()
-
-    def _depart(self, member: Member, gone: bool) -> None:
-        """A spectator just goes; a seat empties before the game, else is held or given away."""
-        self.seating.unclaim(member)
-        index = self.seating.seat_of(member)
-        if index is not None and self.runner.status != "waiting":
-            self.seats[index].member = None
-            if gone:
-                self._hand_to_bot(index)
-            else:
-                self._hold(index)
-            self.runner.seats_changed()
-        else:
-            self.seating.vacate(member)
-        self._broadcast.remove(member)
-        if gone:
-            self._output.placed(member, None)
-        self._after_departure()
-
-    def _hold(self, index: int) -> None:
-        seat = self.seats[index]
-        seat.held = self._clock.call_later(self.settings.grace, self._grace_expired, seat)
-
-    def _grace_expired(self, seat: Seat) -> None:
-        if seat in self.seats and not self.closed:
-            self._hand_to_bot(self.seats.index(seat))
-            self._after_departure()
-
-    def _hand_to_bot(self, index: int) -> None:
-        """The seat's human is gone for good: a bot plays it, and gets its result."""
-        self.seating.hand_to_bot(index)
-        self.runner.seat_lost(index)
-
-    def _after_departure(self) -> None:
-        if self.seating.abandoned():
-            self._close()
-            return
-        self.seating.rehost()
         self._changed()
 
     # ---------------------------------------------------------------- the game
