@@ -4,12 +4,11 @@ entries each has not seen yet."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
-from protocol import Countdown, Message, TableInfo, TableState, TableSummary
+from protocol import Message, SeatInfo, TableInfo, TableState, TableSummary
 
-from ..engine import Event
 from ..metrics import Metrics
 from .clock import Clock
 from .runner import GameRunner
@@ -75,34 +74,40 @@ class Broadcaster:
         self._scheduled = False
         if self.closed:
             return
-        log, countdown = self._runner.log, self._runner.countdown()
+        runner, seating = self._runner, self._seating
+        log, countdown, game = runner.log, runner.countdown(), runner.game
+        seat_of = {seat.member: i for i, seat in enumerate(seating.seats) if seat.member}
+        seats, spectators = seating.seat_infos(), self._spectators()
         with self._metrics.time_update() if self._metrics else contextlib.nullcontext():
             for member, sent in list(self._sent.items()):
                 self._sent[member] = len(log)
-                self._send(member, self._frame(member, log[sent:], countdown))
-
-    def _frame(
-        self, member: Member, events: Sequence[Event], countdown: Countdown | None
-    ) -> TableState:
-        index = self._seating.seat_of(member)
-        game = self._runner.game
-        view = game.view(index) if game else None
-        events_seen = tuple(e.for_seat(index) for e in events)
-        return TableState(self.info(index), view, events_seen, countdown)
+                index = seat_of.get(member)
+                view = game.view(index) if game else None
+                events = tuple(e.for_seat(index) for e in log[sent:])
+                info = self._info(index, seats, spectators)
+                self._send(member, TableState(info, view, events, countdown))
 
     def info(self, you: int | None) -> TableInfo:
         """The table as its members see it."""
-        header, seating = self.header, self._seating
+        return self._info(you, self._seating.seat_infos(), self._spectators())
+
+    def _spectators(self) -> tuple[str, ...]:
+        return tuple(m.identity.name for m in self._seating.spectators)
+
+    def _info(
+        self, you: int | None, seats: tuple[SeatInfo, ...], spectators: tuple[str, ...]
+    ) -> TableInfo:
+        header = self.header
         return TableInfo(
-            code=header.code,
-            name=header.name,
-            edition=header.edition,
-            host=seating.host_name,
-            seats=seating.seat_infos(),
-            spectators=tuple(m.identity.name for m in seating.spectators),
-            status=self._runner.status,
-            timer=self._runner.timer,
-            you=you,
+            header.code,
+            header.name,
+            header.edition,
+            self._seating.host_name,
+            seats,
+            spectators,
+            self._runner.status,
+            self._runner.timer,
+            you,
         )
 
     def summary(self) -> TableSummary:
