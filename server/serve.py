@@ -68,7 +68,11 @@ async def start(
     for game in store.unfinished_games():
         store.abandon_game(game.id)  # cut off by a crash or a kill: its log is kept
     lobby = Lobby(
-        settings or lobby_settings(config), store=store, metrics=metrics, clock=LoopClock()
+        settings or lobby_settings(config),
+        store=store,
+        metrics=metrics,
+        clock=LoopClock(),
+        closer=lambda session, reason: _close(service, session.name, reason),
     )
     service = await start_ssh_server(
         host,
@@ -80,7 +84,6 @@ async def start(
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity),
         metrics=metrics,
     )
-    lobby.close_session = lambda session, reason: _close(service, session.name, reason)
     metrics.watch_lobby(lobby)
     metrics_server = None
     if config.metrics_address is not None:

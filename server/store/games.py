@@ -85,6 +85,17 @@ def start_game(
     return game_id
 
 
+def replace_seat(conn: sqlite3.Connection, game_id: int, seat: int, record: SeatRecord) -> None:
+    """Someone else plays `seat` from now on (a bot for a player gone for good): the result
+    is theirs."""
+    with transaction(conn):
+        conn.execute(
+            "UPDATE game_seats SET identity = ?, nickname = ?, bot_level = ?"
+            " WHERE game_id = ? AND seat = ?",
+            (record.identity, record.nickname, record.bot_level, game_id, seat),
+        )
+
+
 def record_event(
     conn: sqlite3.Connection,
     game_id: int,

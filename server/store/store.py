@@ -85,6 +85,10 @@ class Store:
         """Record a new game in progress; its id."""
         return games.start_game(self._conn, edition, seats, started_at or self._clock())
 
+    def replace_seat(self, game_id: int, seat: int, record: SeatRecord) -> None:
+        """`record` plays `seat` of a game in progress from now on, and gets its result."""
+        games.replace_seat(self._conn, game_id, seat, record)
+
     def record_event(
         self,
         game_id: int,
