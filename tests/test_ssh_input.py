@@ -12,7 +12,7 @@ from test_ssh_server import EchoApp
 
 from server.ssh import SSHLimits, start_ssh_server
 from server.ssh.driver import PASTE_END, PASTE_START, PasteWatch
-from server.ssh.limits import InputBudget
+from server.ssh.input import TokenBucket
 
 
 def chunked(text: str, cuts: list[int]) -> list[str]:
@@ -44,14 +44,23 @@ def test_paste_watch_flags_long_pastes_even_when_split() -> None:
     assert not watch.watch("y")
 
 
-def test_input_budget_allows_a_burst_then_the_rate() -> None:
+def test_token_bucket_spends_into_debt_a_burst_then_the_rate() -> None:
     now = [0.0]
-    budget = InputBudget(rate=100.0, burst=50, clock=lambda: now[0])
+    budget = TokenBucket(rate=100.0, burst=50, clock=lambda: now[0])
     assert budget.spend(50) == 0.0
     assert budget.spend(20) == 0.2
     now[0] = 1.0
     assert budget.spend(30) == 0.0  # 80 tokens back, capped at 50, minus 20 owed
     assert budget.spend(1) == 0.0
+
+
+def test_token_bucket_takes_only_what_it_has() -> None:
+    now = [0.0]
+    bucket = TokenBucket(rate=10.0, burst=3, clock=lambda: now[0])
+    assert [bucket.take(1) for _ in range(4)] == [True, True, True, False]
+    now[0] = 0.1
+    assert bucket.take(1)
+    assert not bucket.take(1)
 
 
 async def test_endless_paste_disconnects(tmp_path: Path) -> None:

@@ -16,7 +16,8 @@ from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.info import SessionInfo
-from server.ssh.limits import InputBudget, SSHLimits
+from server.ssh.input import InputPump, KeyBudget
+from server.ssh.limits import SSHLimits
 from server.ssh.registry import SessionRegistry
 
 if TYPE_CHECKING:
@@ -94,15 +95,13 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._info: SessionInfo | None = None
         self._app: App[Any] | None = None
         self._driver: SSHDriver | None = None
-        self._pending: list[bytes] = []
+        self._pump: InputPump | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._refused = False
         self._close_message: str | None = None
         self._error: BaseException | None = None
         self._done = asyncio.Event()
-        self._budget = InputBudget(config.limits.input_rate, config.limits.input_burst)
-        self._reading_paused = False
         self._started: Stopwatch | None = None  # set when the login is logged
 
     @property
@@ -131,6 +130,13 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         limits = self._config.limits
         self._chan = chan
         chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
+        self._pump = InputPump(
+            chan,
+            rate=limits.input_rate,
+            burst=limits.input_burst,
+            buffer=limits.input_buffer,
+            chunk=limits.input_chunk,
+        )
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
@@ -156,26 +162,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
-        if datatype is not None:
-            return
-        self._throttle(len(data))
-        if self._driver is not None:
-            self._driver.feed(data)
-        else:
-            self._pending.append(data)
-
-    def _throttle(self, size: int) -> None:
-        """Stop reading for a while when the client sends faster than `input_rate`."""
-        wait = self._budget.spend(size)
-        if wait > 0 and not self._reading_paused and self._chan is not None:
-            self._reading_paused = True
-            self._chan.pause_reading()
-            asyncio.get_running_loop().call_later(wait, self._resume_reading)
-
-    def _resume_reading(self) -> None:
-        self._reading_paused = False
-        if self._chan is not None:
-            self._chan.resume_reading()
+        if datatype is None and self._pump is not None:
+            self._pump.received(data)
 
     def eof_received(self) -> bool:
         self.request_close()
@@ -191,6 +179,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._chan = None
+        if self._pump is not None:
+            self._pump.close()
         if self._driver is not None:
             self._driver.detach()
         self.request_close()
@@ -289,20 +279,20 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
-        assert self._chan is not None
+        assert self._chan is not None and self._pump is not None
+        limits = self._config.limits
         driver = SSHDriver(
             app,
             channel=self._chan,
-            hard_limit=self._config.limits.output_hard_limit,
-            stall_timeout=self._config.limits.output_stall_timeout,
-            max_paste=self._config.limits.max_paste,
+            hard_limit=limits.output_hard_limit,
+            stall_timeout=limits.output_stall_timeout,
+            max_paste=limits.max_paste,
+            pump=self._pump,
+            keys=KeyBudget(limits.key_rate, limits.key_burst, limits.key_flood),
             disconnect=self._disconnect,
             **kwargs,
         )
         self._driver = driver
-        pending, self._pending = self._pending, []
-        for data in pending:
-            driver.feed(data)
         return driver
 
     def _on_app_error(self, error: BaseException) -> None:
