@@ -138,6 +138,7 @@ class SSHDriver(Driver):
         self._paste = PasteWatch(max_paste)
         self._out: list[str] = []
         self._paused = False
+        self._cut_off = False
         self._dropped_frames = 0
         self._stale = False
         self._app_mode = False
@@ -147,6 +148,11 @@ class SSHDriver(Driver):
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._parser = XTermParser(debug=False)
         self._tick_handle: asyncio.TimerHandle | None = None
+
+    @property
+    def keys_dropped(self) -> int:
+        """Input events dropped for going over the key budget."""
+        return self._keys.dropped
 
     @property
     def dropped_frames(self) -> int:
@@ -165,6 +171,8 @@ class SSHDriver(Driver):
             return
         data = "".join(self._out)
         self._out.clear()
+        if self._cut_off:
+            return
         if self._paused and self._app_mode:
             self._dropped_frames += 1
             self._stale = True
@@ -184,10 +192,10 @@ class SSHDriver(Driver):
             self._overflow()
 
     def _overflow(self) -> None:
-        """The client is hopelessly behind: stop writing and let the session drop it."""
+        """The client is hopelessly behind: send no more frames and let the session drop it."""
         self._cancel_stall()
-        if self._channel is not None:
-            self._channel = None
+        if not self._cut_off and self._channel is not None:
+            self._cut_off = True
             self._disconnect(OUTPUT_OVERFLOW)
 
     def pause_output(self) -> None:

@@ -43,6 +43,13 @@ class SSHLimits:
     key_burst: int = 200
     key_flood: int = 2000
     """Dropped keys (forgiven at key_rate per second) before a session is disconnected."""
+    max_env_requests: int = 64
+    """`env` requests one session may send; more disconnect it."""
+    window_change_rate: float = 20.0
+    """Window-size changes per second one session may send, sustained; more disconnect it."""
+    window_change_burst: int = 400
+    resize_interval: float = 0.2
+    """Seconds between two resizes passed to the app (the latest size wins)."""
     max_paste: int = 64 * 1024
     """A bracketed paste longer than this (characters) disconnects the session."""
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -16,9 +18,10 @@ from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.info import SessionInfo
-from server.ssh.input import InputPump, KeyBudget
+from server.ssh.input import InputPump, KeyBudget, TokenBucket
 from server.ssh.limits import SSHLimits
 from server.ssh.registry import SessionRegistry
+from server.ssh.requests import Environment, intercept_env_requests
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -34,6 +37,8 @@ NEED_PTY = (
     "connect with plain `ssh` (or `ssh -t`), without a command.\r\n"
 )
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
+TOO_MANY_ENV = "Too many environment requests; disconnected."
+TOO_MANY_RESIZES = "Too many window-size changes; disconnected."
 DEFAULT_TERM = "xterm"
 TERM_MAX_LEN = 40
 
@@ -89,6 +94,15 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._login = login
         self._on_finished = on_finished
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._kicked: str | None = None
+        """Why the server is ending this session and its connection, once it is."""
+        self._drop_timer: asyncio.TimerHandle | None = None
+        limits = config.limits
+        self._env = Environment(limits.max_env_requests)
+        self._window_changes = TokenBucket(limits.window_change_rate, limits.window_change_burst)
+        self._resize_timer: asyncio.TimerHandle | None = None
+        self._resized_at = -math.inf
         self._term: str | None = None
         self._size = config.limits.clamp_size(80, 24)
         self._nickname: str | None = None
@@ -129,7 +143,9 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         limits = self._config.limits
         self._chan = chan
+        self._conn = chan.get_connection()
         chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
+        intercept_env_requests(chan, self._env_requested)
         self._pump = InputPump(
             chan,
             rate=limits.input_rate,
@@ -146,9 +162,26 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if not self._window_changes.take(1):
+            self._disconnect(TOO_MANY_RESIZES)
+            return
         self._set_size(width, height)
+        if self._resize_timer is None:
+            wait = self._resized_at + self._config.limits.resize_interval - time.monotonic()
+            self._resize_timer = asyncio.get_running_loop().call_later(wait, self._resize)
+
+    def _resize(self) -> None:
+        """Pass the latest size on: at most one resize per `resize_interval`."""
+        self._resize_timer = None
+        self._resized_at = time.monotonic()
         if self._driver is not None:
             self._driver.resize(*self._size)
+
+    def _env_requested(self, name: bytes, value: bytes) -> bool:
+        kept = self._env.request(name, value)
+        if self._env.exhausted:
+            self._disconnect(TOO_MANY_ENV)
+        return kept
 
     def shell_requested(self) -> bool:
         return True
@@ -179,8 +212,12 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._chan = None
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
+            self._resize_timer = None
         if self._pump is not None:
             self._pump.close()
+        self._drop_connection()
         if self._driver is not None:
             self._driver.detach()
         self.request_close()
@@ -276,6 +313,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             term=self._term,
             size=self._size,
             notice=notice,
+            environment=self._env.variables,
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
@@ -307,31 +345,55 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         )
 
     def _disconnect(self, reason: str) -> None:
-        """Drop the whole connection at once (the client is misbehaving or hopeless)."""
+        """End the session now (the client misbehaves or cannot keep up) and its connection.
+
+        The client's terminal is restored and told why first; the connection is dropped once
+        that has been sent, or after `close_timeout` if the client does not read it.
+        """
+        if self._kicked is not None:
+            return
         log.warning("session %s from %s: %s", self._nickname, self._login.peer, reason)
-        if self._chan is not None:
-            self._chan.get_connection().disconnect(asyncssh.DISC_BY_APPLICATION, reason)
+        self._kicked = reason
+        if self._close_message is None:
+            self._close_message = reason
+        self._goodbye(reason, 1)
+        self.request_close()
+        timeout = self._config.limits.close_timeout
+        self._drop_timer = asyncio.get_running_loop().call_later(timeout, self._drop_connection)
+
+    def _drop_connection(self) -> None:
+        if self._drop_timer is not None:
+            self._drop_timer.cancel()
+            self._drop_timer = None
+        if self._conn is not None and self._kicked is not None:
+            self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, self._kicked)
+            self._conn = None
 
     def _set_size(self, width: int, height: int) -> None:
         self._size = self._config.limits.clamp_size(width, height)
 
     def _finish(self) -> None:
         """Restore the terminal, say goodbye, report the exit status, close the channel."""
-        if self._driver is not None:
-            self._driver.restore_terminal()
-        chan = self._chan
-        if chan is not None and not chan.is_closing():
-            failed = self._error is not None
-            message = CRASHED if failed else self._close_message
-            try:
-                if message:
-                    chan.write(message.rstrip("\r\n").encode() + b"\r\n")
-                chan.exit(1 if failed or self._refused else 0)
-            except OSError:
-                pass
+        failed = self._error is not None
+        message = CRASHED if failed else self._close_message
+        self._goodbye(message, 1 if failed or self._refused else 0)
         self._app = None
         self._log_disconnect()
         self._mark_done()
+
+    def _goodbye(self, message: str | None, status: int) -> None:
+        """Restore the client's terminal, say `message` in one line, exit with `status`."""
+        if self._driver is not None:
+            self._driver.restore_terminal()
+        chan = self._chan
+        if chan is None or chan.is_closing():
+            return
+        try:
+            if message:
+                chan.write(message.rstrip("\r\n").encode() + b"\r\n")
+            chan.exit(status)
+        except OSError:
+            pass
 
     def _mark_done(self) -> None:
         if not self._done.is_set():
