@@ -98,11 +98,13 @@ class SSHTerminal:
         pty: bool = True,
         host: str = "127.0.0.1",
         window: int = 2 * 1024 * 1024,
+        env: dict[str, str] | None = None,
     ) -> AsyncIterator[SSHTerminal]:
         """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None.
 
         Raises LoginRefused if the server refuses the connection. `window` is the SSH
-        receive window: make it small to play a slow client with `pause_reading()`.
+        receive window: make it small to play a slow client with `pause_reading()`. `env` is
+        sent as one `env` request per variable.
         """
         terminal = cls(size)
         client = _GuestClient()
@@ -120,6 +122,7 @@ class SSHTerminal:
                 request_pty=pty,
                 encoding=None,
                 window=window,
+                env=env or (),
             )
             yield terminal
         finally:

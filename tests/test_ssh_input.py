@@ -19,7 +19,7 @@ from textual import events
 from server.ssh import SSHLimits, SSHService, start_ssh_server
 from server.ssh.driver import INPUT_FLOOD, PASTE_END, PASTE_START, PASTE_TOO_LONG, PasteWatch
 from server.ssh.info import SessionInfo
-from server.ssh.input import TokenBucket
+from server.ssh.input import InputPump, KeyBudget, TokenBucket
 from server.ssh.session import LoveletSession
 
 
@@ -69,6 +69,63 @@ def test_token_bucket_takes_only_what_it_has() -> None:
     now[0] = 0.1
     assert bucket.take(1)
     assert not bucket.take(1)
+
+
+def test_key_budget_drops_past_the_burst_notifies_once_then_calls_a_flood() -> None:
+    now = [0.0]
+    budget = KeyBudget(rate=1.0, burst=3, flood=5, clock=lambda: now[0])
+    verdicts = [budget.admit() for _ in range(9)]
+    assert verdicts == [KeyBudget.ACCEPT] * 3 + [KeyBudget.DROP_AND_NOTIFY] + [
+        KeyBudget.DROP
+    ] * 4 + [KeyBudget.FLOOD]
+    assert budget.dropped == 6
+
+
+class Reader:
+    """Stands in for the channel's pause_reading/resume_reading."""
+
+    def __init__(self) -> None:
+        self.paused = False
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
+
+
+async def test_the_pump_hands_over_one_chunk_per_loop_turn_and_none_while_held() -> None:
+    reader = Reader()
+    pump = InputPump(reader, rate=1e9, burst=10**9, buffer=256, chunk=64)
+    chunks: list[bytes] = []
+    hold = [False]
+    pump.attach(lambda data: chunks.append(data) or hold[0])
+    pump.received(b"k" * 640)
+    assert chunks == [b"k" * 64]
+    assert reader.paused  # 576 bytes wait: more than the buffer
+    for turn in range(2, 8):
+        await asyncio.sleep(0)  # one turn of the loop
+        assert len(chunks) == turn
+    assert not reader.paused  # 192 bytes wait
+    hold[0] = True
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    assert len(chunks) == 8  # held: the consumer has not caught up with chunk 8
+    hold[0] = False
+    pump.release()
+    await asyncio.sleep(0)
+    assert len(chunks) == 9
+
+
+async def test_the_pump_pauses_reading_while_the_byte_budget_is_overdrawn() -> None:
+    reader = Reader()
+    pump = InputPump(reader, rate=1000.0, burst=100, buffer=10**6, chunk=10**6)
+    pump.attach(lambda data: False)
+    pump.received(b"k" * 100)
+    assert not reader.paused
+    pump.received(b"k" * 20)  # 20 bytes of debt: 20 ms
+    assert reader.paused
+    await until(lambda: not reader.paused, "the debt to be repaid", timeout=2)
 
 
 async def until(predicate: Callable[[], bool], what: str, timeout: float = 10.0) -> None:

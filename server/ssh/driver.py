@@ -155,6 +155,11 @@ class SSHDriver(Driver):
         return self._keys.dropped
 
     @property
+    def unsent_output(self) -> int:
+        """Bytes written to the channel that the client has not taken yet."""
+        return self._channel.get_write_buffer_size() if self._channel is not None else 0
+
+    @property
     def dropped_frames(self) -> int:
         """Frames discarded because the client was not keeping up."""
         return self._dropped_frames
