@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/keyflood.py [--flooders 4] [--bytes 262144] [--flood-time 20]
            [--after 10] [--budget 120]
+       python benchmarks/keyflood.py --env 2000   (one session sending 2,000 env requests)
 
 The server runs as `python -m server.cli serve` in another process (loopback only), so its CPU
 and RSS come from /proc/<pid>. The reference player is a guest with a PTY that opens the lobby
@@ -19,12 +20,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import re
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,6 +36,7 @@ import pyte
 
 ROOT = Path(__file__).resolve().parent.parent
 CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+ESCAPE_RE = re.compile(r"\x1b\[[0-9;?<>=$]*[A-Za-z~]")
 KEY_TIMEOUT = 30.0  # seconds a reference key may take to show before it counts as lost
 CHAT_ROW = 22  # the chat input's row on an 80x24 lobby screen
 EMPTY_CHAT = "Say something (Enter sends, Esc leaves)"  # the empty input's placeholder
@@ -104,6 +108,7 @@ class Screen(asyncssh.SSHClientSession[bytes]):
         self.changed = asyncio.Event()
         self.closed = False
         self.tail = b""
+        self.on_close: Callable[[], None] | None = None
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self._render:
@@ -114,6 +119,8 @@ class Screen(asyncssh.SSHClientSession[bytes]):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self.changed.set()
+        if self.on_close is not None:
+            self.on_close()
 
     def line(self, row: int) -> str:
         return self.screen.display[row].rstrip()
@@ -211,16 +218,19 @@ class Flooder:
     chan: asyncssh.SSHClientChannel[bytes]
     session: Screen
     size: int
-    taken_at: float | None = None
+    taken_before_close: int | None = None
 
     def taken(self) -> int:
-        """Bytes the server's window has taken so far."""
+        """Bytes the server's window had taken (when it cut the flooder off, if it did)."""
+        if self.taken_before_close is not None:
+            return self.taken_before_close
         return self.size - self.chan.get_write_buffer_size()
 
     def verdict(self) -> str:
         state = "cut off" if self.session.closed else "still connected"
-        said = self.session.tail.decode("utf-8", "replace").splitlines()[-1:] or [""]
-        return f"{state}, server took {self.taken() / 1024:.0f} KiB; last line {said[0]!r:.60}"
+        text = ESCAPE_RE.sub("", self.session.tail.decode("utf-8", "replace"))
+        said = text.strip().splitlines()[-1:] or [""]
+        return f"{state}, server took {self.taken() / 1024:.0f} KiB; said last {said[0]!r:.70}"
 
 
 class RssWatch:
@@ -252,7 +262,43 @@ async def run(args: argparse.Namespace) -> None:
             print(f"server log lines about input: {len(notable)}; first: {notable[:2]}")
 
 
+async def env_flood(server: Server, args: argparse.Namespace) -> None:
+    """One guest session opened with `--env` variables of 30 KB each (one env request each)."""
+    rss_before = server.rss_mb()
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        server.port,
+        username="envflood",
+        client_factory=Guest,
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+        password_auth=False,
+        public_key_auth=False,
+        kbdint_auth=True,
+    )
+    variables = {f"V{index}": "v" * 30_000 for index in range(args.env)}
+    session = Screen(render=False)
+    try:
+        await conn.create_session(
+            lambda: session, term_type="xterm", term_size=(80, 24), env=variables, encoding=None
+        )
+        await session.wait(lambda: session.closed, 10)
+    except (asyncssh.Error, OSError) as error:
+        print(f"env flood: session refused ({type(error).__name__})")
+    rss_during = server.rss_mb()
+    conn.close()
+    await asyncio.sleep(2.0)
+    print(
+        f"env flood of {args.env} x 30 KB: RSS before {rss_before:.0f} MB, with the session "
+        f"{rss_during:.0f} MB, after {server.rss_mb():.0f} MB; cut off: {session.closed}"
+    )
+
+
 async def attack(server: Server, args: argparse.Namespace) -> None:
+    if args.env:
+        await env_flood(server, args)
+        return
     conn, chan, session = await open_session(server.port, "ref", "127.0.0.1", render=True)
     reference = Reference(chan, session)
     await reference.open_chat()
@@ -266,14 +312,17 @@ async def attack(server: Server, args: argparse.Namespace) -> None:
             server.port, f"flood{index}", f"127.0.0.{index + 2}", render=False
         )
         await f_session.wait(lambda s=f_session: b"Quit" in s.tail, 10)
-        flooders.append(Flooder(f_conn, f_chan, f_session, args.bytes))
+        flooder = Flooder(f_conn, f_chan, f_session, args.bytes)
+        f_session.on_close = lambda f=flooder: setattr(f, "taken_before_close", f.taken())
+        flooders.append(flooder)
     watch = RssWatch(server)
     cpu, wall = server.cpu_seconds(), time.monotonic()
     for flooder in flooders:
         flooder.chan.write(b"x" * args.bytes)
     during = await reference.type_for(args.flood_time)
-    cpu_share = (server.cpu_seconds() - cpu) / (time.monotonic() - wall)
-    print(f"flood      {during.summary()}  server CPU {cpu_share:.0%}")
+    cpu_used = server.cpu_seconds() - cpu
+    cpu_share = cpu_used / (time.monotonic() - wall)
+    print(f"flood      {during.summary()}  server CPU {cpu_share:.0%} ({cpu_used:.1f} s)")
     for index, flooder in enumerate(flooders):
         print(f"  flood{index}: {flooder.verdict()}")
     for flooder in flooders:
@@ -297,6 +346,7 @@ def main() -> None:
     parser.add_argument("--flood-time", type=float, default=20.0)
     parser.add_argument("--after", type=float, default=10.0)
     parser.add_argument("--budget", type=float, default=120.0, help="seconds for everything")
+    parser.add_argument("--env", type=int, default=0, help="instead: N env requests of 30 KB")
     asyncio.run(run(parser.parse_args()))
 
 
