@@ -287,11 +287,12 @@ async def env_flood(server: Server, args: argparse.Namespace) -> None:
     except (asyncssh.Error, OSError) as error:
         print(f"env flood: session refused ({type(error).__name__})")
     rss_during = server.rss_mb()
+    cut_off = session.closed
     conn.close()
     await asyncio.sleep(2.0)
     print(
         f"env flood of {args.env} x 30 KB: RSS before {rss_before:.0f} MB, with the session "
-        f"{rss_during:.0f} MB, after {server.rss_mb():.0f} MB; cut off: {session.closed}"
+        f"{rss_during:.0f} MB, after {server.rss_mb():.0f} MB; cut off: {cut_off}"
     )
 
 
