@@ -1,4 +1,5 @@
-"""Channel requests a session accepts: the environment variables it uses, counted and sized.
+"""Channel requests a session accepts: the environment variables it uses, counted and sized,
+and window-size changes, counted and coalesced.
 
 asyncssh keeps every `env` request a client sends (OpenSSH's AcceptEnv accepts none by
 default) and offers no hook to refuse one; `intercept_env_requests` installs one. It is the
@@ -8,10 +9,14 @@ names the private symbol and fails if a release moves it).
 
 from __future__ import annotations
 
+import asyncio
+import math
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
 from server.sanitize import clean_text
+from server.ssh.input import TokenBucket
 
 ACCEPTED_ENV = frozenset({"TERM", "LANG", "NO_COLOR", "COLORTERM"})
 ACCEPTED_ENV_PREFIX = "LC_"
@@ -61,6 +66,39 @@ class Environment:
             return False
         self._kept[key] = clean_text(value.decode("utf-8", "replace"), ENV_VALUE_MAX)
         return True
+
+
+class WindowChanges:
+    """Counts window-size changes and passes the latest on at most every `interval` seconds."""
+
+    def __init__(
+        self, apply: Callable[[], None], *, rate: float, burst: int, interval: float
+    ) -> None:
+        self._apply = apply
+        self._budget = TokenBucket(rate, burst)
+        self._interval = interval
+        self._applied_at = -math.inf
+        self._timer: asyncio.TimerHandle | None = None
+
+    def changed(self) -> bool:
+        """One window-change request; False when the client sends more than its budget."""
+        if not self._budget.take(1):
+            return False
+        if self._timer is None:
+            wait = self._applied_at + self._interval - time.monotonic()
+            self._timer = asyncio.get_running_loop().call_later(wait, self._fire)
+        return True
+
+    def close(self) -> None:
+        """Apply nothing more."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._applied_at = time.monotonic()
+        self._apply()
 
 
 def intercept_env_requests(channel: Any, handler: Callable[[bytes, bytes], bool]) -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -18,10 +16,10 @@ from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.info import SessionInfo
-from server.ssh.input import InputPump, KeyBudget, TokenBucket
+from server.ssh.input import InputPump, KeyBudget
 from server.ssh.limits import SSHLimits
 from server.ssh.registry import SessionRegistry
-from server.ssh.requests import Environment, intercept_env_requests
+from server.ssh.requests import Environment, WindowChanges, intercept_env_requests
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -100,9 +98,12 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._drop_timer: asyncio.TimerHandle | None = None
         limits = config.limits
         self._env = Environment(limits.max_env_requests)
-        self._window_changes = TokenBucket(limits.window_change_rate, limits.window_change_burst)
-        self._resize_timer: asyncio.TimerHandle | None = None
-        self._resized_at = -math.inf
+        self._window_changes = WindowChanges(
+            self._resize,
+            rate=limits.window_change_rate,
+            burst=limits.window_change_burst,
+            interval=limits.resize_interval,
+        )
         self._term: str | None = None
         self._size = config.limits.clamp_size(80, 24)
         self._nickname: str | None = None
@@ -162,18 +163,13 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if not self._window_changes.take(1):
+        if not self._window_changes.changed():
             self._disconnect(TOO_MANY_RESIZES)
             return
         self._set_size(width, height)
-        if self._resize_timer is None:
-            wait = self._resized_at + self._config.limits.resize_interval - time.monotonic()
-            self._resize_timer = asyncio.get_running_loop().call_later(wait, self._resize)
 
     def _resize(self) -> None:
-        """Pass the latest size on: at most one resize per `resize_interval`."""
-        self._resize_timer = None
-        self._resized_at = time.monotonic()
+        """Pass the latest size on (at most one resize per `resize_interval`)."""
         if self._driver is not None:
             self._driver.resize(*self._size)
 
@@ -212,9 +208,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._chan = None
-        if self._resize_timer is not None:
-            self._resize_timer.cancel()
-            self._resize_timer = None
+        self._window_changes.close()
         if self._pump is not None:
             self._pump.close()
         self._drop_connection()
