@@ -183,7 +183,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def session_started(self) -> None:
-        assert self._chan is not None
+        if self._chan is None or self._kicked is not None:
+            return  # disconnected before the shell started (e.g. an env flood)
         if self._term is None:
             self._chan.write(NEED_PTY.encode())
             self._chan.exit(1)
