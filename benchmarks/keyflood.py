@@ -27,7 +27,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -108,7 +107,6 @@ class Screen(asyncssh.SSHClientSession[bytes]):
         self.changed = asyncio.Event()
         self.closed = False
         self.tail = b""
-        self.on_close: Callable[[], None] | None = None
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self._render:
@@ -119,8 +117,6 @@ class Screen(asyncssh.SSHClientSession[bytes]):
     def connection_lost(self, exc: Exception | None) -> None:
         self.closed = True
         self.changed.set()
-        if self.on_close is not None:
-            self.on_close()
 
     def line(self, row: int) -> str:
         return self.screen.display[row].rstrip()
@@ -218,19 +214,17 @@ class Flooder:
     chan: asyncssh.SSHClientChannel[bytes]
     session: Screen
     size: int
-    taken_before_close: int | None = None
 
     def taken(self) -> int:
-        """Bytes the server's window had taken (when it cut the flooder off, if it did)."""
-        if self.taken_before_close is not None:
-            return self.taken_before_close
+        """Bytes the server's window has taken so far."""
         return self.size - self.chan.get_write_buffer_size()
 
     def verdict(self) -> str:
-        state = "cut off" if self.session.closed else "still connected"
         text = ESCAPE_RE.sub("", self.session.tail.decode("utf-8", "replace"))
         said = text.strip().splitlines()[-1:] or [""]
-        return f"{state}, server took {self.taken() / 1024:.0f} KiB; said last {said[0]!r:.70}"
+        if self.session.closed:
+            return f"cut off; said last {said[0].split('  ')[-1].strip()!r}"
+        return f"still connected, server took {self.taken() / 1024:.0f} KiB"
 
 
 class RssWatch:
@@ -313,9 +307,7 @@ async def attack(server: Server, args: argparse.Namespace) -> None:
             server.port, f"flood{index}", f"127.0.0.{index + 2}", render=False
         )
         await f_session.wait(lambda s=f_session: b"Quit" in s.tail, 10)
-        flooder = Flooder(f_conn, f_chan, f_session, args.bytes)
-        f_session.on_close = lambda f=flooder: setattr(f, "taken_before_close", f.taken())
-        flooders.append(flooder)
+        flooders.append(Flooder(f_conn, f_chan, f_session, args.bytes))
     watch = RssWatch(server)
     cpu, wall = server.cpu_seconds(), time.monotonic()
     for flooder in flooders:
