@@ -68,6 +68,9 @@ class Limits:
     chat_interval: float = 10.0
     chat_max_length: int = MAX_CHAT
     sessions_per_identity: int = 3
+    keys_per_second: float = 50.0
+    key_burst: int = 200
+    key_flood: int = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -403,6 +406,22 @@ SETTINGS: tuple[Setting, ...] = (
         "Sessions one SSH key may have open at once.",
     ),
     Setting(
+        "limits.keys_per_second",
+        Number(1, 10_000),
+        "Keys per second one session may send, sustained (a paste costs one per 16 "
+        "characters); keys beyond the budget are dropped with a notice to that player.",
+    ),
+    Setting(
+        "limits.key_burst",
+        Number(1, 100_000, integer=True),
+        "Keys one session may send at once (a chat line typed or pasted fits).",
+    ),
+    Setting(
+        "limits.key_flood",
+        Number(1, 1_000_000, integer=True),
+        "Dropped keys (forgiven at keys_per_second) after which a session is disconnected.",
+    ),
+    Setting(
         "table.bot_delay",
         Number(0, 30),
         "Seconds a bot waits before acting, so people can follow.",
@@ -660,6 +679,9 @@ def ssh_limits(config: Config) -> SSHLimits:
         max_per_address=limits.per_address,
         max_logins_in_progress=limits.concurrent_logins,
         login_timeout=limits.login_timeout,
+        key_rate=limits.keys_per_second,
+        key_burst=limits.key_burst,
+        key_flood=limits.key_flood,
     )
 
 

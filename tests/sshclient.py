@@ -29,6 +29,12 @@ KEYS = {
 }
 
 
+APP_MODES = {1049: "alternate screen", 2004: "bracketed paste", 1000: "mouse", 1006: "SGR mouse"}
+"""Private modes a full-screen app turns on and must turn off before it leaves."""
+NORMAL_MODES = {25: "cursor shown", 7: "line wrap"}
+"""Private modes a shell expects on."""
+
+
 class LoginRefused(Exception):
     """The server closed the connection before login; `banner` holds what it said."""
 
@@ -156,6 +162,20 @@ class SSHTerminal:
     def text(self) -> str:
         """The screen as lines of text."""
         return "\n".join(line.rstrip() for line in self.screen.display)
+
+    @property
+    def modes_not_restored(self) -> list[str]:
+        """What the server left the terminal in that a shell would not expect (empty: none)."""
+        modes = self.screen.mode
+        left_on = [name for mode, name in APP_MODES.items() if mode << 5 in modes]
+        left_off = [f"no {name}" for mode, name in NORMAL_MODES.items() if mode << 5 not in modes]
+        return left_on + left_off
+
+    def said_after_restoring(self, message: str) -> bool:
+        """`message` came after the last escape sequence the server sent (the terminal was
+        restored first, then the reason given)."""
+        text = self.raw_text
+        return message in text and text.rindex("\x1b") < text.rindex(message)
 
     @property
     def raw_text(self) -> str:

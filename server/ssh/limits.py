@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -16,7 +14,7 @@ class SSHLimits:
     max_connections: int = 200
     max_per_address: int = 10
     max_logins_in_progress: int = 20
-    max_sessions_per_connection: int = 2
+    max_sessions_per_connection: int = 1
     login_timeout: float = 30.0
     keepalive_interval: float = 30.0
     keepalive_count_max: int = 3
@@ -31,11 +29,27 @@ class SSHLimits:
     """A session whose output stays paused this long is disconnected."""
     close_timeout: float = 5.0
     """How long a session's app may take to exit when asked politely."""
-    input_rate: float = 4096.0
-    """Sustained bytes per second read from one session; faster input is paused."""
-    input_burst: int = 16 * 1024
+    input_rate: float = 1024.0
+    """Sustained bytes per second read from one session; reading pauses when it is faster."""
+    input_burst: int = 8 * 1024
     input_window: int = 64 * 1024
     """SSH receive window per channel: the most input buffered while reading is paused."""
+    input_buffer: int = 4 * 1024
+    """Bytes of one session's input waiting for its app before reading pauses."""
+    input_chunk: int = 64
+    """Bytes of one session's input turned into events per turn of the event loop."""
+    key_rate: float = 50.0
+    """Keys per second one session may send, sustained; the excess is dropped."""
+    key_burst: int = 200
+    key_flood: int = 2000
+    """Dropped keys (forgiven at key_rate per second) before a session is disconnected."""
+    max_env_requests: int = 64
+    """`env` requests one session may send; more disconnect it."""
+    window_change_rate: float = 20.0
+    """Window-size changes per second one session may send, sustained; more disconnect it."""
+    window_change_burst: int = 400
+    resize_interval: float = 0.2
+    """Seconds between two resizes passed to the app (the latest size wins)."""
     max_paste: int = 64 * 1024
     """A bracketed paste longer than this (characters) disconnects the session."""
 
@@ -50,26 +64,6 @@ class SSHLimits:
         """Clamp a terminal size reported by a client."""
         (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
         return min(max(width, min_w), max_w), min(max(height, min_h), max_h)
-
-
-class InputBudget:
-    """A token bucket for the bytes one client sends."""
-
-    def __init__(
-        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self._rate = rate
-        self._burst = burst
-        self._clock = clock
-        self._tokens = float(burst)
-        self._last = clock()
-
-    def spend(self, size: int) -> float:
-        """Take `size` bytes; return how long to stop reading (0.0 while within budget)."""
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate) - size
-        self._last = now
-        return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
 
 
 class Connection(Protocol):
