@@ -84,7 +84,7 @@ def test_a_v1_database_upgrades_with_its_data_intact(tmp_path: Path) -> None:
             (0,),
         )
         assert store.player_stats("SHA256:ann")["2019"].wins == 1
-        assert store.claim_nickname("SHA256:bob", "ANN", set()).name == "ANN-2"
+        assert store.claim_nickname("SHA256:bob", "ANN", set(), now=T0).name == "ANN-2"
         store.add_ban("address", "10.0.0.0/8", None)  # version 2's tables work
         store.set_setting("motd", "upgraded")
         assert len(store.active_bans(T0)) == 1
