@@ -35,6 +35,7 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+from asyncssh.public_key import SSHLocalKeyPair
 from sessions import ROOT, ServerProcess, free_port, percentile, say, settle, wait_listening
 
 REFERENCE = "127.0.0.2"
@@ -394,27 +395,15 @@ async def _held_until(reader: asyncio.StreamReader, deadline: float) -> float | 
         return time.monotonic()
 
 
-class BadSigner:
-    """A key pair whose signatures never verify (signs other data than asked)."""
+class BadSigner(SSHLocalKeyPair):
+    """A key pair whose signatures never verify (it signs other data than asked)."""
 
-    def __init__(self, key: asyncssh.SSHKey) -> None:
-        self._pair = asyncssh.load_keypairs([key])[0]
-        self.algorithm = self._pair.algorithm
-        self.public_data = self._pair.public_data
-        self.has_cert = False
-        self.has_x509_chain = False
-
-    def set_certificate(self, cert: object) -> None:
-        """No certificates."""
-
-    def set_sig_algorithm(self, sig_algorithm: bytes) -> None:
-        """Follow the negotiated algorithm."""
-        self._pair.set_sig_algorithm(sig_algorithm)
-        self.algorithm = self._pair.algorithm
+    def __init__(self) -> None:
+        super().__init__(asyncssh.generate_private_key("ssh-ed25519"), None, None, None)
 
     def sign(self, data: bytes) -> bytes:
         """A well-formed signature of the wrong data."""
-        return self._pair.sign(data + b"!")
+        return super().sign(data + b"!")
 
 
 class Forger(asyncssh.SSHClient):
@@ -425,17 +414,17 @@ class Forger(asyncssh.SSHClient):
         self.left = attempts
         self.tried = 0
 
-    def public_key_auth_requested(self) -> BadSigner | None:  # type: ignore[override]
+    def public_key_auth_requested(self) -> list[BadSigner] | None:  # type: ignore[override]
         if self.left <= 0:
             return None
         self.left -= 1
         self.tried += 1
-        return self.signer
+        return [self.signer]
 
 
 async def auth_flood(server: ServerProcess, duration: float) -> str:
     """3,000 failed signature attempts on one connection."""
-    forger = Forger(BadSigner(asyncssh.generate_private_key("ssh-ed25519")), 3000)
+    forger = Forger(BadSigner(), 3000)
     started = time.monotonic()
     outcome = "all answered, then the client gave up"
     try:
