@@ -215,31 +215,28 @@ class Observed:
 
 
 async def reference_player(term: Term, seen: Observed, stop: asyncio.Event) -> None:
-    """Type in the lobby chat, one key at a time, timing each echo on the screen."""
-    term.write(b"c")
-    await term.wait_for(lambda: "Say something" in term.text(), KEY_DEADLINE)
+    """Type in the lobby chat, one key at a time, timing each echo on the screen; every
+    CHAT_LINE keys send the line (Enter leaves the chat; c opens it again)."""
     typed = ""
     while not stop.is_set() and not term.closed:
-        if len(typed) >= CHAT_LINE:
-            term.write(b"\r")
-            line = typed[-8:]
-            await term.wait_for(lambda line=line: line not in _input_row(term), KEY_DEADLINE)
-            typed = ""
+        if not typed:
+            term.write(b"c")
+            await term.wait_for(lambda: "Say something" in term.text(), KEY_DEADLINE)
         typed += random.choice(string.ascii_lowercase)
         tail = typed[-6:]
         sent = time.perf_counter()
         term.write(typed[-1].encode())
-        if await term.wait_for(lambda tail=tail: tail in _input_row(term), KEY_DEADLINE):
+        if await term.wait_for(lambda tail=tail: tail in term.text(), KEY_DEADLINE):
             seen.delays.append(time.perf_counter() - sent)
         else:
             seen.late += 1
             seen.delays.append(KEY_DEADLINE)
+        if len(typed) >= CHAT_LINE:
+            term.write(b"\r")
+            line = f"reference: {typed}"
+            await term.wait_for(lambda line=line: line in term.text(), KEY_DEADLINE)
+            typed = ""
         await asyncio.sleep(KEY_PACE)
-
-
-def _input_row(term: Term) -> str:
-    """The screen rows that can hold the chat input (the bottom quarter)."""
-    return "\n".join(term.screen.display[-6:])
 
 
 async def probe(port: int, seen: Observed, stop: asyncio.Event) -> None:
@@ -501,7 +498,14 @@ async def file_modes(server: ServerProcess, duration: float) -> str:
     return "umask 022: " + ", ".join(modes)
 
 
+async def no_attack(server: ServerProcess, duration: float) -> str:
+    """Nobody attacks: the reference player's figures on their own."""
+    await asyncio.sleep(duration)
+    return "none"
+
+
 ATTACKS = (
+    Attack("baseline", "no attack", no_attack),
     Attack(
         "keys-8-sessions",
         "8 guest sessions each write 256 KB of keys",
