@@ -257,3 +257,15 @@ async def test_a_flood_of_channel_opens_and_global_requests_is_cut_off(
         await asyncio.wait_for(conn.wait_closed(), DROP_WAIT)
         assert rounds <= 3  # 1 session + 2 requests a round: the 7th request is one too many
         assert refusals(events, "requests") == [ATTACKER]
+
+
+# ---------------------------------------------------------------- names
+
+
+async def test_a_fullwidth_admin_is_not_let_in_as_admin(tmp_path: Path) -> None:
+    async with (
+        serving(tmp_path) as server,
+        SSHTerminal.connect(server.port, username="ａｄｍｉｎ") as term,
+    ):
+        await wait_text(term, "is reserved")  # the notice, in a toast
+        await wait_text(term, "signed in as player-2")
