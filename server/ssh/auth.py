@@ -119,10 +119,13 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, "Too many requests.")
         return False
 
-    def connection_lost(self, exc: Exception | None) -> None:
+    def _handshake_done(self) -> None:
         if self._handshake_timer is not None:
             self._handshake_timer.cancel()
             self._handshake_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._handshake_done()
         if self._admitted:
             self._admitted = False
             self._gate.release(self._peer, self._conn, logged_in=self._authenticated)
@@ -137,9 +140,7 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._candidate_key = None
         conn = self._conn
         assert conn is not None
-        if self._handshake_timer is not None:
-            self._handshake_timer.cancel()
-            self._handshake_timer = None
+        self._handshake_done()
         if self._refusal is not None:
             conn.send_auth_banner(f"{self._refusal}\r\n")
             asyncio.get_running_loop().call_soon(_refuse, conn, self._refusal)
