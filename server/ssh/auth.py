@@ -10,7 +10,7 @@ from typing import NoReturn
 import asyncssh
 
 from server.logs import log_connect
-from server.sanitize import clean_name, clean_text
+from server.sanitize import clean_text, name_from
 from server.ssh.hooks import on_auth_failure, on_request
 from server.ssh.keys import fingerprint
 from server.ssh.limits import EARLY_DROP, ConnectionGate, InputBudget, SSHLimits
@@ -169,8 +169,9 @@ class LoveletSSHServer(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         key, self._candidate_key = self._candidate_key, None
         identity = fingerprint(key) if key is not None else None
+        name = name_from(self._username)
         self._login = Login(
-            clean_name(self._username), identity, self._peer, self._client_version()
+            name.name, identity, self._peer, self._client_version(), name_problem=name.problem
         )
         self._authenticated = True
         if self._admitted:

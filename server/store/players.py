@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import re
 import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..sanitize import NAME_MAX_LEN
+from ..sanitize import with_suffix
 from .db import transaction
 from .times import from_text, to_text
 
@@ -34,7 +34,6 @@ RESERVED_NAMES = frozenset(
 that differ only in case, punctuation or a trailing number (`Admin`, `ad.min`, `root-2`)."""
 RESERVED_STAND_IN = "player"
 """The name given (with a number) to someone who asked for a reserved one."""
-_NOT_LETTERS = re.compile(r"[^a-z]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,9 +50,11 @@ DEFAULT_NAME_RULES = NameRules()
 
 
 def is_reserved(name: str) -> bool:
-    """Whether `name` (a cleaned nickname) could pass for the server or its staff."""
-    letters = _NOT_LETTERS.sub("", name.casefold())
-    return letters in RESERVED_NAMES
+    """Whether `name` (a cleaned nickname) could pass for the server or its staff: its
+    letters, accents and compatibility forms folded (`Ädmin`, `ａｄｍｉｎ`), are one of
+    RESERVED_NAMES."""
+    letters = "".join(c for c in unicodedata.normalize("NFKD", name) if c.isalpha())
+    return letters.casefold() in RESERVED_NAMES
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,12 +79,6 @@ class Player:
 def name_key(name: str) -> str:
     """Names compare case-insensitively."""
     return name.casefold()
-
-
-def with_suffix(name: str, number: int, max_len: int = NAME_MAX_LEN) -> str:
-    """`name-<number>`, shortening `name` so the result fits in `max_len`."""
-    suffix = f"-{number}"
-    return name[: max_len - len(suffix)] + suffix
 
 
 def owner_of(conn: sqlite3.Connection, name: str) -> str | None:
