@@ -170,6 +170,8 @@ def spawn_server(data_dir: Path, players: int, gc_threshold: str = "") -> Server
         "BENCH_GC_LOG": str(gc_log),
         "BENCH_GC_THRESHOLD": gc_threshold,
         "LOVELET_LIMITS_MAX_CONNECTIONS": str(players + 20),
+        "LOVELET_LIMITS_LOGINS_PER_ADDRESS": str(PER_ADDRESS),  # logins run 16 at once
+        "LOVELET_LIMITS_EARLY_DROP_START": "20",  # no random drop below the total cap
         "LOVELET_LIMITS_IDLE_TIMEOUT": "0",
     }
     log = data_dir / "server.log"

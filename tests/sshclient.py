@@ -100,17 +100,19 @@ class SSHTerminal:
         host: str = "127.0.0.1",
         window: int = 2 * 1024 * 1024,
         env: Mapping[str, str] | None = None,
+        source: str | None = None,
     ) -> AsyncIterator[SSHTerminal]:
         """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None.
 
         Raises LoginRefused if the server refuses the connection. `window` is the SSH
         receive window: make it small to play a slow client with `pause_reading()`. `env` is
-        sent as environment requests (as OpenSSH's SendEnv/SetEnv do).
+        sent as environment requests (as OpenSSH's SendEnv/SetEnv do). `source` is the local
+        address to connect from (loopback has all of 127/8).
         """
         terminal = cls(size)
         client = _GuestClient()
         try:
-            conn = await cls._login(host, port, username, key, client)
+            conn = await cls._login(host, port, username, key, client, source)
         except (asyncssh.DisconnectError, ConnectionError) as error:
             raise LoginRefused(client.banner) from error
         terminal.conn = conn
@@ -132,12 +134,18 @@ class SSHTerminal:
 
     @staticmethod
     async def _login(
-        host: str, port: int, username: str, key: asyncssh.SSHKey | None, client: _GuestClient
+        host: str,
+        port: int,
+        username: str,
+        key: asyncssh.SSHKey | None,
+        client: _GuestClient,
+        source: str | None = None,
     ) -> asyncssh.SSHClientConnection:
         return await asyncssh.connect(
             host,
             port,
             username=username,
+            local_addr=(source, 0) if source else None,
             client_keys=[key] if key is not None else None,
             client_factory=lambda: client,
             known_hosts=None,
