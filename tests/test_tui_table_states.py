@@ -10,8 +10,9 @@ from test_tui_support import FakeLink, new_game, screen_text, table_info, table_
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
+from lovelet_tui.editions import EDITIONS, reference
 from protocol import ErrorReply, SeatInfo, TableState, encode
-from server.engine import Game
+from server.engine import Game, find_edition
 
 SIZE = (80, 24)
 SEATS = (
@@ -137,3 +138,11 @@ async def test_help_and_rules_list_every_card_of_the_edition_before_the_game() -
         text = screen_text(app)
     assert "Love Letter (2012)" in text and "Cards" in text
     assert "Countess" in text and "×5" in text  # classic: 5 Guards
+
+
+def test_the_apps_card_lists_match_the_engines_reference_cards() -> None:
+    for edition in EDITIONS:
+        cards = find_edition(edition.id).reference
+        assert reference(edition.id) == [
+            {key: card[key] for key in ("value", "name", "count", "text")} for card in cards
+        ]
