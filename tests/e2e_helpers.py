@@ -34,6 +34,8 @@ PANEL_MIN_COLUMN = 30
 """The choice panel sits right of the log; prompts further left are log text."""
 PANEL_WIDTH = 36
 """Columns of the choice panel at the right edge of the table screen."""
+CONFIRM = "y: yes · any other key: no"
+"""The panel's line under a question about something that cannot be undone."""
 
 _OPTION = re.compile(r"^ (\d)  (\S.*)$")
 _HAND = re.compile(r"^ (?:Hand |     ) (\S.*?) (\d+)(?:  |$)")
@@ -225,10 +227,13 @@ class Player:
 
 
 def phase(term: SSHTerminal) -> str | None:
-    """What the player must do now: "decide", "next" (round summary), "over", or None."""
+    """What the player must do now: "decide", "confirm" (a yes/no, e.g. playing the
+    Princess), "next" (round summary), "over", or None."""
     text = screen_text(term)
     if "r: rematch" in text:
         return "over"
+    if CONFIRM in text:
+        return "confirm"
     if "n: next round" in text:
         return "next"
     return "decide" if read_panel(term) is not None else None
@@ -249,6 +254,10 @@ async def play_to_game_over(
         now = phase(term)
         if now == "over":
             return
+        if now == "confirm":
+            await term.send_keys("y")
+            await term.wait_for(lambda: CONFIRM not in screen_text(term), "y taken")
+            continue
         if now == "next":
             player.rounds_continued += 1
             await term.send_keys("n")
