@@ -151,8 +151,8 @@ class LoveletApp(App[None]):
 
     def action_help(self) -> None:
         """Help for where the player is: the table's reference card, and the keys."""
-        table = self.table
+        table, admin = self.table, self.lobby.admin
         if table is not None and table.info is not None:
-            self.push_screen(HelpScreen(table.info.edition, table.reference))
+            self.push_screen(HelpScreen(table.info.edition, table.reference, admin=admin))
         else:
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(admin=admin))

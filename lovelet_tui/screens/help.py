@@ -20,6 +20,8 @@ from lovelet_tui.screens.rules import RulesScreen, card_table
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 
+ADMIN_ONLY = "admin"  # the lobby's admin action and the admin command line's scope
+
 
 class HelpScreen(Screen[None]):
     """Scrolls with ↑↓ and PgUp/PgDn; `r` opens the rules of the edition."""
@@ -27,11 +29,19 @@ class HelpScreen(Screen[None]):
     CSS_PATH = "help.tcss"
     BINDINGS = bindings("help")
 
-    def __init__(self, edition: str | None = None, cards: Sequence[Mapping[str, Any]] = ()) -> None:
-        """`cards`: the table's reference from its view; the edition's own list if empty."""
+    def __init__(
+        self,
+        edition: str | None = None,
+        cards: Sequence[Mapping[str, Any]] = (),
+        *,
+        admin: bool = False,
+    ) -> None:
+        """Help for a table of `edition` with its reference `cards` (the edition's own list if
+        empty), or for the lobby; the admin keys are listed only to an `admin`."""
         super().__init__()
         self.edition = edition
         self.cards = cards or (reference(edition) if edition else [])
+        self.admin = admin
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -43,7 +53,7 @@ class HelpScreen(Screen[None]):
         sections: list[RenderableType] = []
         if self.cards and self.edition:
             sections += [_title(edition_name(self.edition)), card_table(self.cards), Text()]
-        return [*sections, _title("Keys"), _keys()]
+        return [*sections, _title("Keys"), _keys(self.admin)]
 
     def action_rules(self) -> None:
         """Show the rules of this table's edition (the first edition in the lobby)."""
@@ -58,13 +68,16 @@ def _title(text: str) -> Text:
     return Text(text, style="bold underline")
 
 
-def _keys() -> Table:
+def _keys(admin: bool) -> Table:
+    """Every key by scope; the admin command line's only for an `admin`."""
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True)
     table.add_column(no_wrap=True, style="bold")
     table.add_column()
     shown_scope = ""
     for entry in ACTIONS:
+        if not admin and ADMIN_ONLY in (entry.scope, entry.action):
+            continue
         scope = SCOPES[entry.scope] if entry.scope != shown_scope else ""
         shown_scope = entry.scope
         table.add_row(scope, key_label(entry), entry.description)

@@ -51,7 +51,9 @@ class HandView(Rows):
     def _fit(self) -> None:
         """Grow or shrink to the rows the hand takes now, then draw."""
         width = self.content_size.width
-        wanted = max(MIN_ROWS, min(MAX_ROWS, len(self._card_rows(width)))) if width > 0 else MIN_ROWS
+        wanted = (
+            max(MIN_ROWS, min(MAX_ROWS, len(self._card_rows(width)))) if width > 0 else MIN_ROWS
+        )
         if self.styles.height is None or self.styles.height.value != wanted:
             self.styles.height = wanted
         self.redraw()

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -16,6 +14,7 @@ from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start, log_table_closed
 from ..metrics import Metrics
 from ..store import GameRecorder, SeatRecord, Store
+from .clock import Clock, Timer
 from .session import Session
 
 TAKEOVER_LEVEL = "medium"  # the bot that plays for a timed-out or disconnected player
@@ -48,7 +47,7 @@ class Seat:
     guest: bool = False
     session: Session | None = None
     bot_level: str | None = None  # set for a bot seat
-    held: asyncio.TimerHandle | None = None  # grace timer of a dropped human
+    held: Timer | None = None  # grace timer of a dropped human
 
     @property
     def empty(self) -> bool:
@@ -74,6 +73,7 @@ class Table:
         settings: TableSettings,
         on_change: Callable[[Table], None],
         rng: random.Random,
+        clock: Clock,
         store: Store | None = None,
         metrics: Metrics | None = None,
     ) -> None:
@@ -90,6 +90,7 @@ class Table:
         self.epoch = 0  # which game of this table the log belongs to
         self.step = 0  # bumped on every change of the pending decision
         self.rng = rng
+        self.clock = clock
         self.store = store
         self.metrics = metrics
         self.recorder: GameRecorder | None = None
@@ -98,7 +99,7 @@ class Table:
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}
         self._ready: set[int] = set()
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Timer | None = None
         self._flush_scheduled = False
         self._game_started = 0.0
         self._last_summary: TableSummary | None = None
@@ -246,8 +247,7 @@ class Table:
     def _hold(self, index: int) -> None:
         seat = self.seats[index]
         seat.session = None
-        loop = asyncio.get_running_loop()
-        seat.held = loop.call_later(self.settings.grace, self._grace_expired, index)
+        seat.held = self.clock.call_later(self.settings.grace, self._grace_expired, index)
         self._schedule_actor()
 
     def _grace_expired(self, index: int) -> None:
@@ -310,7 +310,7 @@ class Table:
         if self.store is not None:
             self.recorder = GameRecorder.start(self.store, self.edition.id, self._seat_records())
         self.game = Game(self.edition, len(self.seats), random.Random(self.rng.getrandbits(64)))
-        self._game_started = time.monotonic()
+        self._game_started = self.clock.now()
         bots = sum(seat.bot_level is not None for seat in self.seats)
         log_game_start(self.code, self.edition.id, len(self.seats) - bots, bots)
         self.epoch += 1
@@ -383,7 +383,7 @@ class Table:
         if self.metrics is not None:
             self.metrics.game_finished(self.edition.id)
         winners = ", ".join(self.seats[s].name or "?" for s in self.game.game_winners)
-        duration = time.monotonic() - self._game_started
+        duration = self.clock.now() - self._game_started
         log_game_end(self.code, self.edition.id, duration, self.game.round, winners)
 
     def _next_round_due(self, step: int) -> None:
@@ -405,8 +405,7 @@ class Table:
 
     def _schedule(self, delay: float, callback: Callable[[int], None]) -> None:
         self._cancel_timer()
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(delay, callback, self.step)
+        self._timer = self.clock.call_later(delay, callback, self.step)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -450,7 +449,7 @@ class Table:
         """Coalesce: everything changed in this loop iteration goes out in one update."""
         if not self._flush_scheduled and not self.closed:
             self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            self.clock.call_soon(self._flush)
         summary = self.summary()
         if summary != self._last_summary:
             self._last_summary = summary
