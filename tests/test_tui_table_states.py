@@ -4,6 +4,7 @@ applies once the player watches instead."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 from test_tui_support import FakeLink, new_game, screen_text, table_info, table_state
@@ -146,3 +147,21 @@ def test_the_apps_card_lists_match_the_engines_reference_cards() -> None:
         assert reference(edition.id) == [
             {key: card[key] for key in ("value", "name", "count", "text")} for card in cards
         ]
+
+
+def _round_with_a_bonus() -> Game:
+    """A 2019 round that seat 0 wins and gains the Spy's token in too (seed found once)."""
+    game = Game(find_edition("2019"), players=3, rng=random.Random(2))
+    game.start_round()
+    while not game.round_over:
+        assert game.pending is not None
+        game.act(game.pending.seat, game.pending.choices[0])
+    return game
+
+
+async def test_the_round_summary_says_why_each_token_was_given() -> None:
+    game = _round_with_a_bonus()
+    app = LoveletApp(FakeLink(), "Bo")
+    async with app.run_test(size=SIZE) as pilot:
+        text = await _open(app, pilot, table_state(game, 1, status="round_over"))
+    assert "Round 1 over" in text and "Ana +2: round win, Spy" in text

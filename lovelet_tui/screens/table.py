@@ -21,7 +21,7 @@ from lovelet_tui.actions import bindings
 from lovelet_tui.editions import CONFIRM_PLAY, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
-from lovelet_tui.narrate import REASONS, gained, narrate
+from lovelet_tui.narrate import REASONS, narrate, round_awards, token_reason
 from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
@@ -93,6 +93,7 @@ class TableScreen(Screen[str]):
         self.cursor = 0  # the seat managed before the game starts
         self.continued = False  # this round's "next round" was sent
         self.round_end: Mapping[str, Any] = {}  # the last round_end event, for the summary
+        self.round_events: list[Mapping[str, Any]] = []  # since the round began: its tokens
         self.offered: dict[str, bool | str] = {}  # `_offered()` at the last key bar refresh
         self.seen = Sightings()  # what this receiver's effects showed of other hands
         self.rounds_won: Counter[int] = Counter()  # seat → rounds won this game
@@ -160,9 +161,13 @@ class TableScreen(Screen[str]):
             self.seen.clear()
             self.rounds_won.clear()
         for event in events:
-            if event.get("kind") == "round_end":
+            kind = event.get("kind")
+            if kind == "round_start":
+                self.round_events = []
+            elif kind == "round_end":
                 self.round_end = event
                 self.rounds_won.update(event.get("winners") or [])
+            self.round_events.append(event)
         self.seen.read(events, self.info.you if self.info else None)
         log.write(*narrate(events, self.names))
 
@@ -243,13 +248,21 @@ class TableScreen(Screen[str]):
         names = self.names
         winners = names.group(view.get("round_winners") or [], capital=True)
         reason = REASONS.get(self.round_end.get("reason", ""), "")
-        gains = self.round_end.get("gains") or {}
         text = Text.assemble((f"Round {view.get('round')} over", "bold"), f"\n{winners} won")
         text.append(f" ({reason})." if reason else ".")
-        if gains:
-            text.append(f"\nTokens: {gained(gains, names)}")
+        text.append_text(self._tokens_given())
         if self.info is not None and self.info.you is not None:
             text.append(f"\n\n{self._waiting_others()}" if self.continued else "\n\nn: next round")
+        return text
+
+    def _tokens_given(self) -> Text:
+        """A line per player who gained tokens this round, with why: "Bo +2: round win, Spy"."""
+        reasons: dict[int, list[str]] = {}
+        for seat, reason in round_awards(self.round_events):
+            reasons.setdefault(seat, []).append(token_reason(reason, self.names))
+        text = Text("\nTokens:" if reasons else "")
+        for seat, why in reasons.items():
+            text.append(f"\n {self.names.player(seat, capital=True)} +{len(why)}: {', '.join(why)}")
         return text
 
     def _waiting_others(self) -> str:
