@@ -66,6 +66,7 @@ async def test_leaving_a_running_game_asks_and_any_other_key_stays() -> None:
         await pilot.press("l")
         await pilot.pause()
         assert "Leave this game?" in screen_text(app)
+        assert "Pick" not in screen_text(app).splitlines()[-1]  # no key but the answer
         since = len(game.events)
         await _open(app, pilot, table_state(game, 0, since))  # the table moves on meanwhile
         assert "Leave this game?" in screen_text(app)

@@ -213,6 +213,7 @@ class TableScreen(Screen[str]):
         """The choice panel and the keys offered: all a step of a decision changes."""
         self._draw_choices()
         offered = {**self._offered(), "pick_keys": self._pick_keys()}
+        offered["asking"] = self.confirming is not None  # every key answers: none shown
         if offered != self.offered:
             self.offered = offered
             self.refresh_bindings()
