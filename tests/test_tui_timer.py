@@ -102,13 +102,13 @@ async def test_the_clock_redraws_once_a_second_and_stops_at_zero() -> None:
         table = app.table
         assert table is not None
         shown: list[int] = []
-        draw = table._draw_clock
+        draw = table.clock.draw
 
         def counting(countdown: Countdown | None, seconds: int) -> None:
             shown.append(seconds)
             draw(countdown, seconds)
 
-        table._draw_clock = counting  # type: ignore[method-assign]
+        table.clock.draw = counting
         await _until(pilot, lambda: "Hurry: 0 s left!" in screen_text(app))
         await _until(pilot, lambda: not _running_clocks())
     # one redraw per second shown (2, 1, 0 unless the machine lagged), none after 0
@@ -129,6 +129,9 @@ async def test_no_clock_ticks_without_a_timer_in_the_lobby_or_after_leaving() ->
         app.deliver(encode(_state(game, 0, Countdown("turn", 30_000, 0))))
         await pilot.pause()
         await pilot.press("question_mark")  # help over the table: nothing ticks below it
+        await pilot.pause()
+        assert not _running_clocks()
+        app.deliver(encode(_state(game, 0, Countdown("turn", 20_000, 0))))  # nor on news
         await pilot.pause()
         assert not _running_clocks()
         await pilot.press("escape")

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from time import monotonic
 from typing import Any
 
 from rich.text import Text
@@ -15,9 +13,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.timer import Timer
 
 from lovelet_tui.actions import bindings
+from lovelet_tui.countdown import Clock, clock_texts
 from lovelet_tui.editions import CONFIRM_PLAY, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
@@ -59,9 +57,6 @@ WAITING_FOR = {
     "cardinal_look": "to choose a hand to look at",
     "bishop_redraw": "to decide whether to redraw",
 }
-WARN_SECONDS = 10  # the player on turn is warned this long before the timer runs out
-TICK_LATE = 0.02  # seconds after a whole second that the clock redraws, to land past it
-CLOCK_STYLE, WARN_STYLE = "bold", "bold reverse"
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
@@ -99,9 +94,7 @@ class TableScreen(Screen[str]):
         self.rounds_won: Counter[int] = Counter()  # seat → rounds won this game
         self.confirming: Confirm | None = None
         self.placed = False  # the seat cursor was put on the receiver's seat or a free one
-        self.countdown: Countdown | None = None
-        self.deadline = 0.0  # `monotonic()` when the countdown reaches 0
-        self.ticker: Timer | None = None  # the next redraw of the countdown, while one runs
+        self.clock = Clock(self, self._draw_clock)  # the timer running at the table
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -132,7 +125,7 @@ class TableScreen(Screen[str]):
         self._log_events(state.events)
         self._restage()
         self._draw()
-        self._start_clock(state.countdown)
+        self.clock.start(state.countdown)
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
@@ -490,43 +483,19 @@ class TableScreen(Screen[str]):
 
     # ---------------------------------------------------------------- the timer
 
-    def _start_clock(self, countdown: Countdown | None) -> None:
-        """Count down from what the server sent; stop when no timer runs."""
-        self.countdown = countdown
-        if self.ticker is not None:
-            self.ticker.stop()
-            self.ticker = None
-        if countdown is not None:
-            self.deadline = monotonic() + countdown.remaining_ms / 1000
-        self._tick()
-
-    def _tick(self) -> None:
-        """Redraw the countdown, and come back when its shown second changes."""
-        self.ticker = None
-        countdown = self.countdown
-        left = max(0.0, self.deadline - monotonic()) if countdown else 0.0
-        seconds = math.ceil(left)
-        self._draw_clock(countdown, seconds)
-        if countdown is not None and seconds > 0 and self.is_current:
-            delay = left - (seconds - 1) + TICK_LATE
-            self.ticker = self.set_timer(delay, self._tick, name="countdown")
-
     def _draw_clock(self, countdown: Countdown | None, seconds: int) -> None:
         header, panel = Text(), Text()
         if countdown is not None and self.info is not None:
-            header, panel = _clock_texts(countdown, seconds, self.info.you, self.names)
+            header, panel = clock_texts(countdown, seconds, self.info.you, self.names)
         self.query_one(TableHeader).show_clock(header)
         self.query_one(ChoicePanel).show_clock(panel)
 
     def on_screen_suspend(self) -> None:
         """Another screen is on top (help): nothing ticks here meanwhile."""
-        if self.ticker is not None:
-            self.ticker.stop()
-            self.ticker = None
+        self.clock.hide()
 
     def on_screen_resume(self) -> None:
-        if self.countdown is not None:
-            self._tick()
+        self.clock.show()
 
     def _send(self, message: ClientMessage) -> None:
         send(self, message)
@@ -554,29 +523,6 @@ def _header(info: TableInfo, view: View | None) -> list[tuple[str, str]]:
     if info.spectators:
         parts.append((f"{len(info.spectators)} watching", f"{len(info.spectators)} watch"))
     return parts
-
-
-def _clock_texts(
-    countdown: Countdown, seconds: int, you: int | None, names: Names
-) -> tuple[Text, Text]:
-    """The countdown for the header, and for the choice panel (empty when it is another
-    player's turn: the header says it)."""
-    left = _duration(seconds)
-    if countdown.kind == "pause":
-        return Text(f"next round in {left}", style=CLOCK_STYLE), Text(
-            f"Next round in {left}", style=CLOCK_STYLE
-        )
-    if countdown.seat is not None and countdown.seat == you:
-        warn = seconds <= WARN_SECONDS
-        panel = f"Hurry: {left} left!" if warn else f"Your turn: {left} left"
-        style = WARN_STYLE if warn else CLOCK_STYLE
-        return Text(f"your turn: {left}", style=style), Text(panel, style=style)
-    whose = names.whose(countdown.seat) if countdown.seat is not None else "this"
-    return Text(f"{whose} turn: {left}", style=CLOCK_STYLE), Text()
-
-
-def _duration(seconds: int) -> str:
-    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:

@@ -26,6 +26,8 @@ class ChoicePanel(Rows):
 
     def show_clock(self, clock: Text) -> None:
         """The timer line (empty: none); a tick repaints that row alone."""
+        if clock.plain == self.clock.plain and clock.style == self.clock.style:
+            return  # another player's turn: the panel has nothing to redraw
         self.clock = clock
         self.redraw()
 
