@@ -31,7 +31,7 @@ async def test_play_runs_in_a_terminal_and_a_round_is_played_by_keys(edition: st
         await term.wait_for(lambda: "round 1" in screen_text(term), "the game", ROUND_TIMEOUT)
         decisions = await play_round(term, rng)
         assert decisions > 0, "the player decided at least once in the round"
-        await term.send_keys("\x11")  # ctrl+q
+        await term.send_keys("\x11", "y")  # ctrl+q in a running game, and yes to its question
         assert await term.exited() == 0, term.output
     restored = term.raw[term.raw.rindex(b"\x1b[?1049h") :]
     assert b"\x1b[?1049l" in restored, "the terminal's own screen came back"
@@ -45,6 +45,10 @@ async def play_round(term: PtyTerminal, rng: random.Random) -> int:
         await term.wait_for(lambda: phase(term) is not None, "a decision", ROUND_TIMEOUT)
         if phase(term) in ("next", "over"):
             return decisions
+        if phase(term) == "confirm":  # playing the Princess asks first
+            await term.send_keys("y")
+            await term.wait_for(lambda: phase(term) != "confirm", "the yes taken")
+            continue
         panel, table_line = read_panel(term), read_table_line(term)
         assert panel is not None
         await term.send_keys(rng.choice(panel.options).key)

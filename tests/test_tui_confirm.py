@@ -4,7 +4,7 @@ keeps the game as it was."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, new_game, screen_text, table_state
+from test_tui_support import FakeLink, burst, new_game, screen_text, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
@@ -92,10 +92,10 @@ async def test_ctrl_q_in_a_running_game_asks_then_quits_on_yes() -> None:
         assert "Quit lovelet?" in screen_text(app)
         await pilot.press("n")
         await pilot.pause()
-        assert app.is_running and not link.closed
+        assert app.return_code is None and not link.closed
         await pilot.press("ctrl+q", "y")
         await pilot.pause()
-    assert link.closed
+        assert app.return_code == 0
 
 
 async def test_a_spectator_leaves_and_quits_without_a_question() -> None:
@@ -109,4 +109,30 @@ async def test_a_spectator_leaves_and_quits_without_a_question() -> None:
         assert app.table is None
         await pilot.press("ctrl+q")
         await pilot.pause()
-    assert link.closed
+        assert app.return_code == 0
+
+
+async def test_a_question_and_its_answer_typed_in_one_burst_are_taken_in_order() -> None:
+    game = new_game("2019", 4, PRINCESS_FIRST)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, pilot, table_state(game, 0))
+        princess = _key(app, "Princess")
+        burst(app, "l", "n", princess, "y")  # no to leaving, then the Princess and yes
+        await pilot.pause()
+        assert link.sent[-1] == Act(PlayChoice("princess")) and app.table is not None
+        burst(app, "l", "y")
+        await pilot.pause()
+        assert app.table is None and link.sent[-1] == Leave()
+
+
+async def test_ctrl_q_and_yes_in_one_burst_quit() -> None:
+    game = new_game("2019", 4, PRINCESS_FIRST)
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, pilot, table_state(game, 0))
+        burst(app, "ctrl+q", "y")
+        await pilot.pause()
+        assert app.return_code == 0  # quitting, on its own

@@ -51,6 +51,7 @@ from protocol import (
 )
 
 View = Mapping[str, Any]
+TABLE_KEYS = {binding.key: binding.action for binding in bindings("table") if not binding.priority}
 WAITING_FOR = {
     "play": "to play a card",
     "chancellor": "to choose which card to keep",
@@ -441,18 +442,31 @@ class TableScreen(Screen[str]):
         running game); asked already, it quits."""
         if not self._playing() or (self.confirming and self.confirming.kind == "quit"):
             return False
-        self._ask(Confirm("quit", "Quit lovelet?", "A bot plays your seat until you return."))
+        self._ask(Confirm("quit", "Quit lovelet?", "You leave this game."))
         return True
 
-    def on_key(self, event: events.Key) -> None:
-        """While a question is open, `y` says yes and any other key no."""
+    async def on_key(self, event: events.Key) -> None:
+        """Keys in the order typed: while a question is open, `y` says yes and any other key
+        no; else the table's own keys run here. (Left to the app's bindings, a key runs only
+        after a trip through the app's queue, and a key typed right after it, such as the
+        `y` after `l`, would reach this screen first.)"""
         confirm = self.confirming
-        if confirm is None:
-            return
+        action = TABLE_KEYS.get(event.key)
+        if confirm is None and event.key == "ctrl+q":
+            if not self.ask_to_quit():
+                return  # the app quits
+        elif confirm is None and action is None:
+            return  # the app's keys, or none
         event.stop()
         event.prevent_default()
+        if confirm is not None:
+            self._answer(confirm, yes=event.key == "y")
+        elif action is not None:
+            await self.run_action(action)
+
+    def _answer(self, confirm: Confirm, *, yes: bool) -> None:
         self.confirming = None
-        if event.key == "y":
+        if yes:
             self._confirmed(confirm)
         elif confirm.kind == "play" and self.staging is not None:
             self.staging.back()
