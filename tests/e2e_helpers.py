@@ -207,7 +207,7 @@ async def create_table(term: SSHTerminal, seats: int, name: str = "") -> str:
     step = "left" if seats < 4 else "right"
     await term.send_keys(*[step] * abs(seats - 4))
     await term.wait_for(
-        lambda: re.search(rf"Seats\s+(‹ )?{seats}\b", screen_text(term)) is not None, "seats"
+        lambda: re.search(rf"Seats\s+‹? *{seats}\b", screen_text(term)) is not None, "seats"
     )
     await term.send_keys("enter")
     await wait_text(term, "Before the game")
@@ -239,6 +239,13 @@ def phase(term: SSHTerminal) -> str | None:
     return "decide" if read_panel(term) is not None else None
 
 
+async def answer_yes(term: SSHTerminal) -> None:
+    """If the panel asks a yes/no question (playing the Princess), answer `y`."""
+    if CONFIRM in screen_text(term):
+        await term.send_keys("y")
+        await term.wait_for(lambda: CONFIRM not in screen_text(term), "the yes taken")
+
+
 async def play_to_game_over(
     player: Player, table: Table, rng: random.Random, *, back_out_once: bool = True
 ) -> None:
@@ -255,8 +262,7 @@ async def play_to_game_over(
         if now == "over":
             return
         if now == "confirm":
-            await term.send_keys("y")
-            await term.wait_for(lambda: CONFIRM not in screen_text(term), "y taken")
+            await answer_yes(term)
             continue
         if now == "next":
             player.rounds_continued += 1
