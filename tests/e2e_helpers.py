@@ -146,15 +146,26 @@ def _options(lines: Sequence[str], column: int) -> list[Option]:
     return options
 
 
-def read_hand(term: SSHTerminal) -> list[str]:
-    """Card names on the hand rows, in order."""
+def hand_rows(term: SSHTerminal) -> range:
+    """The rows of the hand: 3, or up to 5 when card texts wrap under their names."""
     lines = screen_lines(term)
     top = next((i for i, line in enumerate(lines) if line.startswith(" Hand  ")), None)
     if top is None:
-        return []
+        return range(0)
+    end, width = top + 3, term.screen.columns - PANEL_WIDTH - 1
+    while end < min(top + 5, len(lines)) and lines[end].startswith(" " * 7):
+        if not lines[end][:width].strip():
+            break  # a log row left blank, not a wrapped card text
+        end += 1
+    return range(top, end)
+
+
+def read_hand(term: SSHTerminal) -> list[str]:
+    """Card names on the hand rows, in order."""
+    lines = screen_lines(term)
     cards = []
-    for line in lines[top : top + 3]:
-        match = _HAND.match(line)
+    for row in hand_rows(term):
+        match = _HAND.match(lines[row])
         if match:
             cards.append(match[1])
     return cards
@@ -178,7 +189,7 @@ def header_code(term: SSHTerminal) -> str:
 def log_lines(term: SSHTerminal) -> list[str]:
     """The log pane's visible lines: below the hand, left of the panel and the scrollbar."""
     lines = screen_lines(term)
-    top = next((i for i, line in enumerate(lines) if line.startswith(" Hand  ")), 0) + 3
+    top = hand_rows(term).stop or 3
     width = term.screen.columns - PANEL_WIDTH - 1
     return [line[:width].rstrip() for line in lines[top:-1]]
 
