@@ -11,7 +11,7 @@ from .games import (
     RoundRecord,
     SeatRecord,
 )
-from .players import Claim, Player
+from .players import Claim, NameRules, Player
 from .ratings import RatingRecord
 from .recorder import GameRecorder
 from .settings import MOTD
@@ -32,6 +32,7 @@ __all__ = [
     "GameRecorder",
     "LeaderRow",
     "MigrationError",
+    "NameRules",
     "Player",
     "RatingRecord",
     "RecentGame",

@@ -83,7 +83,15 @@ CREATE TABLE settings (
 );
 """
 
-V3_RATINGS = """
+V3_USE_TIMES = """
+ALTER TABLE nicknames ADD COLUMN used_at TEXT;
+UPDATE nicknames SET used_at = claimed_at;
+CREATE INDEX nicknames_by_use ON nicknames (used_at);
+
+ALTER TABLE game_events ADD COLUMN at TEXT;
+"""
+
+V4_RATINGS = """
 CREATE TABLE ratings (
     identity  TEXT PRIMARY KEY REFERENCES players (fingerprint) ON DELETE CASCADE,
     mu        REAL NOT NULL,
@@ -94,7 +102,7 @@ CREATE TABLE ratings (
 CREATE INDEX ratings_by_mu ON ratings (mu DESC);
 """
 
-V4_ACTIONS = """
+V5_ACTIONS = """
 ALTER TABLE games ADD COLUMN seed TEXT;
 
 CREATE TABLE game_actions (
@@ -106,7 +114,13 @@ CREATE TABLE game_actions (
 ) WITHOUT ROWID;
 """
 
-MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION, V3_RATINGS, V4_ACTIONS)
+MIGRATIONS: tuple[str, ...] = (
+    V1_GAMES,
+    V2_MODERATION,
+    V3_USE_TIMES,
+    V4_RATINGS,
+    V5_ACTIONS,
+)
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 
 SCHEMA_VERSION = len(MIGRATIONS)
