@@ -18,6 +18,7 @@ import msgpack
 import pytest
 
 from protocol import (
+    AddBot,
     CreateTable,
     Direction,
     Hello,
@@ -157,7 +158,7 @@ async def run_table(lobby: Lobby, edition: str, players: int, games: int, rng: r
             human.send(Sit(seat))
             humans.append(human)
         else:
-            table.add_bot(host.attachment.session, seat, level)
+            host.send(AddBot(seat, level))
     for game in range(games):
         host.finished.clear()  # the host stood up: it is the table's spectator
         if game == 0:
