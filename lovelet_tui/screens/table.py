@@ -42,6 +42,7 @@ from protocol import (
     TableState,
     choice_from_wire,
 )
+from protocol.registry import BOT_LEVELS
 
 View = Mapping[str, Any]
 WAITING_FOR = {
@@ -286,13 +287,14 @@ class TableScreen(Screen[str]):
         self._send(Stand())
 
     def action_bot(self) -> None:
-        """Host: the chosen seat cycles empty → easy bot → medium bot → empty."""
+        """Host: the chosen seat cycles empty → each bot level, weakest first → empty."""
         assert self.info is not None
         bot = self.info.seats[self.cursor].bot
         if bot is not None:
             self._send(RemoveBot(self.cursor))
-        if bot in (None, "easy"):
-            self._send(AddBot(self.cursor, "medium" if bot else "easy"))
+        cycle = (None, *BOT_LEVELS, None)
+        if bot in cycle[:-2]:
+            self._send(AddBot(self.cursor, cycle[cycle.index(bot) + 1]))
 
     def action_start(self) -> None:
         """Host: start the game (empty seats get bots)."""

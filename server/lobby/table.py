@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from protocol import SeatInfo, TableInfo, TableState, TableSummary
 
-from ..bots import Bot, make_bot
+from ..bots import SEARCHING, Bot, make_bot
+from ..bots.pool import shared_pool
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start, log_table_closed
 from ..metrics import Metrics
 from ..store import GameRecorder, SeatRecord, Store
 from .session import Session
+
+logger = logging.getLogger(__name__)
 
 TAKEOVER_LEVEL = "medium"  # the bot that plays for a timed-out or disconnected player
 
@@ -37,6 +42,7 @@ class TableSettings:
     bot_delay: float = 0.8  # seconds a bot "thinks" before acting, so people can follow
     grace: float = 120.0  # seconds a dropped player's seat is held
     round_pause: float = 20.0  # seconds between rounds unless every player continues
+    bot_budget: float = 0.15  # CPU seconds a searching (hard) bot thinks per decision
 
 
 @dataclass(eq=False)
@@ -432,9 +438,32 @@ class Table:
             bot = self._bots[index] = make_bot(level)
         if reason is not None:
             self.log.append(Event("autoplay", index, {"reason": reason}))
-        view = game.view(index)
-        choice = bot.choose(view, self._seat_log(index), self.rng)
-        game.act(index, choice_from_dict(choice))
+        view, log = game.view(index), self._seat_log(index)
+        if level in SEARCHING:
+            seconds = self.settings.bot_budget
+            future = shared_pool().decide(level, view, log, self.rng, seconds)
+            future.add_done_callback(partial(self._decided, self.step, index, view, log))
+            return
+        self._bot_acts(index, bot.choose(view, log, self.rng))
+
+    def _decided(
+        self, step: int, index: int, view: dict, log: list[dict], future: asyncio.Future[dict]
+    ) -> None:
+        """A searching bot's choice is back: play it unless the game has moved on meanwhile
+        (or the seat's player is back); if the search failed, the bot's quick estimate."""
+        if future.cancelled() or step != self.step or self.closed:
+            return
+        if not self.seats[index].played_by_bot:
+            return
+        if future.exception() is not None:
+            logger.error("bot search failed", exc_info=future.exception())
+            choice = make_bot(TAKEOVER_LEVEL).choose(view, log, self.rng)
+        else:
+            choice = future.result()
+        self._bot_acts(index, choice)
+
+    def _bot_acts(self, index: int, choice: dict) -> None:
+        self.game.act(index, choice_from_dict(choice))
         self._count_action()
         self._stepped()
 

@@ -1,0 +1,71 @@
+"""Searching bots decide in worker processes, one per core, so the event loop never waits on
+their thinking: a table hands over the seat's view and this round's log, and gets a future."""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import multiprocessing
+import os
+import random
+import time
+from concurrent.futures import ProcessPoolExecutor
+from functools import cache
+
+from .base import make_bot
+from .hard import Budget, HardBot
+
+WALL_LIMIT = 0.18  # seconds from hand-over after which a search stops, however little it did
+
+
+class BotPool:
+    """Worker processes for searching bots. A decision searches for its budget of CPU time,
+    but stops `WALL_LIMIT` after the table handed it over (waiting for a free worker counts),
+    so a busy machine makes the bots weaker rather than slower."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = workers or os.cpu_count() or 1
+        self._executor: ProcessPoolExecutor | None = None
+
+    def decide(
+        self, level: str, view: dict, log: list[dict], rng: random.Random, seconds: float
+    ) -> asyncio.Future[dict]:
+        """A future of the bot's choice for this view and the seat's whole visible log."""
+        budget = Budget(seconds=seconds, until=time.monotonic() + WALL_LIMIT)
+        return asyncio.get_running_loop().run_in_executor(
+            self._start(), decide, level, view, round_log(log), rng.getrandbits(64), budget
+        )
+
+    def _start(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            context = multiprocessing.get_context("spawn")  # no copy of the server's state
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._executor
+
+    def close(self) -> None:
+        """Stop the workers (a later decision starts them again)."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+def round_log(log: list[dict]) -> list[dict]:
+    """The part of a seat's log a bot reads: from this round's start (the whole log if none)."""
+    for index in range(len(log) - 1, -1, -1):
+        if log[index]["kind"] == "round_start":
+            return log[index:]
+    return log
+
+
+def decide(level: str, view: dict, log: list[dict], seed: int, budget: Budget) -> dict:
+    """In a worker: a fresh bot of `level` decides (the hard bot within `budget`)."""
+    bot = HardBot(budget) if level == "hard" else make_bot(level)
+    return bot.choose(view, log, random.Random(seed))
+
+
+@cache
+def shared_pool() -> BotPool:
+    """The process's one pool, started at its first decision and stopped at exit."""
+    pool = BotPool()
+    atexit.register(pool.close)
+    return pool
