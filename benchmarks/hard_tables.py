@@ -26,6 +26,7 @@ import time
 from protocol import BotSpec, CreateTable, Hello, Stand, Start, encode
 from protocol.version import PROTOCOL_VERSION
 from server.bots import pool as bot_pool
+from server.clock import LoopClock
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
 
 TICK = 0.005  # seconds the loop monitor sleeps
@@ -45,12 +46,15 @@ class Timings:
         self._decide = pool.decide
         pool.decide = self.decide  # type: ignore[method-assign]
 
-    def decide(self, level, view, log, rng, seconds):
-        """The pool's decide, timed."""
+    def decide(self, level, view, log, seed, seconds, deliver):
+        """The pool's decide, timed from hand-over to delivery."""
         started = time.perf_counter()
-        future = self._decide(level, view, log, rng, seconds)
-        future.add_done_callback(lambda _: self.walls.append(time.perf_counter() - started))
-        return future
+
+        def timed(choice: dict | None) -> None:
+            self.walls.append(time.perf_counter() - started)
+            deliver(choice)
+
+        self._decide(level, view, log, seed, seconds, timed)
 
 
 def open_table(lobby: Lobby, number: int) -> None:
@@ -74,7 +78,7 @@ async def run(
 ) -> dict:
     """Play `tables` tables for `duration` seconds (or `until` that many decisions); the
     loop's pauses and decision times."""
-    lobby = Lobby(LobbySettings(table=settings), random.Random(tables))
+    lobby = Lobby(LobbySettings(table=settings), random.Random(tables), clock=LoopClock())
     timings = Timings(bot_pool.shared_pool())
     for number in range(tables):
         open_table(lobby, number)

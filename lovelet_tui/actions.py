@@ -45,7 +45,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("lobby", "c", "chat", "Chat", priority=True),
     KeyAction("lobby", "i", "stats", "Stats"),
     KeyAction("lobby", "a", "admin", "Admin"),
-    KeyAction("table", "digits", "pick", "Pick", key_display="1-9"),
+    KeyAction("table", "digits", "pick", "Pick", key_display="0-9"),
     KeyAction("table", "up", "move(-1)", "Up", show=False),
     KeyAction("table", "down", "move(1)", "Down", show=False),
     KeyAction("table", "enter", "choose", "Choose", show=False),

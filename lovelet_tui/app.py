@@ -140,10 +140,19 @@ class LoveletApp(App[None]):
         self.left = code
         self.table = None
 
+    async def action_quit(self) -> None:
+        """Quit; seated in a running game, the table asks first (Ctrl+Q again quits)."""
+        table = self.table
+        if table is not None and table.ask_to_quit():
+            while self.screen is not table and table in self.screen_stack:
+                await self.pop_screen()
+            return
+        self.exit()
+
     def action_help(self) -> None:
         """Help for where the player is: the table's reference card, and the keys."""
-        table = self.table
+        table, admin = self.table, self.lobby.admin
         if table is not None and table.info is not None:
-            self.push_screen(HelpScreen(table.info.edition, table.reference))
+            self.push_screen(HelpScreen(table.info.edition, table.reference, admin=admin))
         else:
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(admin=admin))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from rich.text import Text
@@ -23,6 +23,8 @@ PRIVATE_FIELD = {
 }
 HEADLINES = frozenset({"round_start", "round_end", "game_end"})
 REASONS = {"last_standing": "last one standing", "showdown": "highest card"}
+# why a token was given, where the reason is not a card's id (see docs/engine.md)
+TOKEN_REASONS = {"round": "round win", "pair": "Princess pair"}
 PRIVATE_STYLE = "italic"
 HEADLINE_STYLE = "bold"
 
@@ -195,8 +197,31 @@ def _redraw(event: Event, names: Names) -> str:
 
 
 def _token(event: Event, names: Names) -> str:
-    reason = str(event.get("reason", "")).capitalize()
-    return f"{_actor(event, names)} gained a token ({reason}), now {event.get('tokens')}"
+    seat, count = event.get("seat"), event.get("tokens")
+    have = "have" if seat is not None and seat == names.you else "has"
+    why = token_reason(str(event.get("reason")), names)
+    return f"{_actor(event, names)} gained a token ({why}) and {have} {count}"
+
+
+def round_awards(events: Iterable[Event]) -> list[tuple[int, str]]:
+    """Every token of the latest round in `events` (a log), in the order given, as (seat,
+    reason): those gained during the round (`token`), then the round end's (`awards`, by seat)."""
+    awards: list[tuple[int, str]] = []
+    for event in events:
+        kind = event.get("kind")
+        if kind == "round_start":
+            awards = []
+        elif kind == "token":
+            awards.append((int(event["seat"]), str(event.get("reason"))))
+        elif kind == "round_end":
+            for seat, reasons in (event.get("awards") or {}).items():
+                awards.extend((int(seat), str(reason)) for reason in reasons)
+    return awards
+
+
+def token_reason(reason: str, names: Names) -> str:
+    """Why a token was given, in words: "round win", "Princess pair", or the card's name."""
+    return TOKEN_REASONS.get(reason) or names.card(reason)
 
 
 def _no_effect(event: Event, names: Names) -> str:
@@ -215,12 +240,22 @@ def _round_end(event: Event, names: Names) -> str:
     reason = REASONS.get(str(event.get("reason")), str(event.get("reason")))
     gains = event.get("gains") or {}
     line = f"Round over: {winners} won ({reason})"
-    return f"{line}; tokens: {gained(gains, names)}" if gains else line
+    return f"{line}; tokens: {gained(gains, names, event.get('awards'))}" if gains else line
 
 
-def gained(gains: Mapping[str, int], names: Names) -> str:
-    """Tokens gained at a round's end, e.g. "Ana +1, you +1"."""
-    return ", ".join(f"{names.player(int(seat))} +{n}" for seat, n in gains.items())
+def gained(
+    gains: Mapping[str, int], names: Names, awards: Mapping[str, Sequence[str]] | None = None
+) -> str:
+    """Tokens gained at a round's end, e.g. "Ana +1, you +1", with their reasons when given
+    and not just the round's win the sentence tells: "Ana +2 (round win, Spy), you +1 (Jester)"."""
+    parts = []
+    for seat, count in gains.items():
+        part = f"{names.player(int(seat))} +{count}"
+        reasons = (awards or {}).get(seat) or ()
+        if reasons and list(reasons) != ["round"]:
+            part += f" ({', '.join(token_reason(str(r), names) for r in reasons)})"
+        parts.append(part)
+    return ", ".join(parts)
 
 
 def _game_end(event: Event, names: Names) -> str:

@@ -93,8 +93,19 @@ def _play(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"lovelet play: {err}", file=sys.stderr)
         return 2
-    play(args.edition, args.players, args.bots)
+    play(args.edition, args.players, args.bots, args.bot_delay)
     return 0
+
+
+def _seconds(text: str) -> float:
+    """A number of seconds from 0 to 30, for argparse."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not 0 <= seconds <= 30:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 30, got {text}")
+    return seconds
 
 
 def data_dir(flag: str | None) -> Path:
@@ -138,6 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
     local.add_argument("--edition", choices=sorted(EDITIONS), default="2019")
     local.add_argument("--players", type=int, default=4)
     local.add_argument("--bots", choices=LEVELS, default="medium")
+    local.add_argument(
+        "--bot-delay",
+        type=_seconds,
+        default=0.6,
+        metavar="SECONDS",
+        help="how long each bot waits before it plays (default 0.6)",
+    )
     local.set_defaults(run=_play)
 
     add_admin_parser(commands, data_dir)

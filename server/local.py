@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import getpass
 
 from lovelet_tui.app import LoveletApp
 from protocol import BotSpec, CreateTable, Start, encode
 
+from .clock import LoopClock
 from .glue import LobbyLink
 from .lobby import Identity, Lobby, LobbySettings, TableSettings
 from .sanitize import clean_name
@@ -30,7 +32,8 @@ class LocalLink(LobbyLink):
 def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> LoveletApp:
     """The app, attached to a lobby of its own that seats it with bots and starts the game."""
     name = clean_name(getpass.getuser() or "you")
-    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=bot_delay, round_pause=30)))
+    settings = LobbySettings(table=TableSettings(bot_delay=bot_delay, round_pause=30))
+    lobby = Lobby(settings, clock=LoopClock())
     bot_seats = tuple(BotSpec(seat, bots) for seat in range(1, players))
     setup = [
         encode(CreateTable(f"{name}'s table", edition, players, None, bot_seats)),
@@ -42,6 +45,15 @@ def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> 
     return app
 
 
-def play(edition: str, players: int, bots: str) -> None:
-    """Play one table in this terminal until the player quits."""
-    local_app(edition, players, bots).run()
+def play(edition: str, players: int, bots: str, bot_delay: float) -> None:
+    """Play one table in this terminal until the player quits.
+
+    The lobby's timers need a running event loop from the moment the app attaches, so the
+    lobby is built inside the loop that then runs the app. (`App.run` is `asyncio.run` of
+    `App.run_async`, nothing more.)
+    """
+    asyncio.run(_play(edition, players, bots, bot_delay))
+
+
+async def _play(edition: str, players: int, bots: str, bot_delay: float) -> None:
+    await local_app(edition, players, bots, bot_delay).run_async()

@@ -33,8 +33,15 @@ SEAT_SET_KEYS = {"eliminated", "protected", "round_winners", "game_winners"}
 BOOL_KEYS = {"round_over", "game_over"}
 INT_KEYS = {"deck_size", "turn", "next_start"}
 EXPECT_KEYS = (
-    SEAT_SET_KEYS | BOOL_KEYS | INT_KEYS | {"hands", "discards", "tokens", "face_up", "error"}
+    SEAT_SET_KEYS
+    | BOOL_KEYS
+    | INT_KEYS
+    | {"hands", "discards", "tokens", "face_up", "awards", "error"}
 )
+
+
+# why a token was given: a round win, the Princess pair, or the card that gave it
+TOKEN_REASONS = {"round", "pair", "spy", "claire", "jester", "bishop", "constable"}
 
 
 class OneOf(frozenset):
@@ -302,7 +309,27 @@ def _parse_expect_value(key: str, value: Any, ctx: _Context, where: str) -> Any:
         if not isinstance(value, list):
             raise ScenarioError(f"{where}: must be a list of card ids")
         return tuple(ctx.card(c, where) for c in value)
+    if key == "awards":
+        return _parse_awards(value, ctx, where)
     return _parse_seat_cards(key, value, ctx, where)
+
+
+def _parse_awards(value: Any, ctx: _Context, where: str) -> dict[int, tuple[str, ...]]:
+    """`awards`: a table of seat -> the reasons of its tokens this round, in order."""
+    if not isinstance(value, dict):
+        raise ScenarioError(f"{where}: must be a table of seat = reasons")
+    out: dict[int, tuple[str, ...]] = {}
+    for seat_text, reasons in value.items():
+        try:
+            seat = ctx.seat(int(seat_text), where)
+        except ValueError as err:
+            raise ScenarioError(f"{where}: {seat_text!r} is not a seat") from err
+        if not isinstance(reasons, list) or not all(r in TOKEN_REASONS for r in reasons):
+            raise ScenarioError(
+                f"{where}.{seat_text}: must be a list of {', '.join(sorted(TOKEN_REASONS))}"
+            )
+        out[seat] = tuple(reasons)
+    return out
 
 
 def _parse_seat_cards(key: str, value: Any, ctx: _Context, where: str) -> dict[int, Any]:
@@ -361,15 +388,21 @@ def run_scenario(path: str | Path) -> Result:
 def run_loaded(scenario: Scenario) -> Result:
     """Run a validated scenario against a fresh game."""
     try:
-        try:
-            game = _new_game(scenario)
-        except Exception as err:
-            raise Mismatch(f"cannot create the game: {type(err).__name__}: {err}") from err
-        for rnd in scenario.rounds:
-            _run_round(game, scenario, rnd)
+        play_scenario(scenario)
     except Mismatch as err:
         return Result(scenario.path, False, str(err))
     return Result(scenario.path, True)
+
+
+def play_scenario(scenario: Scenario) -> Game:
+    """The game a validated scenario plays, once played; Mismatch at the first check failed."""
+    try:
+        game = _new_game(scenario)
+    except Exception as err:
+        raise Mismatch(f"cannot create the game: {type(err).__name__}: {err}") from err
+    for rnd in scenario.rounds:
+        _run_round(game, scenario, rnd)
+    return game
 
 
 def _new_game(scenario: Scenario) -> Game:
@@ -501,7 +534,23 @@ def _observe(game: Game, players: int, key: str) -> Any:
         return [list(info["discards"]) for info in seats]
     if key == "hands":
         return [list(game.view(seat)["hand"]) for seat in range(players)]
+    if key == "awards":
+        return _round_awards(game.log(None))
     return public[key]
+
+
+def _round_awards(log: list[dict]) -> dict[int, tuple[str, ...]]:
+    """Each seat's tokens of the latest round, by reason in order, as the spectators' log
+    tells them: `token` events during the round, then the round end's `awards`."""
+    starts = [i for i, event in enumerate(log) if event["kind"] == "round_start"]
+    awards: dict[int, list[str]] = {}
+    for event in log[starts[-1] if starts else 0 :]:
+        if event["kind"] == "token":
+            awards.setdefault(event["seat"], []).append(event["reason"])
+        elif event["kind"] == "round_end":
+            for seat, reasons in event["awards"].items():
+                awards.setdefault(int(seat), []).extend(reasons)
+    return {seat: tuple(reasons) for seat, reasons in awards.items()}
 
 
 # --------------------------------------------------------------------------- CLI

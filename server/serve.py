@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
 from . import cursor_moves, strips
+from .clock import LoopClock
 from .collector import Collector
 from .config import Config, lobby_settings, ssh_limits
 from .glue import ssh_app_factory
@@ -39,7 +41,10 @@ class RunningServer:
         log_stopping(len(self.service.sessions), grace)
         self.lobby.announce(f"The server is stopping: rounds in play get {grace:.0f} s to finish.")
         self.service.stop_accepting()
-        await self.lobby.wait_rounds_over(grace)
+        rounds_over = asyncio.Event()
+        self.lobby.when_rounds_over(rounds_over.set)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(rounds_over.wait(), grace)
         self.lobby.shut_down()
         await self.service.close()
         self.store.close()
@@ -62,7 +67,9 @@ async def start(
     store = Store.open(config.database_path)
     for game in store.unfinished_games():
         store.abandon_game(game.id)  # cut off by a crash or a kill: its log is kept
-    lobby = Lobby(settings or lobby_settings(config), store=store, metrics=metrics)
+    lobby = Lobby(
+        settings or lobby_settings(config), store=store, metrics=metrics, clock=LoopClock()
+    )
     service = await start_ssh_server(
         host,
         port,

@@ -104,6 +104,17 @@ def test_unit_hardening(unit: dict) -> None:
     assert all(f.startswith("~") for f in unit["Service"]["SystemCallFilter"][1:])
 
 
+def megabytes(text: str) -> float:
+    """systemd sizes: '768M', '1G', '1073741824'."""
+    number, unit = re.fullmatch(r"(\d+(?:\.\d+)?)([KMGT]?)", text).groups()  # type: ignore[union-attr]
+    return float(number) * {"": 2**-20, "K": 2**-10, "M": 1, "G": 2**10, "T": 2**20}[unit]
+
+
+def test_unit_caps_memory_above_a_full_server(unit: dict) -> None:
+    full_server = 65 + 3 * Config().limits.max_connections  # MB: start + 3 MB per session
+    assert full_server <= megabytes(one(unit, "MemoryHigh")) < megabytes(one(unit, "MemoryMax"))
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
 def test_systemd_analyze_verify_finds_nothing(tmp_path: Path) -> None:
     """`verify` with ExecStart pointed at an existing binary (lovelet is not installed there)."""

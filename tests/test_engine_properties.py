@@ -94,6 +94,23 @@ def test_secrets_reach_only_their_audience(edition_id: str, players: int) -> Non
         assert not set(event.secret) & set(event.for_seat(None))
 
 
+@pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
+def test_every_token_has_a_reason(edition_id: str, players: int) -> None:
+    game = play_game(edition_id, players, seed=players + 7, check=False)
+    tally = Counter()
+    for event in game.events:
+        shown = event.for_seat(None)
+        if event.kind == "token":
+            assert shown["reason"] in ("bishop", "constable")
+            tally[event.seat] += 1
+        elif event.kind == "round_end":
+            for seat, reasons in shown["awards"].items():
+                assert len(reasons) == shown["gains"][seat]
+                assert reasons.count("round") == (int(seat) in shown["winners"])
+                tally[int(seat)] += len(reasons)
+    assert [tally[seat] for seat in range(players)] == game.tokens
+
+
 def resample_hidden(game: Game, seat: int | None, rng: random.Random) -> None:
     """Re-deal every card `seat` cannot see among the places it cannot see into."""
     hidden_places = [game.deck, game.set_aside]

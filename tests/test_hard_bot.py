@@ -14,6 +14,7 @@ from protocol import BotSpec, CreateTable, Start
 from protocol.registry import BOT_LEVELS
 from server.bots import LEVELS, Budget, HardBot, make_bot
 from server.bots.hard import deal_hidden
+from server.clock import LoopClock
 from server.engine import EDITIONS, Game, choice_from_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
 from tests.lobby_client import Client
@@ -92,9 +93,7 @@ def test_dealt_positions_hold_what_the_seat_sees_and_believes() -> None:
             assert len(position.deck) == view["deck_size"]
             assert weight > 0
             for other, info in enumerate(view["seats"]):
-                assert len(position.hands[other]) == (
-                    2 if other == seat else int(info["alive"])
-                )
+                assert len(position.hands[other]) == (2 if other == seat else int(info["alive"]))
         game.act(seat, choice_from_dict(bot.choose(view, log, rng)))
 
 
@@ -106,7 +105,7 @@ def test_every_level_is_in_the_one_registry_and_the_protocol() -> None:
 async def test_a_table_of_hard_bots_plays_to_the_end_over_the_lobby() -> None:
     # the bots think in worker processes; their choices come back to the loop
     settings = TableSettings(bot_delay=0, grace=60, round_pause=0, bot_budget=0.005)
-    lobby = Lobby(LobbySettings(table=settings), random.Random(1))
+    lobby = Lobby(LobbySettings(table=settings), random.Random(1), clock=LoopClock())
     ana = Client(lobby, "ana")
     ana.hello()
     await ana.wait_for(lambda c: c.lobby)

@@ -16,6 +16,7 @@ from protocol import (
     ChatLine,
     CreateTable,
     Direction,
+    Hello,
     Join,
     Leave,
     Rematch,
@@ -28,7 +29,10 @@ from protocol import (
 from protocol import (
     Lobby as LobbyMessage,
 )
-from server.lobby import Lobby, LobbySettings, Session, TableSettings
+from protocol.version import PROTOCOL_VERSION
+from server.clock import LoopClock
+from server.lobby import Lobby, LobbySettings, TableSettings
+from tests.fake_clock import FakeClock
 from tests.lobby_client import Client
 
 INSTANT = TableSettings(bot_delay=0, grace=60, round_pause=0)
@@ -36,7 +40,7 @@ INSTANT = TableSettings(bot_delay=0, grace=60, round_pause=0)
 
 @pytest.fixture
 def lobby() -> Lobby:
-    return Lobby(LobbySettings(table=INSTANT, motd="be kind"), random.Random(1))
+    return Lobby(LobbySettings(table=INSTANT, motd="be kind"), random.Random(1), clock=LoopClock())
 
 
 def act_message(choice: dict) -> Act:
@@ -75,7 +79,7 @@ async def test_hello_gets_welcome_and_lobby(lobby: Lobby) -> None:
 
 async def test_welcome_offers_the_servers_turn_timer() -> None:
     for timer in (30, None):
-        lobby = Lobby(LobbySettings(table=INSTANT, default_timer=timer))
+        lobby = Lobby(LobbySettings(table=INSTANT, default_timer=timer), clock=LoopClock())
         ana = await greeted(lobby, "ana")
         assert next(m for m in ana.messages if isinstance(m, Welcome)).timer == timer
 
@@ -192,25 +196,35 @@ async def test_disconnect_holds_the_seat_and_reconnect_gets_it_back(lobby: Lobby
     assert again.state.view["hand"]
 
 
-async def test_grace_expiry_gives_the_seat_to_a_bot_and_empty_tables_close() -> None:
-    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0, grace=0, round_pause=0)))
-    ana = await greeted(lobby, "ana")
-    watcher = await greeted(lobby, "watcher")
-    ana.send(CreateTable("t", "classic", 2))
-    await ana.wait_for(lambda c: c.state)
-    ana.send(Start())
-    await ana.wait_for(lambda c: c.state.info.status == "playing")
+def test_grace_expiry_gives_the_seat_to_a_bot_and_empty_tables_close() -> None:
+    clock = FakeClock()
+    lobby = Lobby(LobbySettings(table=TableSettings(grace=120)), clock=clock)
+    ana, watcher = Client(lobby, "ana"), Client(lobby, "watcher")
+    for message in (Hello(PROTOCOL_VERSION, "ana"), CreateTable("t", "classic", 2), Start()):
+        ana.send(message)
+    watcher.hello()
+    clock.settle()
+    assert ana.state.info.status == "playing" and watcher.lobby.tables
     ana.attachment.detach()
-    await watcher.wait_for(lambda c: not c.lobby.tables)
-    assert not lobby.tables
+    clock.advance(119.9)
+    assert lobby.tables and watcher.lobby.tables, "the seat is held for the grace period"
+    clock.advance(0.1)
+    assert not lobby.tables and not watcher.lobby.tables
 
 
-async def test_turn_timer_lets_a_bot_play_and_marks_it(lobby: Lobby) -> None:
-    ana = await greeted(lobby, "ana")
-    ana.send(CreateTable("t", "2019", 2, timer=1))
-    await ana.wait_for(lambda c: c.state)
+def test_turn_timer_lets_a_bot_play_and_marks_it() -> None:
+    clock = FakeClock()
+    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0.8)), clock=clock)
+    ana = Client(lobby, "ana")
+    ana.hello()
+    ana.send(CreateTable("t", "2019", 2, timer=30))
     ana.send(Start())
-    await ana.wait_for(lambda c: any(e["kind"] == "autoplay" for e in c.events))
+    clock.settle()
+    while not ana.my_turn():
+        clock.advance(0.8)
+    clock.advance(29.9)
+    assert not any(e["kind"] == "autoplay" for e in ana.events)
+    clock.advance(0.1)
     autoplay = next(e for e in ana.events if e["kind"] == "autoplay")
     assert (autoplay["seat"], autoplay["reason"]) == (0, "timeout")
 
@@ -245,7 +259,7 @@ async def test_leave_mid_game_hands_the_seat_to_a_bot(lobby: Lobby) -> None:
 
 
 async def test_chat_is_rate_limited_per_session() -> None:
-    lobby = Lobby(LobbySettings(table=INSTANT, chat_burst=3, chat_interval=60))
+    lobby = Lobby(LobbySettings(table=INSTANT, chat_burst=3, chat_interval=60), clock=LoopClock())
     ana = await greeted(lobby, "ana")
     bo = await greeted(lobby, "bo")
     for n in range(5):
@@ -256,40 +270,55 @@ async def test_chat_is_rate_limited_per_session() -> None:
     await ana.wait_for(lambda c: any(getattr(m, "sender", "") == "bo" for m in c.messages))
 
 
-async def test_idle_sessions_in_the_lobby_are_closed_but_not_at_a_table() -> None:
+def test_idle_sessions_in_the_lobby_are_closed_but_not_at_a_table() -> None:
     closed: list[tuple[str, str]] = []
-    first_close = asyncio.Event()
-
-    def close(session: Session, reason: str) -> None:
-        closed.append((session.name, reason))
-        first_close.set()
-
-    lobby = Lobby(LobbySettings(table=INSTANT, lobby_idle=0.05))
-    lobby.close_session = close
-    await greeted(lobby, "idle")
-    seated = await greeted(lobby, "seated")
+    clock = FakeClock()
+    lobby = Lobby(LobbySettings(table=INSTANT, lobby_idle=1800), clock=clock)
+    lobby.close_session = lambda session, reason: closed.append((session.name, reason))
+    Client(lobby, "idle").hello()
+    seated = Client(lobby, "seated")
+    seated.hello()
     seated.send(CreateTable("t", "2019", 2))
-    await seated.wait_for(lambda c: c.state)
-    await asyncio.wait_for(first_close.wait(), 5)
-    assert closed[0][0] == "idle" and "idle" in closed[0][1]
-    assert all(name != "seated" for name, _ in closed)
+    clock.advance(1799)
+    assert not closed
+    clock.advance(1)
+    assert closed == [("idle", "Disconnected after 30 minutes idle.")]
+    clock.advance(3600)
+    assert len(closed) == 1, "a session at a table stays"
 
 
-async def test_a_player_back_in_time_makes_their_own_decision() -> None:
-    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0.3, grace=60, round_pause=0)))
-    ana = await greeted(lobby, "ana", key="SHA256:ana")
+def test_a_session_attached_before_the_event_loop_runs_gets_its_timers() -> None:
+    closed: list[str] = []
+    lobby = Lobby(LobbySettings(table=INSTANT, lobby_idle=0.01), clock=LoopClock())
+    client = Client(lobby, "early")  # as `lovelet play` attaches before its app's loop starts
+
+    async def greet_and_idle() -> None:
+        idled = asyncio.Event()
+        lobby.close_session = lambda session, reason: (closed.append(session.name), idled.set())
+        client.hello()
+        await client.wait_for(lambda c: c.lobby)
+        await asyncio.wait_for(idled.wait(), 5)
+
+    asyncio.run(greet_and_idle())
+    assert closed == ["early"]
+
+
+def test_a_player_back_in_time_makes_their_own_decision() -> None:
+    clock = FakeClock()
+    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0.8, round_pause=0)), clock=clock)
+    ana = Client(lobby, "ana", key="SHA256:ana")
+    ana.hello()
     ana.send(CreateTable("t", "2019", 2, None))
-    await ana.wait_for(lambda c: c.state)
     ana.send(Start())
-    await ana.wait_for(lambda c: c.my_turn(), timeout=10)
+    clock.settle()
+    while not ana.my_turn():
+        clock.advance(0.8)
     table = next(iter(lobby.tables.values()))
     step = table.step
     ana.attachment.detach()
+    clock.advance(0.5)
     again = Client(lobby, "ana", key="SHA256:ana")
     again.hello()
-    await again.wait_for(lambda c: c.my_turn())
-    bot_played = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    loop.call_later(0.6, bot_played.set)  # twice the bot's delay: it would have acted by then
-    await bot_played.wait()
+    clock.advance(60)
+    assert again.my_turn()
     assert table.step == step, "the takeover bot must not play once its player is back"

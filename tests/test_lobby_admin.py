@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from protocol import Admin, ErrorReply, Notice, Welcome
+from server.clock import LoopClock
 from server.glue import identity_of
 from server.lobby import Lobby, LobbySettings, Session
 from server.policy import StorePolicy
@@ -48,7 +49,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 @pytest.fixture
 def lobby(store: Store) -> Lobby:
     settings = LobbySettings(motd="configured", admins=frozenset({ROOT}))
-    made = Lobby(settings, random.Random(1), store)
+    made = Lobby(settings, random.Random(1), store, clock=LoopClock())
     made.close_session = Hook(made)
     return made
 
@@ -287,7 +288,7 @@ async def test_motd_is_stored_shown_to_new_sessions_and_cleared(
 
 
 async def test_without_a_store_kick_and_announce_still_work() -> None:
-    lobby = Lobby(LobbySettings(admins=frozenset({ROOT})), random.Random(1))
+    lobby = Lobby(LobbySettings(admins=frozenset({ROOT})), random.Random(1), clock=LoopClock())
     lobby.close_session = Hook(lobby)
     root = await greeted(lobby, "root", key=ROOT)
     await greeted(lobby, "bob", key=BOB)

@@ -18,6 +18,7 @@ from protocol import (
     encode,
     from_wire,
 )
+from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings, TableSettings
 from tests.lobby_client import Client
 
@@ -56,7 +57,9 @@ def mutate(frame: bytes, data: st.DataObject) -> bytes:
 
 
 async def running_lobby() -> tuple[Lobby, Client]:
-    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=60, round_pause=60)))
+    lobby = Lobby(
+        LobbySettings(table=TableSettings(bot_delay=60, round_pause=60)), clock=LoopClock()
+    )
     ana = Client(lobby, "ana")
     ana.hello()
     ana.send(CreateTable("t", "2019", 3))

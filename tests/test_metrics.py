@@ -11,6 +11,7 @@ from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
 from server import metrics as metrics_module
+from server.clock import LoopClock
 from server.metrics import Metrics, MetricsServer, refusal_reason, start_metrics_server
 from server.ssh.limits import ConnectionGate, SSHLimits
 
@@ -62,7 +63,7 @@ def test_every_metric_is_exposed() -> None:
 async def test_watch_lobby_reads_the_gauges_at_scrape_time() -> None:
     from server.lobby import Identity, Lobby
 
-    lobby = Lobby()
+    lobby = Lobby(clock=LoopClock())
     m = Metrics()
     m.watch_lobby(lobby)
     assert samples(m.render().decode())[("lovelet_sessions", ())] == 0

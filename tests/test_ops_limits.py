@@ -15,7 +15,6 @@ import gc
 import io
 import logging
 import re
-import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -25,6 +24,7 @@ from typing import Any
 import asyncssh
 import pytest
 from e2e_helpers import create_table, screen_text, wait_text
+from ptyterm import LOVELET
 from sshclient import LoginRefused, SSHTerminal
 
 from server.config import Config, Limits
@@ -98,7 +98,7 @@ async def serving(data_dir: Path, **limits: Any) -> AsyncIterator[Served]:
 async def admin(data_dir: Path, *args: str) -> str:
     """Run `lovelet admin --data-dir DATA_DIR ARGS` as its own process; its output."""
     process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "server.cli", "admin", "--data-dir", str(data_dir), *args),
+        *(LOVELET, "admin", "--data-dir", str(data_dir), *args),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -1,6 +1,6 @@
 """`lovelet serve` as a real process: SIGKILL and restart, SIGTERM, configuration sources.
 
-Each test runs `python -m server.cli serve` on a temporary data directory and talks to it over
+Each test runs the `lovelet serve` console script on a temporary data directory and talks to it over
 real SSH. Synchronisation is on what the process prints, what the clients' screens show and
 what the database holds, each with a timeout; never on sleeps.
 """
@@ -32,6 +32,7 @@ from e2e_helpers import (
     screen_text,
     wait_text,
 )
+from ptyterm import LOVELET
 from sshclient import SSHTerminal
 
 from lovelet_tui.staging import PROMPTS
@@ -174,7 +175,7 @@ class ServerProcess:
 
 
 def serve_command(args: Sequence[str]) -> list[str]:
-    return [sys.executable, "-m", "server.cli", "serve", *args]
+    return [LOVELET, "serve", *args]
 
 
 def environment(lovelet: Mapping[str, str]) -> dict[str, str]:

@@ -29,6 +29,7 @@ from protocol import (
     from_wire,
 )
 from protocol.version import PROTOCOL_VERSION
+from server.clock import LoopClock
 from server.engine import EDITIONS, Game
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
 
@@ -158,7 +159,9 @@ async def run_table(lobby: Lobby, edition: str, players: int, games: int, rng: r
 
 
 async def test_no_frame_leaks_across_a_thousand_games() -> None:
-    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0, grace=60, round_pause=0)))
+    lobby = Lobby(
+        LobbySettings(table=TableSettings(bot_delay=0, grace=60, round_pause=0)), clock=LoopClock()
+    )
     rng = random.Random(2024)
     per_config = -(-GAMES // len(CONFIGS))
     frames = 0

@@ -20,6 +20,7 @@ from protocol import (
     Stats,
     StatsRequest,
 )
+from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.stats import GUEST_NOTE, NO_STORE_NOTE
 from server.store import SeatRecord, Store
@@ -68,7 +69,7 @@ async def test_a_keyed_player_gets_their_record_recent_games_and_the_leaderboard
     first = record(store, "2019", [ann, bob], [0], 1)
     second = record(store, "2019", [bob, ann, SeatRecord(None, "easy bot 3", "easy")], [0], 2)
     third = record(store, "classic", [ann, SeatRecord(None, "guest")], [0], 3)
-    lobby = Lobby(LobbySettings(), random.Random(1), store)
+    lobby = Lobby(LobbySettings(), random.Random(1), store, clock=LoopClock())
     stats = await stats_of(greeted(lobby, "ann", key=ANN))
     assert stats.editions == (EditionTally("2019", 2, 1), EditionTally("classic", 1, 1))
     assert stats.recent == (
@@ -83,7 +84,7 @@ async def test_a_keyed_player_gets_their_record_recent_games_and_the_leaderboard
 
 
 async def test_a_game_played_through_the_lobby_shows_in_the_stats(store: Store) -> None:
-    lobby = Lobby(LobbySettings(table=INSTANT), random.Random(3), store)
+    lobby = Lobby(LobbySettings(table=INSTANT), random.Random(3), store, clock=LoopClock())
     ann = greeted(lobby, "ann", key=ANN)
     ann.send(CreateTable("ann's", "classic", 2, None, (BotSpec(1, "easy"),)))
     await ann.wait_for(lambda c: c.state)
@@ -99,11 +100,13 @@ async def test_a_game_played_through_the_lobby_shows_in_the_stats(store: Store) 
 
 async def test_a_guest_sees_the_leaderboard_and_a_note(store: Store) -> None:
     record(store, "2019", [SeatRecord(BOB, "bob"), SeatRecord(None, "guest")], [1], 1)
-    lobby = Lobby(LobbySettings(), random.Random(1), store)
+    lobby = Lobby(LobbySettings(), random.Random(1), store, clock=LoopClock())
     stats = await stats_of(greeted(lobby, "guest", key="guest:1", guest=True))
     assert stats == Stats((), (), (LeaderEntry("bob", 1, 0),), GUEST_NOTE)
 
 
 async def test_without_a_store_the_lists_are_empty_with_a_note() -> None:
-    stats = await stats_of(greeted(Lobby(LobbySettings(), random.Random(1)), "ann"))
+    stats = await stats_of(
+        greeted(Lobby(LobbySettings(), random.Random(1), clock=LoopClock()), "ann")
+    )
     assert stats == Stats((), (), (), NO_STORE_NOTE)

@@ -3,6 +3,8 @@ the too-small message, and frames delivered from another app's task."""
 
 from __future__ import annotations
 
+import re
+
 from test_tui_support import FakeLink, burst, screen_text
 from textual import events
 
@@ -241,3 +243,104 @@ async def test_a_changed_table_updates_its_row_and_new_tables_keep_the_cursor() 
         assert "newer" in screen_text(app)
         await pilot.press("j")
     assert link.sent[1:] == [Join("ZZ9")]
+
+
+OPEN_TABLES = Lobby(
+    tables=(
+        TableSummary("K7QA", "alice", "2019", 4, 2, "waiting", 0),
+        TableSummary("ZZ9B", "bo", "premium", 6, 6, "playing", 3),
+    ),
+    online=("alice", "bo"),
+)
+
+
+def table_rows(app: LoveletApp) -> list[str]:
+    """The lobby's table list as shown: the header and one line per table."""
+    lines = screen_text(app).splitlines()
+    first = next(i for i, line in enumerate(lines) if "Code" in line)
+    return [line.rstrip() for line in lines[first : first + 3]]
+
+
+async def test_columns_fit_tables_already_open_when_the_session_starts() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True)))
+    app.deliver(encode(OPEN_TABLES))  # arrives as the app mounts, as over SSH
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert table_rows(app)[1].split() == ["K7QA", "alice", "2019", "2/4", "open", "0"]
+        bo = OPEN_TABLES.tables[1]
+        started = TableSummary("K7QA", "alice", "2019", 4, 4, "playing", 12)
+        app.deliver(encode(Lobby((started, bo), OPEN_TABLES.online)))
+        await pilot.pause()
+        assert table_rows(app)[1].split() == ["K7QA", "alice", "2019", "4/4", "playing", "12"]
+
+
+async def test_closing_an_overlay_leaves_the_lobby_where_it_was() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(OPEN_TABLES))
+        await pilot.pause()
+        before = table_rows(app)
+        assert before[0].startswith(" Code")
+        for key in ("question_mark", "i", "n"):
+            await pilot.press(key)
+            await pilot.pause()
+            await pilot.press("escape")
+            await pilot.pause()
+            assert table_rows(app) == before, key
+        await pilot.resize_terminal(100, 30)
+        await pilot.pause()
+        assert table_rows(app) == before
+
+
+async def test_help_lists_admin_keys_to_admins_only() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=(80, 60)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "New table" in text
+        assert "Admin" not in text and "Run" not in text
+        await pilot.press("escape")
+        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:x", False, admin=True)))
+        await pilot.press("question_mark")
+        await pilot.pause()
+        text = screen_text(app)
+    assert re.search(r"\ba +Admin\b", text) and "Admin command line" in text
+
+
+async def test_form_fields_stop_at_their_ends() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "tab", "left")  # edition: classic is the first
+        assert "Classic" not in screen_text(app)
+        await pilot.press("tab", "tab", "left")  # bots: 0 stays 0
+        await pilot.press("shift+tab", "shift+tab", *["right"] * 5)  # edition: ppea is the last
+        await pilot.press("tab", "tab", *["right"] * 9)  # bots: 3 at most at 4 seats
+        await pilot.press("tab", "tab", *["right"] * 9)  # timer: none is the last
+        await pilot.press("enter")
+        await pilot.press("n", "tab", "left", "enter")
+        await pilot.pause()
+    easy = [BotSpec(seat, "easy") for seat in (1, 2, 3)]
+    assert link.sent[1:] == [
+        CreateTable("New table", "ppea", 4, None, tuple(easy)),
+        CreateTable("New table", "classic", 4, 90, ()),
+    ]
+
+
+async def test_seats_follow_the_edition_unless_picked() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n", "tab", "right", "right", "enter")  # premium (5-8), then ppea
+        await pilot.press("n", "tab", "tab", "right", "right")  # 2019 with 6 seats
+        await pilot.press("shift+tab", "right", "right", "enter")  # premium, ppea: 6 fits both
+        await pilot.press("n", "tab", "tab", "right", "right")  # 6 seats
+        await pilot.press("shift+tab", "left", "enter")  # classic: 2-4, so its default
+        await pilot.pause()
+    assert [(request.edition, request.seats) for request in link.sent[1:]] == [
+        ("ppea", 4),
+        ("ppea", 6),
+        ("classic", 4),
+    ]

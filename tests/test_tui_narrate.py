@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from test_tui_support import NAMES, new_game
 
 from lovelet_tui.names import Names
-from lovelet_tui.narrate import narrate
+from lovelet_tui.narrate import narrate, round_awards
 from server.engine import Game, Keep, Play
+from server.scenarios import load_scenario, play_scenario
 
 
 def _log(game: Game, seat: int | None, since: int = 0) -> list[str]:
@@ -95,3 +98,41 @@ def test_a_timed_out_decision_is_told() -> None:
     names = Names(["ana", "bo"], you=1)
     (line,) = narrate([{"kind": "autoplay", "seat": 1, "reason": "timeout"}], names)
     assert line.plain == "Time ran out: a bot decided for you"
+
+
+SCENARIOS = Path(__file__).parent / "scenarios"
+
+
+def _scenario(name: str) -> Game:
+    """The game a rule scenario plays (tests/scenarios/<name>.toml)."""
+    return play_scenario(load_scenario(SCENARIOS / f"{name}.toml"))
+
+
+def test_each_round_end_token_says_why_it_was_given() -> None:
+    game = _scenario("2019/spy_winner_and_spy_gains_two_tokens")
+    assert _log(game, 0)[-1] == (
+        "Round over: you won (last one standing); tokens: you +2 (round win, Spy)"
+    )
+    game = _scenario("ppea/claire_bonus_for_losing_player_still_in_round")
+    assert _log(game, None)[-1].endswith("tokens: Ana +1 (Claire the Spy), Bo +1")
+    game = _scenario("ppea/pair_bonus_two_players_in_round_each_gain")
+    assert _log(game, 1)[-1].endswith(
+        "tokens: Ana +1 (Princess pair), you +2 (round win, Princess pair)"
+    )
+    game = _scenario("premium/jester_token_when_chosen_player_wins_round")
+    assert _log(game, 2)[-1].endswith("tokens: Ana +1 (Jester), Bo +1")
+
+
+def test_a_token_gained_during_a_round_says_why() -> None:
+    game = _scenario("premium/bishop_hit_gains_token_and_target_redraws")
+    assert "You gained a token (Bishop) and have 1" in _log(game, 0)
+    assert "Ana gained a token (Bishop) and has 1" in _log(game, 1)
+    game = _scenario("premium/constable_token_when_knocked_out_after_playing_it")
+    assert "Bo gained a token (Constable) and has 1" in _log(game, None)
+
+
+def test_round_awards_lists_the_latest_rounds_tokens_with_their_reasons() -> None:
+    game = _scenario("premium/jester_token_when_chosen_player_wins_round")
+    assert round_awards(e.for_seat(3) for e in game.events) == [(0, "jester"), (1, "round")]
+    game = _scenario("premium/constable_token_when_knocked_out_after_playing_it")
+    assert round_awards(e.for_seat(None) for e in game.events) == [(1, "constable")]

@@ -100,7 +100,7 @@ async def test_round_over_then_continue_sends_continue_round() -> None:
         assert "n: next round" in screen_text(app)
         await pilot.press("n")
         await pilot.pause()
-        assert "Waiting for the others" in screen_text(app)
+        assert "Waiting for Bo, Cy and Di" in screen_text(app)
         await pilot.press("n")  # once per round
         await pilot.pause()
     assert link.sent[1:] == [ContinueRound()]
@@ -218,7 +218,7 @@ async def test_leaving_sends_leave_returns_to_the_lobby_and_ignores_late_updates
     app = LoveletApp(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
-        await pilot.press("l")
+        await pilot.press("l", "y")  # the game runs: leaving asks first
         await pilot.pause()
         await _open(app, table_state(game, 0), pilot)
         assert "Tables" in screen_text(app) or "No tables yet" in screen_text(app)
@@ -263,11 +263,11 @@ async def test_the_log_pages_back_and_forth() -> None:
     app = LoveletApp(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0, status="finished"), pilot)
-        assert "Game over: " in screen_text(app)
+        assert "won the game" in screen_text(app)
         await pilot.press("pageup")
         await pilot.pause()
         text = screen_text(app)
-        assert "PgDn for newer lines" in text and "Game over: " not in text
+        assert "PgDn for newer lines" in text and "won the game" not in text
         await pilot.press("pagedown")
         await pilot.pause()
         assert "PgDn for newer lines" not in screen_text(app)

@@ -35,6 +35,7 @@ class CreateTableScreen(ModalScreen[None]):
         super().__init__()
         self.default_name = f"{player}'s table"[:MAX_TABLE_NAME] if player else "New table"
         self.default_timer = timer
+        self.chosen_seats: int | None = None  # seats the player picked, kept while they fit
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -66,23 +67,28 @@ class CreateTableScreen(ModalScreen[None]):
         edition.set_options(edition.options, DEFAULT_EDITION)
         timer = self.query_one("#timer", Cycler)
         timer.set_options(timer.options, self.default_timer)
-        self._fit_seats(DEFAULT_SEATS)
+        self._fit_seats()
 
     def _edition_changed(self, edition: Cycler) -> None:
-        self._fit_seats(self._value("seats"))
+        self._fit_seats()
 
     def _seats_changed(self, seats: Cycler) -> None:
+        self.chosen_seats = seats.value
         self._fit_bots()
 
     def _value(self, field: str) -> Any:
         return self.query_one(f"#{field}", Cycler).value
 
-    def _fit_seats(self, wanted: int) -> None:
-        """Offer the edition's player counts, keeping `wanted` as near as possible."""
+    def _fit_seats(self) -> None:
+        """Offer the edition's player counts: the count the player picked if the edition
+        allows it, else the edition's default (4, or the nearest count it allows)."""
         info = BY_ID[self._value("edition")]
         low, high = info.min_players, info.max_players
         options = [(n, str(n)) for n in range(low, high + 1)]
-        self.query_one("#seats", Cycler).set_options(options, max(low, min(high, wanted)))
+        chosen = self.chosen_seats
+        seats = chosen if chosen is not None and low <= chosen <= high else None
+        default = max(low, min(high, DEFAULT_SEATS))
+        self.query_one("#seats", Cycler).set_options(options, seats or default)
         self._fit_bots()
 
     def _fit_bots(self) -> None:

@@ -1,4 +1,5 @@
-"""Help: the table edition's reference card and every key, from the actions table."""
+"""Help: the table edition's cards (value, count, effect) and every key, from the actions
+table."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from lovelet_tui.actions import ACTIONS, SCOPES, bindings, key_label
-from lovelet_tui.editions import EDITIONS, edition_name
-from lovelet_tui.screens.rules import RulesScreen
+from lovelet_tui.editions import EDITIONS, edition_name, reference
+from lovelet_tui.screens.rules import RulesScreen, card_table
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
+
+ADMIN_ONLY = "admin"  # the lobby's admin action and the admin command line's scope
 
 
 class HelpScreen(Screen[None]):
@@ -26,10 +29,19 @@ class HelpScreen(Screen[None]):
     CSS_PATH = "help.tcss"
     BINDINGS = bindings("help")
 
-    def __init__(self, edition: str | None = None, cards: Sequence[Mapping[str, Any]] = ()) -> None:
+    def __init__(
+        self,
+        edition: str | None = None,
+        cards: Sequence[Mapping[str, Any]] = (),
+        *,
+        admin: bool = False,
+    ) -> None:
+        """Help for a table of `edition` with its reference `cards` (the edition's own list if
+        empty), or for the lobby; the admin keys are listed only to an `admin`."""
         super().__init__()
         self.edition = edition
-        self.cards = cards
+        self.cards = cards or (reference(edition) if edition else [])
+        self.admin = admin
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -40,8 +52,8 @@ class HelpScreen(Screen[None]):
     def _sections(self) -> list[RenderableType]:
         sections: list[RenderableType] = []
         if self.cards and self.edition:
-            sections += [_title(edition_name(self.edition)), _reference(self.cards), Text()]
-        return [*sections, _title("Keys"), _keys()]
+            sections += [_title(edition_name(self.edition)), card_table(self.cards), Text()]
+        return [*sections, _title("Keys"), _keys(self.admin)]
 
     def action_rules(self) -> None:
         """Show the rules of this table's edition (the first edition in the lobby)."""
@@ -56,30 +68,16 @@ def _title(text: str) -> Text:
     return Text(text, style="bold underline")
 
 
-def _reference(cards: Sequence[Mapping[str, Any]]) -> Table:
-    """The reference card; every cell a plain Text, never markup."""
-    table = Table.grid(padding=(0, 1))
-    table.add_column(justify="right")
-    table.add_column(no_wrap=True)
-    table.add_column(justify="right")
-    table.add_column(ratio=1)
-    for card in cards:
-        table.add_row(
-            Text(str(card.get("value", ""))),
-            Text(str(card.get("name", "")), style="bold"),
-            Text(f"×{card.get('count', '')}"),
-            Text(str(card.get("text", ""))),
-        )
-    return table
-
-
-def _keys() -> Table:
+def _keys(admin: bool) -> Table:
+    """Every key by scope; the admin command line's only for an `admin`."""
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True)
     table.add_column(no_wrap=True, style="bold")
     table.add_column()
     shown_scope = ""
     for entry in ACTIONS:
+        if not admin and ADMIN_ONLY in (entry.scope, entry.action):
+            continue
         scope = SCOPES[entry.scope] if entry.scope != shown_scope else ""
         shown_scope = entry.scope
         table.add_row(scope, key_label(entry), entry.description)

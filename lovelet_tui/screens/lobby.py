@@ -3,6 +3,7 @@ and for administrators the admin command line."""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -11,7 +12,7 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import edition_name
+from lovelet_tui.editions import EDITIONS, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
@@ -25,6 +26,14 @@ from protocol import DEFAULT_TIMER, Chat, ChatLine, Join, Lobby, Spectate, Table
 
 COLUMNS = ("Code", "Name", "Edition", "Seats", "Status", "Watching")
 STATUS = {"waiting": "open", "playing": "playing", "round_over": "playing", "finished": "over"}
+# Widest text each column other than Name can hold: a cell that changes never needs more room.
+FIXED_WIDTHS = {
+    "Code": 4,
+    "Edition": max(len(e.short) for e in EDITIONS),
+    "Seats": len("8/8"),
+    "Status": max(len(status) for status in STATUS.values()),
+    "Watching": len("999"),
+}
 
 
 class LobbyScreen(Screen[None]):
@@ -54,7 +63,6 @@ class LobbyScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self.columns = self.query_one(DataTable).add_columns(*COLUMNS)
         self.query_one("#welcome", TextRows).show(Text("lovelet · connecting…"))
         self._show_tables(())
 
@@ -92,7 +100,10 @@ class LobbyScreen(Screen[None]):
                     self._update_row(grid, old, new)
             return
         selected = self._selected()
-        grid.clear()
+        grid.clear(columns=True)
+        self.columns = [
+            grid.add_column(label, width=width) for label, width in _column_widths(tables)
+        ]
         for table in tables:
             grid.add_row(*_row(table), key=table.code)
         if selected is not None and selected in grid.rows:
@@ -158,6 +169,14 @@ class LobbyScreen(Screen[None]):
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self.action_join()
+
+
+def _column_widths(tables: tuple[TableSummary, ...]) -> list[tuple[str, int]]:
+    """Each column's label and width, set here: a DataTable that sizes its own columns draws
+    rows added between two refreshes at the old widths until something else redraws it."""
+    name = max((cell_len(table.name) for table in tables), default=0)
+    widths = {**FIXED_WIDTHS, "Name": name}
+    return [(label, max(len(label), widths[label])) for label in COLUMNS]
 
 
 def _row(table: TableSummary) -> tuple[Text, ...]:

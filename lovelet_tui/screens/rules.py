@@ -1,7 +1,12 @@
-"""The rules of one edition in short plain text; ← and → switch editions."""
+"""The rules of one edition in short plain text, then its cards; ← and → switch editions."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.console import Group
+from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -9,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import BY_ID, EDITIONS
+from lovelet_tui.editions import BY_ID, EDITIONS, reference
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 
@@ -45,5 +50,24 @@ class RulesScreen(Screen[None]):
 
     def _draw(self) -> None:
         edition = EDITIONS[self.index]
-        text = Text.assemble((edition.name, "bold underline"), "\n\n", edition.rules)
-        self.query_one("#rules", Static).update(text)
+        text = Text.assemble((edition.name, "bold underline"), "\n\n", edition.rules, "\n")
+        cards = Text("Cards", style="bold underline")
+        table = card_table(reference(edition.id))
+        self.query_one("#rules", Static).update(Group(text, cards, table))
+
+
+def card_table(cards: Sequence[Mapping[str, Any]]) -> Table:
+    """The reference card; every cell a plain Text, never markup."""
+    table = Table.grid(padding=(0, 1))
+    table.add_column(justify="right")
+    table.add_column(no_wrap=True)
+    table.add_column(justify="right")
+    table.add_column(ratio=1)
+    for card in cards:
+        table.add_row(
+            Text(str(card.get("value", ""))),
+            Text(str(card.get("name", "")), style="bold"),
+            Text(f"×{card.get('count', '')}"),
+            Text(str(card.get("text", ""))),
+        )
+    return table

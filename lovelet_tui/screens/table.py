@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from time import monotonic
 from typing import Any
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.timer import Timer
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import edition_name
+from lovelet_tui.editions import CONFIRM_PLAY, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import REASONS, gained, narrate
+from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
 from lovelet_tui.widgets.choices import ChoicePanel
 from lovelet_tui.widgets.hand import HandView
+from lovelet_tui.widgets.header import TableHeader
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
-from lovelet_tui.widgets.rows import TextRows
 from lovelet_tui.widgets.seats import SeatList
 from lovelet_tui.widgets.too_small import TooSmall
 from lovelet_tui.widgets.tracker import Tracker
@@ -32,6 +40,7 @@ from protocol import (
     ChatLine,
     ClientMessage,
     ContinueRound,
+    Countdown,
     ProtocolError,
     Rematch,
     RemoveBot,
@@ -51,6 +60,20 @@ WAITING_FOR = {
     "cardinal_look": "to choose a hand to look at",
     "bishop_redraw": "to decide whether to redraw",
 }
+WARN_SECONDS = 10  # the player on turn is warned this long before the timer runs out
+TICK_LATE = 0.02  # seconds after a whole second that the clock redraws, to land past it
+CLOCK_STYLE, WARN_STYLE = "bold", "bold reverse"
+PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
+
+
+@dataclass(frozen=True, slots=True)
+class Confirm:
+    """A question that needs `y` before something that cannot be undone."""
+
+    kind: str  # "play" | "leave" | "quit"
+    question: str
+    detail: str
+    choice: Mapping[str, Any] | None = None  # the play to send on yes
 
 
 class TableScreen(Screen[str]):
@@ -71,11 +94,18 @@ class TableScreen(Screen[str]):
         self.cursor = 0  # the seat managed before the game starts
         self.continued = False  # this round's "next round" was sent
         self.round_end: Mapping[str, Any] = {}  # the last round_end event, for the summary
-        self.offered: dict[str, bool] = {}  # `_offered()` when the key bar was last refreshed
+        self.offered: dict[str, bool | str] = {}  # `_offered()` at the last key bar refresh
+        self.seen = Sightings()  # what this receiver's effects showed of other hands
+        self.rounds_won: Counter[int] = Counter()  # seat → rounds won this game
+        self.confirming: Confirm | None = None
+        self.placed = False  # the seat cursor was put on the receiver's seat or a free one
+        self.countdown: Countdown | None = None
+        self.deadline = 0.0  # `monotonic()` when the countdown reaches 0
+        self.ticker: Timer | None = None  # the next redraw of the countdown, while one runs
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
-        yield TextRows(wrap=False, id="header")
+        yield TableHeader(id="header")
         yield SeatList(id="seats")
         yield HandView(id="hand")
         with Horizontal(id="body"):
@@ -90,14 +120,19 @@ class TableScreen(Screen[str]):
     def show_state(self, state: TableState) -> None:
         """Render a table update: info, view and the new events."""
         round_before = self.view.get("round") if self.view else None
+        if self.info is not None and self.info.you != state.info.you:
+            self.app.clear_notifications()  # a refusal about the old seat no longer applies
+        self._place_cursor(state.info)
         self.info, self.view = state.info, state.view
         self.names = Names.for_table(state.info, state.view)
-        self.cursor = min(self.cursor, len(state.info.seats) - 1)
         if self.view is None or self.view.get("round") != round_before:
             self.continued = False
+        if self.confirming is not None and not self._confirm_applies(self.confirming):
+            self.confirming = None
         self._log_events(state.events)
         self._restage()
         self._draw()
+        self._start_clock(state.countdown)
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
@@ -123,10 +158,24 @@ class TableScreen(Screen[str]):
         log = self.query_one(LogView)
         if events and events[0].get("kind") == "round_start" and events[0].get("round") == 1:
             log.clear()
+            self.seen.clear()
+            self.rounds_won.clear()
         for event in events:
             if event.get("kind") == "round_end":
                 self.round_end = event
+                self.rounds_won.update(event.get("winners") or [])
+        self.seen.read(events, self.info.you if self.info else None)
         log.write(*narrate(events, self.names))
+
+    def _place_cursor(self, info: TableInfo) -> None:
+        """The seat cursor starts on the receiver's seat, else on the first empty one, and
+        follows the receiver when it sits down."""
+        sat_down = self.info is not None and info.you is not None and info.you != self.info.you
+        if not self.placed or sat_down:
+            empty = [i for i, seat in enumerate(info.seats) if seat.name is None]
+            self.cursor = info.you if info.you is not None else (empty or [0])[0]
+            self.placed = True
+        self.cursor = min(self.cursor, len(info.seats) - 1)
 
     def _restage(self) -> None:
         choices = list(self.view.get("choices") or []) if self.view else []
@@ -140,9 +189,11 @@ class TableScreen(Screen[str]):
         if self.info is None:
             return
         info, view = self.info, self.view
-        self.query_one("#header", TextRows).show(_header(info, view))
+        self.query_one(TableHeader).show(_header(info, view))
         cursor = self.cursor if view is None else None
-        self.query_one(SeatList).show(info, view, self.names, cursor)
+        self.query_one(SeatList).show(
+            info, view, self.names, cursor, self.seen, hosting=self._hosting()
+        )
         hand = self.query_one(HandView)
         if view is None:
             hand.show_note("")
@@ -157,14 +208,16 @@ class TableScreen(Screen[str]):
     def _draw_decision(self) -> None:
         """The choice panel and the keys offered: all a step of a decision changes."""
         self._draw_choices()
-        offered = self._offered()
+        offered = {**self._offered(), "pick_keys": self._pick_keys()}
         if offered != self.offered:
             self.offered = offered
             self.refresh_bindings()
 
     def _draw_choices(self) -> None:
         panel = self.query_one(ChoicePanel)
-        if self.staging is not None:
+        if self.confirming is not None:
+            panel.show_text(_question(self.confirming))
+        elif self.staging is not None:
             panel.show_staging(self.staging)
         else:
             panel.show_text(self._status())
@@ -174,11 +227,9 @@ class TableScreen(Screen[str]):
         assert self.info is not None
         view, names = self.view, self.names
         if view is None:
-            return _waiting_help(self._hosting())
+            return _waiting_help(self._hosting(), len(self.info.seats))
         if view.get("game_over"):
-            winners = names.group(view.get("game_winners") or [], capital=True)
-            rematch = "\n\nr: rematch · l: leave" if self.info.you is not None else ""
-            return Text.assemble(("Game over", "bold"), f"\n{winners} won the game.", rematch)
+            return self._standings(view)
         if view.get("round_over"):
             return self._round_summary(view)
         pending = view.get("pending")
@@ -199,16 +250,63 @@ class TableScreen(Screen[str]):
         if gains:
             text.append(f"\nTokens: {gained(gains, names)}")
         if self.info is not None and self.info.you is not None:
-            text.append("\n\nWaiting for the others…" if self.continued else "\n\nn: next round")
+            text.append(f"\n\n{self._waiting_others()}" if self.continued else "\n\nn: next round")
+        return text
+
+    def _waiting_others(self) -> str:
+        """Who else must be ready for the next round: the other humans at the table."""
+        assert self.info is not None
+        others = [
+            i
+            for i, seat in enumerate(self.info.seats)
+            if i != self.info.you and seat.name is not None and not seat.bot and seat.connected
+        ]
+        if not others:
+            return "Starting the next round…"
+        return f"Sent. Waiting for {self.names.group(others)} to continue."
+
+    def _standings(self, view: View) -> Text:
+        """Game over: each player's place, tokens and rounds won, then the keys."""
+        assert self.info is not None
+        names = self.names
+        winners = names.group(view.get("game_winners") or [], capital=True)
+        text = Text.assemble(("Game over", "bold"), f": {winners} won.")
+        for place, seat in _places(view, self.rounds_won):
+            state = view["seats"][seat]
+            rounds = self.rounds_won[seat]
+            won = f"{rounds} round{'s' if rounds != 1 else ''}"
+            name = names.player(seat, capital=True)
+            line = f"\n{place} {name}  ♥{state['tokens']}  {won}"
+            text.append(line, style="bold" if seat == self.info.you else "")
+        if self.info.you is not None:
+            text.append("\nr: rematch · l: leave")
         return text
 
     # ---------------------------------------------------------------- actions
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Offer (and show in the footer) only the keys that mean something now."""
+        if self.confirming is not None:
+            return False  # every key answers the question (see `on_key`)
         if action == "chat":
             return not typing_chat(self)
-        return self.offered.get(action, True)
+        return bool(self.offered.get(action, True))
+
+    def key_shown(self, binding: Binding) -> str | None:
+        """The key bar's label for the digits: the ones that pick something now."""
+        if not binding.action.startswith("pick("):
+            return None
+        return str(self.offered.get("pick_keys", "")) or None
+
+    def _pick_keys(self) -> str:
+        """The digits offered now, as ranges: "1-4", "0-9", "0, 2-8"."""
+        if self.staging is not None:
+            keys = [option.key for option in self.staging.options if option.key.isdigit()]
+        elif self.info is not None and self.view is None:
+            keys = [str(i + 1) for i in range(min(9, len(self.info.seats)))]
+        else:
+            keys = []
+        return _ranges(sorted({int(key) for key in keys}))
 
     def _offered(self) -> dict[str, bool]:
         """Which of the actions that come and go are offered now."""
@@ -233,7 +331,12 @@ class TableScreen(Screen[str]):
         if self.staging is not None:
             self._send_choice(self.staging.pick_key(key))
             self._draw_decision()
-        elif self.info is not None and key.isdigit() and 0 < int(key) <= len(self.info.seats):
+        elif (
+            self.info is not None
+            and self.view is None
+            and key.isdigit()
+            and 0 < int(key) <= len(self.info.seats)
+        ):
             self.cursor = int(key) - 1
             self._draw()
 
@@ -257,8 +360,13 @@ class TableScreen(Screen[str]):
         if self.staging is not None and self.staging.back():
             self._draw_decision()
 
-    def _send_choice(self, choice: Mapping[str, Any] | None) -> None:
+    def _send_choice(self, choice: Mapping[str, Any] | None, *, confirmed: bool = False) -> None:
         if choice is None:
+            return
+        card = choice.get("card")
+        if not confirmed and choice.get("type") == "play" and card in CONFIRM_PLAY:
+            name = self.names.card(str(card))
+            self._ask(Confirm("play", f"Play {name}?", "You will be out of the round.", choice))
             return
         try:
             self._send(Act(choice_from_wire(choice)))
@@ -317,8 +425,96 @@ class TableScreen(Screen[str]):
         self.query_one(LogView).page(pages)
 
     def action_leave(self) -> None:
-        """Leave the table for the lobby."""
-        self.dismiss(self.code)
+        """Leave the table for the lobby; in a running game, after a yes."""
+        if self._playing():
+            self._ask(Confirm("leave", "Leave this game?", "A bot plays your seat from now on."))
+        else:
+            self.dismiss(self.code)
+
+    def ask_to_quit(self) -> bool:
+        """Ctrl+Q: True if the app should not quit yet because this asks first (seated in a
+        running game); asked already, it quits."""
+        if not self._playing() or (self.confirming and self.confirming.kind == "quit"):
+            return False
+        self._ask(Confirm("quit", "Quit lovelet?", "A bot plays your seat until you return."))
+        return True
+
+    def on_key(self, event: events.Key) -> None:
+        """While a question is open, `y` says yes and any other key no."""
+        confirm = self.confirming
+        if confirm is None:
+            return
+        event.stop()
+        event.prevent_default()
+        self.confirming = None
+        if event.key == "y":
+            self._confirmed(confirm)
+        elif confirm.kind == "play" and self.staging is not None:
+            self.staging.back()
+        self._draw_decision()
+
+    def _ask(self, confirm: Confirm) -> None:
+        self.confirming = confirm
+        self._draw_decision()
+
+    def _confirmed(self, confirm: Confirm) -> None:
+        if confirm.kind == "play":
+            self._send_choice(confirm.choice, confirmed=True)
+        elif confirm.kind == "leave":
+            self.dismiss(self.code)
+        else:
+            self.app.exit()
+
+    def _confirm_applies(self, confirm: Confirm) -> bool:
+        """Is the question still about the game as it is now?"""
+        if confirm.kind == "play":
+            return bool(self.view and confirm.choice in (self.view.get("choices") or []))
+        return self._playing()
+
+    def _playing(self) -> bool:
+        """Seated in a game that has not ended."""
+        view, info = self.view, self.info
+        return bool(view and info and info.you is not None and not view.get("game_over"))
+
+    # ---------------------------------------------------------------- the timer
+
+    def _start_clock(self, countdown: Countdown | None) -> None:
+        """Count down from what the server sent; stop when no timer runs."""
+        self.countdown = countdown
+        if self.ticker is not None:
+            self.ticker.stop()
+            self.ticker = None
+        if countdown is not None:
+            self.deadline = monotonic() + countdown.remaining_ms / 1000
+        self._tick()
+
+    def _tick(self) -> None:
+        """Redraw the countdown, and come back when its shown second changes."""
+        self.ticker = None
+        countdown = self.countdown
+        left = max(0.0, self.deadline - monotonic()) if countdown else 0.0
+        seconds = math.ceil(left)
+        self._draw_clock(countdown, seconds)
+        if countdown is not None and seconds > 0 and self.is_current:
+            delay = left - (seconds - 1) + TICK_LATE
+            self.ticker = self.set_timer(delay, self._tick, name="countdown")
+
+    def _draw_clock(self, countdown: Countdown | None, seconds: int) -> None:
+        header, panel = Text(), Text()
+        if countdown is not None and self.info is not None:
+            header, panel = _clock_texts(countdown, seconds, self.info.you, self.names)
+        self.query_one(TableHeader).show_clock(header)
+        self.query_one(ChoicePanel).show_clock(panel)
+
+    def on_screen_suspend(self) -> None:
+        """Another screen is on top (help): nothing ticks here meanwhile."""
+        if self.ticker is not None:
+            self.ticker.stop()
+            self.ticker = None
+
+    def on_screen_resume(self) -> None:
+        if self.countdown is not None:
+            self._tick()
 
     def _send(self, message: ClientMessage) -> None:
         send(self, message)
@@ -335,19 +531,75 @@ def _round_break(view: View | None) -> bool:
     return bool(view and view.get("round_over") and not view.get("game_over"))
 
 
-def _header(info: TableInfo, view: View | None) -> Text:
-    parts = [info.code, info.name, edition_name(info.edition)]
+def _header(info: TableInfo, view: View | None) -> list[tuple[str, str]]:
+    """The header's parts, each in its long and short form ("" leaves it out)."""
+    parts = [(info.code, info.code), (info.name, info.name)]
+    parts.append((edition_name(info.edition), edition_name(info.edition, short=True)))
     if view is not None:
-        parts.append(f"round {view.get('round')}")
+        parts.append((f"round {view.get('round')}", f"r{view.get('round')}"))
     if info.timer:
-        parts.append(f"{info.timer} s per turn")
+        parts.append((f"{info.timer} s per turn", f"{info.timer} s"))
     if info.spectators:
-        parts.append(f"{len(info.spectators)} watching")
-    return Text(" · ".join(parts), style="bold")
+        parts.append((f"{len(info.spectators)} watching", f"{len(info.spectators)} watch"))
+    return parts
 
 
-def _waiting_help(hosting: bool) -> Text:
-    lines = ["Before the game", "", "↑↓ or 1-8: choose a seat", "s: sit there · u: stand up"]
+def _clock_texts(
+    countdown: Countdown, seconds: int, you: int | None, names: Names
+) -> tuple[Text, Text]:
+    """The countdown for the header, and for the choice panel (empty when it is another
+    player's turn: the header says it)."""
+    left = _duration(seconds)
+    if countdown.kind == "pause":
+        return Text(f"next round in {left}", style=CLOCK_STYLE), Text(
+            f"Next round in {left}", style=CLOCK_STYLE
+        )
+    if countdown.seat is not None and countdown.seat == you:
+        warn = seconds <= WARN_SECONDS
+        panel = f"Hurry: {left} left!" if warn else f"Your turn: {left} left"
+        style = WARN_STYLE if warn else CLOCK_STYLE
+        return Text(f"your turn: {left}", style=style), Text(panel, style=style)
+    whose = names.whose(countdown.seat) if countdown.seat is not None else "this"
+    return Text(f"{whose} turn: {left}", style=CLOCK_STYLE), Text()
+
+
+def _duration(seconds: int) -> str:
+    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d}"
+
+
+def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:
+    """Seats by place: most tokens first, then most rounds won; ties share a place."""
+    seats = view["seats"]
+    score = {s: (seats[s]["tokens"], rounds_won[s]) for s in range(len(seats))}
+    order = sorted(score, key=lambda s: score[s], reverse=True)
+    places = []
+    for index, seat in enumerate(order):
+        same = index > 0 and score[seat] == score[order[index - 1]]
+        place = places[-1][0] if same else PLACES[min(index, len(PLACES) - 1)]
+        places.append((place, seat))
+    return places
+
+
+def _question(confirm: Confirm) -> Text:
+    return Text.assemble(
+        (confirm.question, "bold"), f"\n{confirm.detail}\n\ny: yes · any other key: no"
+    )
+
+
+def _ranges(keys: Sequence[int]) -> str:
+    """Sorted digits as ranges: [0, 2, 3, 4] → "0, 2-4"."""
+    runs: list[list[int]] = []
+    for key in keys:
+        if runs and key == runs[-1][-1] + 1:
+            runs[-1].append(key)
+        else:
+            runs.append([key])
+    return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
+
+
+def _waiting_help(hosting: bool, seats: int) -> Text:
+    choose = f"↑↓ or 1-{min(9, seats)}: choose a seat"
+    lines = ["Before the game", "", choose, "s: sit there · u: stand up"]
     if hosting:
         lines += ["b: bot (easy → medium → none)", "g: start (empty seats get bots)"]
     else:

@@ -1,4 +1,5 @@
-"""The pending decision as a short numbered list, or what the table is waiting for."""
+"""The pending decision as a short numbered list, or what the table is waiting for; above
+either, the timer when it concerns the receiver (its turn, or the pause between rounds)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,12 @@ class ChoicePanel(Rows):
         super().__init__(**kwargs)
         self.staging: Staging | None = None
         self.status = Text()
+        self.clock = Text()
+
+    def show_clock(self, clock: Text) -> None:
+        """The timer line (empty: none); a tick repaints that row alone."""
+        self.clock = clock
+        self.redraw()
 
     def show_staging(self, staging: Staging) -> None:
         """The prompt of the current step and as many options as fit, around the cursor."""
@@ -33,12 +40,13 @@ class ChoicePanel(Rows):
         self.redraw()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
-        """The staged step's rows, or the status wrapped to the width."""
+        """The timer, then the staged step's rows or the status wrapped to the width."""
+        clock = [self.clock] if self.clock else []
         staging = self.staging
         if staging is None:
-            return wrap_rows(self.status, width, self.app.console)
+            return clock + wrap_rows(self.status, width, self.app.console)
         options = staging.options
-        rows = wrap_rows(Text(staging.prompt, style="bold"), width, self.app.console)
+        rows = clock + wrap_rows(Text(staging.prompt, style="bold"), width, self.app.console)
         room = max(1, height - len(rows))
         start = max(0, min(staging.cursor - room // 2, len(options) - room))
         for index, option in enumerate(options[start : start + room], start):

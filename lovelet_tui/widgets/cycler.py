@@ -18,7 +18,8 @@ from lovelet_tui.actions import bindings, key_actions
 
 
 class Cycler(Static, can_focus=True):
-    """`label: ‹ value ›`; calls `on_change` with itself when the value moves."""
+    """`label  ‹ value ›`, the arrows only where there is more; calls `on_change` with
+    itself when the value moves."""
 
     DEFAULT_CSS = """
     Cycler {
@@ -68,12 +69,18 @@ class Cycler(Static, can_focus=True):
             await self.run_action(self.KEYS[event.key])
 
     def action_cycle(self, delta: int) -> None:
-        """Move to the next (`delta` 1) or previous (-1) option, wrapping around."""
-        self.index = (self.index + delta) % len(self.options)
+        """Move to the next (`delta` 1) or previous (-1) option, stopping at either end."""
+        index = max(0, min(len(self.options) - 1, self.index + delta))
+        if index == self.index:
+            return
+        self.index = index
         self._draw()
         if self.on_change is not None:
             self.on_change(self)
 
     def _draw(self) -> None:
         shown = self.options[self.index][1]
-        self.update(Text.assemble((f"{self.label:<12}", "bold"), f"‹ {shown} ›"), layout=False)
+        before = "‹ " if self.index > 0 else "  "
+        after = " ›" if self.index < len(self.options) - 1 else ""
+        label = (f"{self.label:<12}", "bold")
+        self.update(Text.assemble(label, before, shown, after), layout=False)

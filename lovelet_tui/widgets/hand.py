@@ -1,4 +1,5 @@
-"""The receiver's hand: each card's name, value and one-line effect."""
+"""The receiver's hand: each card's name, value and effect, wrapped under the card's name
+when the width is short (a rare three-card hand with long texts is cut at the last row)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,14 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from lovelet_tui.names import Names
-from lovelet_tui.widgets.rows import Rows
+from lovelet_tui.widgets.rows import Rows, wrap_rows
 
 GUTTER = "Hand  "
+MIN_ROWS, MAX_ROWS = 3, 5
 
 
 class HandView(Rows):
-    """Up to three cards (a Chancellor's draw), one line each, cut to the width."""
+    """Up to three cards (a Chancellor's draw); the widget grows to fit wrapped texts."""
 
     DEFAULT_CSS = """
     HandView {
@@ -24,26 +26,48 @@ class HandView(Rows):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.lines: list[Text] = []
+        self.cards: list[Text] = []
+        self.note: Text | None = None
 
     def show(self, hand: Sequence[str], names: Names) -> None:
         """Render `hand`."""
-        cards = [_card_line(card, names) for card in hand] or [Text("no cards", style="dim")]
-        gutters = [GUTTER] + [" " * len(GUTTER)] * (len(cards) - 1)
-        self.lines = [
-            Text.assemble((gutter, "bold"), card)
-            for gutter, card in zip(gutters, cards, strict=True)
-        ]
-        self.redraw()
+        self.cards = [_card_line(card, names) for card in hand]
+        self.note = None if self.cards else Text("no cards", style="dim")
+        self._fit()
 
     def show_note(self, note: str) -> None:
         """A note instead of cards (before the game, or for a spectator)."""
-        self.lines = [Text(note, style="dim")]
-        self.redraw()
+        self.cards, self.note = [], Text(note, style="dim")
+        self._fit()
+
+    def on_resize(self) -> None:
+        self._fit()
+        super().on_resize()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
-        """A row per card, cut to the width."""
-        return self.lines
+        """The gutter, then each card's rows wrapped under its name."""
+        return self._card_rows(width)[:height]
+
+    def _fit(self) -> None:
+        """Grow or shrink to the rows the hand takes now, then draw."""
+        width = self.content_size.width
+        wanted = (
+            max(MIN_ROWS, min(MAX_ROWS, len(self._card_rows(width)))) if width > 0 else MIN_ROWS
+        )
+        if self.styles.height is None or self.styles.height.value != wanted:
+            self.styles.height = wanted
+        self.redraw()
+
+    def _card_rows(self, width: int) -> list[Text]:
+        if self.note is not None:
+            return [self.note]
+        indent = len(GUTTER)
+        rows: list[Text] = []
+        for card in self.cards:
+            for part in wrap_rows(card, max(1, width - indent), self.app.console):
+                gutter = GUTTER if not rows else " " * indent
+                rows.append(Text.assemble((gutter, "bold"), part))
+        return rows
 
 
 def _card_line(card: str, names: Names) -> Text:

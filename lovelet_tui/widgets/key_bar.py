@@ -46,7 +46,8 @@ class KeyBar(Rows):
             if not binding.show or not enabled or binding.action in actions:
                 continue
             actions.add(binding.action)
-            key = self.app.get_key_display(binding)
+            shown = getattr(screen, "key_shown", None)  # a screen may name keys that vary
+            key = (shown(binding) if shown else None) or self.app.get_key_display(binding)
             text.append(f"{key} ", style="bold").append(f"{binding.description}  ")
         self.keys = text
         self.redraw()

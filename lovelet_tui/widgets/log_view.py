@@ -41,7 +41,7 @@ class LogView(Rows):
     def __init__(self, *, id: str | None = None, max_lines: int = 500) -> None:
         super().__init__(id=id)
         self.entries: deque[Entry] = deque(maxlen=max_lines)
-        self.back = 0  # how many of the newest lines are scrolled out of view
+        self.back = 0  # how many of the newest rows are scrolled out of view
         self.fill = 0  # rows in use from the top (the newest ones), when not paged back
 
     def write(self, *lines: Text) -> None:
@@ -78,22 +78,39 @@ class LogView(Rows):
         return rows
 
     def page(self, pages: int) -> None:
-        """Scroll by `pages` screens: negative is older, positive newer."""
-        step = max(1, self.content_size.height - 1)
-        self.back = max(0, min(len(self.entries) - 1, self.back - pages * step))
+        """Scroll by `pages` screens: negative is older, positive newer. Each page back
+        ends on the row just above the top of the one before; the oldest page is full."""
+        width, height = self.content_size
+        if width <= 0 or height <= 1:
+            return
+        total = sum(len(self._wrapped(entry, width)) for entry in self.entries)
+        room = height - 1  # a page back ends with the "newer lines" row
+        newest = min(self.fill, height)  # rows shown when not paged back
+        back = self.back
+        for _ in range(abs(pages)):
+            if pages < 0:
+                back = max(0, min(back + (room if back else newest), total - room))
+            else:
+                back = 0 if back <= max(room, newest) else back - room
+        self.back = back
         self.redraw()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
-        """The newest `fill` rows from the top (older ones, filling the view, when paged
-        back)."""
-        tail = [MORE] if self.back else []
-        room = height - len(tail) if self.back else min(self.fill, height)
+        """The newest `fill` rows from the top; when paged back, the `height - 1` rows that
+        end `back` rows above the newest, then a "newer lines" row."""
+        if not self.back:
+            return self._ending(0, min(self.fill, height), width)
+        return [*self._ending(self.back, height - 1, width), MORE]
+
+    def _ending(self, back: int, room: int, width: int) -> list[Text]:
+        """`room` rows of the log ending `back` rows above its newest row."""
         shown: list[Text] = []
-        for index in range(len(self.entries) - 1 - self.back, -1, -1):
+        for index in range(len(self.entries) - 1, -1, -1):
             shown[:0] = self._wrapped(self.entries[index], width)
-            if len(shown) >= room:
+            if len(shown) >= back + room:
                 break
-        return (shown[-room:] if room > 0 else []) + tail
+        end = len(shown) - back
+        return shown[max(0, end - room) : end] if room > 0 and end > 0 else []
 
     def _wrapped(self, entry: Entry, width: int) -> list[Text]:
         if entry.width != width:

@@ -1,20 +1,45 @@
-"""Every seat in order: name, tokens, marks, discards and whose turn it is; then the deck."""
+"""Every seat in order: name, tokens, marks, what you saw them hold, discards and whose turn
+it is; then the deck.
+
+The columns are as wide as the widest entry at the table, two cells apart. Where the width
+is tight (8 seats at 80 columns) the marks take their short forms and what was seen loses its
+"turns ago" before any card name is cut; discards keep the newest that fit, whole.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
 
 from lovelet_tui.names import Names
+from lovelet_tui.seen import Sightings
 from lovelet_tui.widgets.rows import Rows
 from protocol import SeatInfo, TableInfo
 
-NAME_WIDTH = 24  # "8 " + a 16-character name + " (you)"
-MARK_WIDTH = 18
 TURN, CURSOR = "▶ ", "› "
+GAP = "  "
+DISCARDS_MIN = 16  # cells kept for discards before the marks take their short forms
+SEEN_STYLE = "italic"
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A word about a seat, in its long and short form."""
+
+    long: str
+    short: str
+
+
+PROTECTED = Mark("protected", "prot")
+OUT = Mark("out", "out")
+MARKED = Mark("marked", "mark")
+JESTER = Mark("jester bet", "jest")
+AWAY = Mark("away", "away")
+HOST = Mark("host", "host")
 
 
 class SeatList(Rows):
@@ -29,7 +54,10 @@ class SeatList(Rows):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._args: tuple[TableInfo, Mapping[str, Any] | None, Names, int | None] | None = None
+        self.hosting = False
+        self._args: (
+            tuple[TableInfo, Mapping[str, Any] | None, Names, int | None, Sightings | None] | None
+        ) = None
 
     def show(
         self,
@@ -37,69 +65,118 @@ class SeatList(Rows):
         view: Mapping[str, Any] | None,
         names: Names,
         cursor: int | None = None,
+        seen: Sightings | None = None,
+        *,
+        hosting: bool = False,
     ) -> None:
-        """Render `info` (and `view` once the game runs); `cursor` marks a seat to manage."""
-        self._args = (info, view, names, cursor)
-        self.styles.height = len(info.seats) + 1
+        """Render `info` (and `view` once the game runs); `cursor` marks a seat to manage;
+        `seen` says what the receiver saw each seat hold; `hosting`: the receiver hosts."""
+        self._args = (info, view, names, cursor, seen)
+        self.hosting = hosting
+        if self.styles.height is None or self.styles.height.value != len(info.seats) + 1:
+            self.styles.height = len(info.seats) + 1
         self.redraw()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
         """A row per seat, then the deck row."""
         if self._args is None:
             return []
-        info, view, names, cursor = self._args
-        width = max(width, 40)
-        rows = [
-            _seat_line(i, seat, info, view, names, cursor, width)
-            for i, seat in enumerate(info.seats)
-        ]
-        rows.append(_deck_line(view, names) if view else _waiting_line(info))
+        info, view, names, cursor, seen = self._args
+        labels = [_label(i, seat, info, view, cursor) for i, seat in enumerate(info.seats)]
+        marks = [_marks(i, seat, info, view) for i, seat in enumerate(info.seats)]
+        label_width = max(cell_len(label.plain) for label in labels)
+        fixed = len(TURN) + label_width + len(GAP)
+        short = fixed + _widest(marks, long=True) + len(GAP) + DISCARDS_MIN > width
+        mark_texts = [" ".join(m.short if short else m.long for m in row) for row in marks]
+        mark_width = max(cell_len(text) for text in mark_texts)
+        rest = max(0, width - fixed - mark_width - len(GAP))
+        rows = []
+        for index, (label, mark_text) in enumerate(zip(labels, mark_texts, strict=True)):
+            line = Text.assemble(_marker(index, view, cursor), label)
+            line.pad_right(label_width - cell_len(label.plain))
+            line.append(GAP + mark_text.ljust(mark_width))
+            if view is not None:
+                line.append(GAP)
+                line.append_text(_detail(index, view, names, seen, rest))
+            rows.append(line)
+        rows.append(_deck_line(view, names) if view else _waiting_line(info, self.hosting))
         return rows
 
 
-def _seat_line(
+def _widest(marks: Sequence[Sequence[Mark]], *, long: bool) -> int:
+    return max(cell_len(" ".join(m.long if long else m.short for m in row)) for row in marks)
+
+
+def _marker(index: int, view: Mapping[str, Any] | None, cursor: int | None) -> str:
+    turning = view is not None and not view.get("round_over") and view.get("turn") == index
+    return CURSOR if index == cursor else TURN if turning else "  "
+
+
+def _label(
     index: int,
     seat: SeatInfo,
     info: TableInfo,
     view: Mapping[str, Any] | None,
-    names: Names,
     cursor: int | None,
-    width: int,
 ) -> Text:
     you = index == info.you
-    state = view["seats"][index] if view else None
-    turning = view is not None and not view.get("round_over") and view.get("turn") == index
-    marker = CURSOR if index == cursor else TURN if turning else "  "
     number = f"{index + 1} " if cursor is not None else ""
     label = Text(f"{number}{seat.name or '(empty)'}{' (you)' if you else ''}")
-    label.truncate(NAME_WIDTH, overflow="ellipsis", pad=True)
     if you:
         label.stylize("bold")
-    if state is not None and not state["alive"]:
+    if view is not None and not view["seats"][index]["alive"]:
         label.stylize("dim strike")
-    marks = Text(_marks(index, seat, info, view))
-    marks.truncate(MARK_WIDTH, overflow="ellipsis", pad=True)
-    line = Text.assemble(marker, label, " ", marks, " ")
-    if state is not None:
-        line.append(_tail([names.card(c) for c in state["discards"]], width - cell_len(line.plain)))
-    return line
+    return label
 
 
-def _marks(index: int, seat: SeatInfo, info: TableInfo, view: Mapping[str, Any] | None) -> str:
+def _marks(
+    index: int, seat: SeatInfo, info: TableInfo, view: Mapping[str, Any] | None
+) -> list[Mark]:
     """Tokens and state in a few words."""
-    words = []
+    marks: list[Mark] = []
     if view is None:
-        words.append("host" if seat.name is not None and seat.name == info.host else "")
-        words.append(f"{seat.bot} bot" if seat.bot else "")
+        if seat.name is not None and seat.name == info.host:
+            marks.append(HOST)
+        if seat.bot:
+            marks.append(Mark(f"{seat.bot} bot", seat.bot))
     else:
         state = view["seats"][index]
-        words.append(f"♥{state['tokens']}")
-        words.append("out" if not state["alive"] else "protected" if state["protected"] else "")
-        words.append("marked" if view.get("marked") == index else "")
+        marks.append(Mark(f"♥{state['tokens']}", f"♥{state['tokens']}"))
+        if not state["alive"]:
+            marks.append(OUT)
+        elif state["protected"]:
+            marks.append(PROTECTED)
+        if view.get("marked") == index:
+            marks.append(MARKED)
         jester = view.get("jester")
-        words.append("jester" if jester and jester[1] == index else "")
-    words.append("" if seat.connected or seat.name is None else "away")
-    return " ".join(word for word in words if word)
+        if jester and jester[1] == index:
+            marks.append(JESTER)
+    if not seat.connected and seat.name is not None:
+        marks.append(AWAY)
+    return marks
+
+
+def _detail(
+    index: int, view: Mapping[str, Any], names: Names, seen: Sightings | None, width: int
+) -> Text:
+    """What the receiver saw this seat hold (if still so), then the newest discards."""
+    discards = [names.card(c) for c in view["seats"][index]["discards"]]
+    ago = seen.turns_ago(index) if seen is not None else None
+    if ago is None:
+        return Text(_tail(discards, width))
+    card = names.card(seen.held[index].card) if seen is not None else ""
+    forms = [f"holds {card} — seen {_ago(ago)}", f"holds {card} ({_ago(ago)})", f"holds {card}"]
+    keep = min(DISCARDS_MIN, cell_len(" ".join(discards)))
+    note = next((form for form in forms if cell_len(form) + len(GAP) + keep <= width), forms[-1])
+    text = Text(note, style=SEEN_STYLE)
+    room = width - cell_len(note) - len(GAP)
+    if discards and room > 0:
+        text.append(GAP + _tail(discards, room))
+    return text
+
+
+def _ago(turns: int) -> str:
+    return "just now" if turns == 0 else "1 turn ago" if turns == 1 else f"{turns} turns ago"
 
 
 def _tail(words: Sequence[str], width: int) -> str:
@@ -109,7 +186,7 @@ def _tail(words: Sequence[str], width: int) -> str:
     for word in reversed(words):
         need = cell_len(word) + (1 if kept else 0)
         if used + need > width - 2:
-            return "… " + " ".join(reversed(kept))
+            return "… " + " ".join(reversed(kept)) if kept else "…"[:width]
         kept.append(word)
         used += need
     return " ".join(reversed(kept))
@@ -124,6 +201,12 @@ def _deck_line(view: Mapping[str, Any], names: Names) -> Text:
     return Text("  " + " · ".join(parts), style="dim")
 
 
-def _waiting_line(info: TableInfo) -> Text:
+def _waiting_line(info: TableInfo, hosting: bool) -> Text:
     watching = f" · {len(info.spectators)} watching" if info.spectators else ""
-    return Text(f"  Waiting for the host to start{watching}", style="dim")
+    if hosting:
+        waiting = "You host this table: g starts the game"
+    elif info.host:
+        waiting = f"Waiting for {info.host} (the host) to start"
+    else:
+        waiting = "Waiting for the game to start"
+    return Text(f"  {waiting}{watching}", style="dim")

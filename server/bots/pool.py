@@ -1,19 +1,25 @@
 """Searching bots decide in worker processes, one per core, so the event loop never waits on
-their thinking: a table hands over the seat's view and this round's log, and gets a future."""
+their thinking: a table hands over the seat's view and this round's log, and is called back
+on its loop with the choice."""
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
+import logging
 import multiprocessing
 import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
-from functools import cache
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from functools import cache, partial
 
 from .base import make_bot
 from .hard import Budget, HardBot
+
+logger = logging.getLogger(__name__)
 
 WALL_LIMIT = 0.18  # seconds from hand-over after which a search stops, however little it did
 
@@ -28,13 +34,26 @@ class BotPool:
         self._executor: ProcessPoolExecutor | None = None
 
     def decide(
-        self, level: str, view: dict, log: list[dict], rng: random.Random, seconds: float
-    ) -> asyncio.Future[dict]:
-        """A future of the bot's choice for this view and the seat's whole visible log."""
+        self,
+        level: str,
+        view: dict,
+        log: list[dict],
+        seed: int,
+        seconds: float,
+        deliver: Callable[[dict | None], object],
+    ) -> None:
+        """Decide for this view and the seat's whole visible log in a worker; `deliver(choice)`
+        runs on this thread's event loop when it is back (None if the worker failed). Without
+        a running loop, the bot decides here and now."""
         budget = Budget(seconds=seconds, until=time.monotonic() + WALL_LIMIT)
-        return asyncio.get_running_loop().run_in_executor(
-            self._start(), decide, level, view, round_log(log), rng.getrandbits(64), budget
-        )
+        args = (level, view, round_log(log), seed, budget)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            deliver(decide(*args))
+            return
+        future = self._start().submit(decide, *args)
+        future.add_done_callback(partial(_hand_back, loop, deliver))
 
     def _start(self) -> ProcessPoolExecutor:
         if self._executor is None:
@@ -47,6 +66,18 @@ class BotPool:
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
+
+
+def _hand_back(
+    loop: asyncio.AbstractEventLoop, deliver: Callable[[dict | None], object], done: Future
+) -> None:
+    """In the pool's thread: pass a finished decision to `deliver` on `loop`."""
+    failed = done.cancelled() or done.exception() is not None
+    if failed and not done.cancelled():
+        logger.error("bot search failed", exc_info=done.exception())
+    choice = None if failed else done.result()
+    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+        loop.call_soon_threadsafe(deliver, choice)
 
 
 def round_log(log: list[dict]) -> list[dict]:

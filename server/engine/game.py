@@ -22,8 +22,8 @@ class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
 
     __slots__ = (
-        "_after", "_more_steps", "_spies", "_steps", "alive", "deck", "discards", "edition",
-        "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
+        "_after", "_more_steps", "_spies", "_spy_id", "_steps", "alive", "deck", "discards",
+        "edition", "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
         "next_start", "pending", "players", "protected", "record", "remaining", "rng", "roles",
         "round", "round_over", "round_winners", "set_aside", "target", "tokens", "turn",
         "unchoosable",
@@ -50,6 +50,7 @@ class Game:
         self.roles = edition.roles
         self._after = (*range(1, players), 0)  # the seat after each seat
         self._spies = frozenset(c for c in edition.cards if c.role == Role.SPY)
+        self._spy_id = next((c.id for c in self._spies), "")
         self.events: list[Event] = []
         self.round = 0
         self.round_over = True
@@ -376,38 +377,41 @@ class Game:
         self.pending = None
         self.turn = None
         self.round_winners = winners
-        gains = dict.fromkeys(winners, 1)
-        for seat in self._bonus_gains(winners):
-            gains[seat] = gains.get(seat, 0) + 1
-        for seat, gained in gains.items():
-            self.tokens[seat] += gained
+        awards: dict[int, list[str]] = {seat: ["round"] for seat in winners}
+        for seat, why in self._bonus_awards(winners):
+            awards.setdefault(seat, []).append(why)
+        for seat, whys in awards.items():
+            self.tokens[seat] += len(whys)
         self.next_start = winners[0] if len(winners) == 1 else self.rng.choice(winners)
         if self.record:
+            given = sorted(awards.items())
             self.emit(
                 "round_end",
                 None,
                 winners=list(winners),
                 reason=reason,
-                gains={str(s): g for s, g in sorted(gains.items())},
+                gains={str(s): len(whys) for s, whys in given},
+                awards={str(s): whys for s, whys in given},
                 tokens=list(self.tokens),
                 next_start=self.next_start,
             )
         if max(self.tokens) >= self.target:
             self._end_game(mid_round=False)
 
-    def _bonus_gains(self, winners: list[int]) -> list[int]:
-        """Seats gaining a bonus token this round end: Spy, Princess pair, Jester."""
+    def _bonus_awards(self, winners: list[int]) -> list[tuple[int, str]]:
+        """The bonus tokens of this round end (Spy, Princess pair, Jester), each with the
+        reason a token records: the giving card's id, or "pair"."""
         alive = list(compress(range(self.players), self.alive))
-        gains = []
+        awards = []
         if self._spies:
             spies = [s for s in alive if not self._spies.isdisjoint(self.discards[s])]
             if len(spies) == 1:
-                gains.append(spies[0])
+                awards.append((spies[0], self._spy_id))
         if self.edition.pair_bonus:
-            gains.extend(self._pair_bonus(alive))
+            awards.extend((seat, "pair") for seat in self._pair_bonus(alive))
         if self.jester is not None and self.jester[1] in winners:
-            gains.append(self.jester[0])
-        return gains
+            awards.append((self.jester[0], "jester"))
+        return awards
 
     def _pair_bonus(self, alive: list[int]) -> list[int]:
         first, second = self.edition.pair_bonus

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import random
 import string
@@ -51,6 +49,7 @@ from ..metrics import Metrics
 from ..sanitize import clean_text
 from ..store import MOTD, Store
 from .admin import run_admin
+from .clock import Clock
 from .limits import RateLimit
 from .session import Identity, SendFrame, Session
 from .stats import stats_for
@@ -103,16 +102,19 @@ class Lobby:
         rng: random.Random | None = None,
         store: Store | None = None,
         metrics: Metrics | None = None,
+        *,
+        clock: Clock,
     ) -> None:
         self.settings = settings or LobbySettings()
         self.rng = rng or random.Random()
         self.store = store
         self.metrics = metrics
+        self.clock = clock
         self.close_session: CloseSession | None = None  # set by the server to end a session
         self.sessions: dict[Session, None] = {}
         self.tables: dict[str, Table] = {}
         self._lobby_dirty = False
-        self._rounds_over = asyncio.Event()
+        self._rounds_over: list[Callable[[], object]] = []  # called once no round is played
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
@@ -178,8 +180,7 @@ class Lobby:
     def _reset_idle(self, session: Session) -> None:
         if session.idle_timer is not None:
             session.idle_timer.cancel()
-        loop = asyncio.get_running_loop()
-        session.idle_timer = loop.call_later(self.settings.lobby_idle, self._idle, session)
+        session.idle_timer = self.clock.call_later(self.settings.lobby_idle, self._idle, session)
 
     def _idle(self, session: Session) -> None:
         """Disconnect a session idle in the lobby; one at a table stays (its seat matters)."""
@@ -257,6 +258,7 @@ class Lobby:
             self.settings.table,
             self._table_changed,
             self.rng,
+            self.clock,
             self.store,
             self.metrics,
         )
@@ -281,7 +283,7 @@ class Lobby:
         text = clean_text(message.text, self.settings.chat_max_length)
         if not text:
             raise TableError("empty_chat", "nothing to say")
-        if not session.chat_limit.allow(asyncio.get_running_loop().time()):
+        if not session.chat_limit.allow(self.clock.now()):
             raise TableError(
                 "chat_rate",
                 f"slow down: at most {self.settings.chat_burst} lines every "
@@ -323,20 +325,21 @@ class Lobby:
         if table.closed:
             self.tables.pop(table.code, None)
         self._lobby_changed()
-        if not self.rounds_in_progress():
-            self._rounds_over.set()
+        if self._rounds_over and not self.rounds_in_progress():
+            waiting, self._rounds_over = self._rounds_over, []
+            for callback in waiting:
+                callback()
 
     def rounds_in_progress(self) -> int:
         """How many tables are in the middle of a round."""
         return sum(table.status == "playing" for table in self.tables.values())
 
-    async def wait_rounds_over(self, timeout: float) -> bool:
-        """Wait until no round is being played, at most `timeout` seconds; True if none is."""
-        self._rounds_over.clear()
+    def when_rounds_over(self, callback: Callable[[], object]) -> None:
+        """Call `callback()` once no table is in the middle of a round (at once if none is)."""
         if self.rounds_in_progress():
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._rounds_over.wait(), timeout)
-        return not self.rounds_in_progress()
+            self._rounds_over.append(callback)
+        else:
+            callback()
 
     def announce(self, text: str) -> None:
         """A notice to every greeted session."""
@@ -355,7 +358,7 @@ class Lobby:
         """Coalesce lobby-list updates to one per loop iteration."""
         if not self._lobby_dirty:
             self._lobby_dirty = True
-            asyncio.get_running_loop().call_soon(self._flush_lobby)
+            self.clock.call_soon(self._flush_lobby)
 
     def _flush_lobby(self) -> None:
         self._lobby_dirty = False

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -12,6 +11,7 @@ from protocol import Message, encode
 from .limits import RateLimit
 
 if TYPE_CHECKING:
+    from .clock import Timer
     from .table import Table
 
 SendFrame = Callable[[bytes], None]
@@ -40,7 +40,7 @@ class Session:
     log_epoch: int = -1  # which game of the table those entries belong to
     notice: str | None = None  # said once after the welcome (e.g. why the name has a suffix)
     chat_limit: RateLimit | None = None
-    idle_timer: asyncio.TimerHandle | None = None
+    idle_timer: Timer | None = None
     closed: bool = field(default=False)
 
     @property

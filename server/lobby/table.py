@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import logging
 import random
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -19,9 +16,8 @@ from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start, log_table_closed
 from ..metrics import Metrics
 from ..store import GameRecorder, SeatRecord, Store
+from .clock import Clock, Timer
 from .session import Session
-
-logger = logging.getLogger(__name__)
 
 TAKEOVER_LEVEL = "medium"  # the bot that plays for a timed-out or disconnected player
 
@@ -54,7 +50,7 @@ class Seat:
     guest: bool = False
     session: Session | None = None
     bot_level: str | None = None  # set for a bot seat
-    held: asyncio.TimerHandle | None = None  # grace timer of a dropped human
+    held: Timer | None = None  # grace timer of a dropped human
 
     @property
     def empty(self) -> bool:
@@ -80,6 +76,7 @@ class Table:
         settings: TableSettings,
         on_change: Callable[[Table], None],
         rng: random.Random,
+        clock: Clock,
         store: Store | None = None,
         metrics: Metrics | None = None,
     ) -> None:
@@ -96,6 +93,7 @@ class Table:
         self.epoch = 0  # which game of this table the log belongs to
         self.step = 0  # bumped on every change of the pending decision
         self.rng = rng
+        self.clock = clock
         self.store = store
         self.metrics = metrics
         self.recorder: GameRecorder | None = None
@@ -104,7 +102,7 @@ class Table:
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}
         self._ready: set[int] = set()
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: Timer | None = None
         self._flush_scheduled = False
         self._game_started = 0.0
         self._last_summary: TableSummary | None = None
@@ -252,8 +250,7 @@ class Table:
     def _hold(self, index: int) -> None:
         seat = self.seats[index]
         seat.session = None
-        loop = asyncio.get_running_loop()
-        seat.held = loop.call_later(self.settings.grace, self._grace_expired, index)
+        seat.held = self.clock.call_later(self.settings.grace, self._grace_expired, index)
         self._schedule_actor()
 
     def _grace_expired(self, index: int) -> None:
@@ -316,7 +313,7 @@ class Table:
         if self.store is not None:
             self.recorder = GameRecorder.start(self.store, self.edition.id, self._seat_records())
         self.game = Game(self.edition, len(self.seats), random.Random(self.rng.getrandbits(64)))
-        self._game_started = time.monotonic()
+        self._game_started = self.clock.now()
         bots = sum(seat.bot_level is not None for seat in self.seats)
         log_game_start(self.code, self.edition.id, len(self.seats) - bots, bots)
         self.epoch += 1
@@ -389,7 +386,7 @@ class Table:
         if self.metrics is not None:
             self.metrics.game_finished(self.edition.id)
         winners = ", ".join(self.seats[s].name or "?" for s in self.game.game_winners)
-        duration = time.monotonic() - self._game_started
+        duration = self.clock.now() - self._game_started
         log_game_end(self.code, self.edition.id, duration, self.game.round, winners)
 
     def _next_round_due(self, step: int) -> None:
@@ -411,8 +408,7 @@ class Table:
 
     def _schedule(self, delay: float, callback: Callable[[int], None]) -> None:
         self._cancel_timer()
-        loop = asyncio.get_running_loop()
-        self._timer = loop.call_later(delay, callback, self.step)
+        self._timer = self.clock.call_later(delay, callback, self.step)
 
     def _cancel_timer(self) -> None:
         if self._timer is not None:
@@ -440,26 +436,21 @@ class Table:
             self.log.append(Event("autoplay", index, {"reason": reason}))
         view, log = game.view(index), self._seat_log(index)
         if level in SEARCHING:
-            seconds = self.settings.bot_budget
-            future = shared_pool().decide(level, view, log, self.rng, seconds)
-            future.add_done_callback(partial(self._decided, self.step, index, view, log))
+            deliver = partial(self._decided, self.step, index, view, log)
+            seed, seconds = self.rng.getrandbits(64), self.settings.bot_budget
+            shared_pool().decide(level, view, log, seed, seconds, deliver)
             return
         self._bot_acts(index, bot.choose(view, log, self.rng))
 
     def _decided(
-        self, step: int, index: int, view: dict, log: list[dict], future: asyncio.Future[dict]
+        self, step: int, index: int, view: dict, log: list[dict], choice: dict | None
     ) -> None:
         """A searching bot's choice is back: play it unless the game has moved on meanwhile
-        (or the seat's player is back); if the search failed, the bot's quick estimate."""
-        if future.cancelled() or step != self.step or self.closed:
+        (or the seat's player is back); if the search failed, the quick estimate's."""
+        if step != self.step or self.closed or not self.seats[index].played_by_bot:
             return
-        if not self.seats[index].played_by_bot:
-            return
-        if future.exception() is not None:
-            logger.error("bot search failed", exc_info=future.exception())
+        if choice is None:
             choice = make_bot(TAKEOVER_LEVEL).choose(view, log, self.rng)
-        else:
-            choice = future.result()
         self._bot_acts(index, choice)
 
     def _bot_acts(self, index: int, choice: dict) -> None:
@@ -479,7 +470,7 @@ class Table:
         """Coalesce: everything changed in this loop iteration goes out in one update."""
         if not self._flush_scheduled and not self.closed:
             self._flush_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush)
+            self.clock.call_soon(self._flush)
         summary = self.summary()
         if summary != self._last_summary:
             self._last_summary = summary

@@ -1,0 +1,630 @@
+"""Hostile clients (issue 12): each attack against a fresh `lovelet serve` in another process.
+
+Usage: python benchmarks/abuse.py [--only NAME ...] [--duration 20]
+
+Every attack runs on loopback against its own server (default configuration, a data
+directory that already exists, umask 022) while a reference player, a guest from 127.0.0.2,
+types in the lobby chat one key at a time, each key waiting for its echo on a pyte screen,
+and a probe logs a new guest in from 127.0.0.9 every two seconds. Attackers come from
+127.0.0.3 and up. Every loop is bounded in count and in time (`--duration` seconds of attack
+at most, except where the row says otherwise).
+
+Printed per attack: the reference player's key → screen p50/p99 (keys measured, and how many
+waited more than the per-key deadline), the server's CPU share while attacked, its RSS before →
+during (peak) → after the attackers left, the probe's logins (ok/tried, slowest), and what
+became of the attacker (throttled, cut off, refused, how much the server took).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import sqlite3
+import stat
+import string
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import asyncssh
+import pyte
+from sessions import ROOT, ServerProcess, free_port, percentile, say, settle, wait_listening
+
+REFERENCE = "127.0.0.2"
+PROBE = "127.0.0.9"
+KEY_DEADLINE = 10.0  # seconds the reference player waits for one key's echo
+CHAT_LINE = 30  # keys typed before the reference player sends the line (Enter)
+KEY_PACE = 0.1  # at most ten keys a second from the reference player
+PROBE_EVERY = 2.0
+LOGIN_DEADLINE = 15.0
+CHUNK = 4096  # bytes per write of a key flood
+ALT_SCREEN_ON, ALT_SCREEN_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
+RESTORES = {
+    "main screen": b"\x1b[?1049l",
+    "cursor shown": b"\x1b[?25h",
+    "bracketed paste off": b"\x1b[?2004l",
+    "wrap on": b"\x1b[?7h",
+}
+
+
+# ---------------------------------------------------------------- the server
+
+
+def spawn(data_dir: Path) -> ServerProcess:
+    """`lovelet serve` with the default configuration on a free loopback port."""
+    port = free_port()
+    log, gc_log = data_dir.parent / f"{data_dir.name}.log", data_dir.parent / "gc.unused"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {name: value for name, value in env.items() if not name.startswith("LOVELET_")}
+    command = [sys.executable, "-m", "server.cli", "serve"]
+    command += ["--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir)]
+    old_mask = os.umask(0o022)
+    try:
+        with log.open("wb") as out:
+            process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
+    finally:
+        os.umask(old_mask)
+    return ServerProcess(process, port, log, gc_log)
+
+
+# ---------------------------------------------------------------- clients
+
+
+class Term(asyncssh.SSHClientSession[bytes]):
+    """A PTY session: its output on a pyte screen and as raw bytes, its write back-pressure."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(80, 24)
+        self._stream = pyte.ByteStream(self.screen)
+        self.raw = bytearray()
+        self.closed_at: float | None = None
+        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
+        self.changed = asyncio.Event()
+        self.writable = asyncio.Event()
+        self.writable.set()
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        self.raw += data
+        self._stream.feed(data)
+        self.changed.set()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed_at = time.monotonic()
+        self.changed.set()
+        self.writable.set()
+
+    def pause_writing(self) -> None:
+        self.writable.clear()
+
+    def resume_writing(self) -> None:
+        self.writable.set()
+
+    @property
+    def closed(self) -> bool:
+        """The server closed the session (or the connection)."""
+        return self.closed_at is not None
+
+    def text(self) -> str:
+        """The screen as text, rows joined by newlines."""
+        return "\n".join(self.screen.display)
+
+    async def wait_for(self, test: Callable[[], bool], timeout: float) -> bool:
+        """Wait until `test()` holds; False on timeout or when the session closed first."""
+        deadline = time.monotonic() + timeout
+        while not test():
+            remaining = deadline - time.monotonic()
+            if self.closed or remaining <= 0:
+                return False
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), remaining)
+        return True
+
+    def write(self, data: bytes) -> None:
+        """Send bytes if the session is still open."""
+        if self.chan is not None and not self.closed:
+            self.chan.write(data)
+
+    def unsent(self) -> int:
+        """Bytes written but still waiting in the client for the server's window."""
+        return self.chan.get_write_buffer_size() if self.chan and not self.closed else 0
+
+    def close(self) -> None:
+        """Close the connection."""
+        if self.conn is not None:
+            self.conn.close()
+
+
+class Guest(asyncssh.SSHClient):
+    """Keyboard-interactive with no prompts: a guest login. Remembers the auth banner."""
+
+    def __init__(self) -> None:
+        self.banner = ""
+
+    def auth_banner_received(self, msg: str, lang: str) -> None:
+        self.banner += msg
+
+    def kbdint_auth_requested(self) -> str:
+        return ""
+
+    def kbdint_challenge_received(
+        self, name: str, instructions: str, lang: str, prompts: list[tuple[str, bool]]
+    ) -> list[str] | None:
+        return [] if not prompts else None
+
+
+async def login(
+    port: int,
+    name: str,
+    source: str,
+    *,
+    key: asyncssh.SSHKey | None = None,
+    env: dict[str, str] | None = None,
+    timeout: float = LOGIN_DEADLINE,
+) -> Term:
+    """Log in (with `key`, else as a guest), open a PTY session, wait for the lobby."""
+    term = Term()
+    term.conn = await asyncio.wait_for(
+        asyncssh.connect(
+            "127.0.0.1",
+            port,
+            username=name,
+            local_addr=(source, 0),
+            client_factory=Guest,
+            known_hosts=None,
+            agent_path=None,
+            config=None,
+            client_keys=[key] if key else None,
+            password_auth=False,
+            public_key_auth=key is not None,
+            kbdint_auth=key is None,
+        ),
+        timeout,
+    )
+    term.chan, _ = await term.conn.create_session(
+        lambda: term, term_type="xterm-256color", term_size=(80, 24), encoding=None, env=env
+    )
+    if not await term.wait_for(lambda: "signed in as" in term.text(), timeout):
+        term.close()
+        raise TimeoutError(f"{name} did not reach the lobby")
+    return term
+
+
+# ---------------------------------------------------------------- reference player, probe
+
+
+@dataclass
+class Observed:
+    """What the reference player and the probe saw during one attack."""
+
+    delays: list[float] = field(default_factory=list)
+    late: int = 0
+    logins_ok: int = 0
+    logins_tried: int = 0
+    slowest_login: float = 0.0
+    refusals: list[str] = field(default_factory=list)
+
+
+async def reference_player(term: Term, seen: Observed, stop: asyncio.Event) -> None:
+    """Type in the lobby chat, one key at a time, timing each echo on the screen."""
+    term.write(b"c")
+    await term.wait_for(lambda: "Say something" in term.text(), KEY_DEADLINE)
+    typed = ""
+    while not stop.is_set() and not term.closed:
+        if len(typed) >= CHAT_LINE:
+            term.write(b"\r")
+            line = typed[-8:]
+            await term.wait_for(lambda line=line: line not in _input_row(term), KEY_DEADLINE)
+            typed = ""
+        typed += random.choice(string.ascii_lowercase)
+        tail = typed[-6:]
+        sent = time.perf_counter()
+        term.write(typed[-1].encode())
+        if await term.wait_for(lambda tail=tail: tail in _input_row(term), KEY_DEADLINE):
+            seen.delays.append(time.perf_counter() - sent)
+        else:
+            seen.late += 1
+            seen.delays.append(KEY_DEADLINE)
+        await asyncio.sleep(KEY_PACE)
+
+
+def _input_row(term: Term) -> str:
+    """The screen rows that can hold the chat input (the bottom quarter)."""
+    return "\n".join(term.screen.display[-6:])
+
+
+async def probe(port: int, seen: Observed, stop: asyncio.Event) -> None:
+    """A new guest logs in every PROBE_EVERY seconds and leaves at once."""
+    number = 0
+    while not stop.is_set():
+        number += 1
+        seen.logins_tried += 1
+        started = time.monotonic()
+        client_banner = ""
+        try:
+            term = await login(port, f"probe{number}", PROBE)
+            seen.logins_ok += 1
+            term.close()
+        except (OSError, asyncssh.Error, TimeoutError) as error:
+            client_banner = str(error)
+            seen.refusals.append(client_banner[:60])
+        seen.slowest_login = max(seen.slowest_login, time.monotonic() - started)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), PROBE_EVERY)
+
+
+# ---------------------------------------------------------------- attacks
+
+
+@dataclass
+class Attack:
+    """One row of the issue's table."""
+
+    name: str
+    what: str
+    run: Callable[[ServerProcess, float], Awaitable[str]]
+
+
+async def flood_keys(server: ServerProcess, sessions: int, size: int, duration: float) -> str:
+    """`sessions` guests each write `size` bytes of `x` as fast as the channel takes them."""
+    terms = [await login(server.port, f"flood{i}", "127.0.0.3") for i in range(sessions)]
+    started = time.monotonic()
+    written = await asyncio.gather(*(_pump(term, size, started + duration) for term in terms))
+    took = sum(w - term.unsent() for w, term in zip(written, terms, strict=True))
+    cut = [term for term in terms if term.closed]
+    notice = sum(1 for term in terms if b"too fast" in term.raw.lower())
+    elapsed = time.monotonic() - started
+    for term in terms:
+        term.close()
+    busy = await _busy_after(server)
+    return (
+        f"{sessions} × {size // 1024} KB: server took {took / 1024:.0f} KB of "
+        f"{sum(written) / 1024:.0f} KB written in {elapsed:.0f} s; cut off {len(cut)}/{sessions}"
+        f"{f' after {min(t.closed_at for t in cut) - started:.0f} s' if cut else ''}; "
+        f"notice seen by {notice}; server busy {busy:.0f} s after they left"
+    )
+
+
+async def _pump(term: Term, size: int, deadline: float) -> int:
+    """Write `size` bytes of keys respecting the SSH window, until `deadline`; bytes written."""
+    written = 0
+    chunk = b"x" * CHUNK
+    while written < size and not term.closed and time.monotonic() < deadline:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(term.writable.wait(), max(0.0, deadline - time.monotonic()))
+        if term.closed or not term.writable.is_set():
+            break
+        term.write(chunk[: size - written])
+        written += min(CHUNK, size - written)
+        await asyncio.sleep(0)
+    return written
+
+
+async def _busy_after(server: ServerProcess, limit: float = 60.0) -> float:
+    """Seconds until the server's CPU goes quiet (< 5% of a core over 1 s)."""
+    started = time.monotonic()
+    await settle(server, quiet_for=1.0, limit=limit)
+    return max(0.0, time.monotonic() - started - 1.0)
+
+
+async def held_input(server: ServerProcess, duration: float) -> str:
+    """One guest keeps writing keys for `duration` s: how much does the server buffer?"""
+    term = await login(server.port, "holder", "127.0.0.3")
+    started = time.monotonic()
+    written = await _pump(term, 1 << 30, started + duration)
+    took = written - term.unsent()
+    verdict = "cut off" if term.closed else "still open"
+    term.close()
+    return (
+        f"1 session writing for {time.monotonic() - started:.0f} s: server took "
+        f"{took / 1024:.0f} KB ({took / 1024 / max(duration, 1e-9):.1f} KB/s; "
+        f"SSH window 64 KiB), {verdict}"
+    )
+
+
+async def env_flood(server: ServerProcess, duration: float) -> str:
+    """10,000 `env` requests of 30 KB on one guest session."""
+    value = "v" * 30_000
+    env = {f"X{i:05d}": value for i in range(10_000)}
+    started = time.monotonic()
+    try:
+        term = await login(server.port, "envy", "127.0.0.3", env=env, timeout=duration + 10)
+    except (OSError, asyncssh.Error, TimeoutError) as error:
+        return f"session refused or failed: {str(error)[:80]}"
+    sent = time.monotonic() - started
+    peak = server.rss_mb()
+    verdict = "cut off" if term.closed else "session open"
+    term.close()
+    await asyncio.sleep(1.0)
+    after = await settle(server)
+    return (
+        f"10,000 × 30 KB sent in {sent:.1f} s, {verdict}; RSS with the session {peak:.0f} MB, "
+        f"after it closed {after:.0f} MB"
+    )
+
+
+async def idle_tcp(server: ServerProcess, duration: float) -> str:
+    """10 TCP connections from each of 127.0.0.3 and .4 that never send a byte; a guest
+    behind the first address tries to log in meanwhile."""
+    started = time.monotonic()
+    sockets = [
+        await asyncio.open_connection("127.0.0.1", server.port, local_addr=(source, 0))
+        for source in ("127.0.0.3", "127.0.0.4")
+        for _ in range(10)
+    ]
+    await asyncio.sleep(0.5)
+    neighbour = "logged in"
+    try:
+        term = await login(server.port, "neighbour", "127.0.0.3")
+        term.close()
+    except (OSError, asyncssh.Error, TimeoutError) as error:
+        neighbour = f"refused ({str(error)[:50]})"
+    hold_until = started + max(duration, 35.0)  # today's login deadline is 30 s
+    held = await asyncio.gather(*(_held_until(reader, hold_until) for reader, _ in sockets))
+    for _, writer in sockets:
+        writer.close()
+    dropped = [t - started for t in held if t is not None]
+    return (
+        f"20 idle sockets: dropped by the server {len(dropped)}/20"
+        f"{f' after {min(dropped):.0f}-{max(dropped):.0f} s' if dropped else ''}; "
+        f"a guest from the same address: {neighbour}"
+    )
+
+
+async def _held_until(reader: asyncio.StreamReader, deadline: float) -> float | None:
+    """When the server closed this socket (None: still open at `deadline`)."""
+    try:
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return None
+            if not await asyncio.wait_for(reader.read(4096), remaining):
+                return time.monotonic()
+    except TimeoutError:
+        return None
+    except OSError:
+        return time.monotonic()
+
+
+class BadSigner:
+    """A key pair whose signatures never verify (signs other data than asked)."""
+
+    def __init__(self, key: asyncssh.SSHKey) -> None:
+        self._pair = asyncssh.load_keypairs([key])[0]
+        self.algorithm = self._pair.algorithm
+        self.public_data = self._pair.public_data
+        self.has_cert = False
+        self.has_x509_chain = False
+
+    def set_certificate(self, cert: object) -> None:
+        """No certificates."""
+
+    def set_sig_algorithm(self, sig_algorithm: bytes) -> None:
+        """Follow the negotiated algorithm."""
+        self._pair.set_sig_algorithm(sig_algorithm)
+        self.algorithm = self._pair.algorithm
+
+    def sign(self, data: bytes) -> bytes:
+        """A well-formed signature of the wrong data."""
+        return self._pair.sign(data + b"!")
+
+
+class Forger(asyncssh.SSHClient):
+    """Offers the same key with a bad signature up to `attempts` times."""
+
+    def __init__(self, signer: BadSigner, attempts: int) -> None:
+        self.signer = signer
+        self.left = attempts
+        self.tried = 0
+
+    def public_key_auth_requested(self) -> BadSigner | None:  # type: ignore[override]
+        if self.left <= 0:
+            return None
+        self.left -= 1
+        self.tried += 1
+        return self.signer
+
+
+async def auth_flood(server: ServerProcess, duration: float) -> str:
+    """3,000 failed signature attempts on one connection."""
+    forger = Forger(BadSigner(asyncssh.generate_private_key("ssh-ed25519")), 3000)
+    started = time.monotonic()
+    outcome = "all answered, then the client gave up"
+    try:
+        conn = await asyncio.wait_for(
+            asyncssh.connect(
+                "127.0.0.1",
+                server.port,
+                username="forger",
+                local_addr=("127.0.0.3", 0),
+                client_factory=lambda: forger,
+                known_hosts=None,
+                agent_path=None,
+                config=None,
+                password_auth=False,
+                kbdint_auth=False,
+                public_key_auth=True,
+            ),
+            duration,
+        )
+        conn.close()
+        outcome = "logged in (!)"
+    except asyncssh.DisconnectError as error:
+        outcome = f"disconnected ({error.reason[:50]})"
+    except asyncssh.PermissionDenied:
+        outcome = "all answered, then the client gave up"
+    except TimeoutError:
+        outcome = "still answering at the deadline"
+    except OSError as error:
+        outcome = f"connection lost ({str(error)[:50]})"
+    elapsed = time.monotonic() - started
+    return f"{forger.tried} signature attempts in {elapsed:.1f} s: {outcome}"
+
+
+async def reserve_names(server: ServerProcess, duration: float) -> str:
+    """One key logs in under 100 different names, one after another."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    started = time.monotonic()
+    done = 0
+    for number in range(100):
+        if time.monotonic() - started > max(duration, 45.0):
+            break
+        with contextlib.suppress(OSError, asyncssh.Error, TimeoutError):
+            term = await login(server.port, f"squat{number:03d}", "127.0.0.3", key=key)
+            term.close()
+            done += 1
+    elapsed = time.monotonic() - started
+    fingerprint = key.get_fingerprint("sha256")
+    db = server.log.parent / "data" / "lovelet.db"
+    with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+        held = conn.execute(
+            "SELECT count(*) FROM nicknames WHERE fingerprint = ?", (fingerprint,)
+        ).fetchone()[0]
+    return f"{done} logins under new names in {elapsed:.1f} s: {held} names reserved to the key"
+
+
+async def long_paste(server: ServerProcess, duration: float) -> str:
+    """A bracketed paste longer than the limit: the server disconnects; is the terminal
+    restored (after the last switch to the alternate screen)?"""
+    term = await login(server.port, "paster", "127.0.0.3")
+    term.write(b"\x1b[200~" + b"p" * 70_000 + b"\x1b[201~")
+    closed = await term.wait_for(lambda: term.closed, max(duration, 30.0))
+    tail = bytes(term.raw[term.raw.rfind(ALT_SCREEN_ON) :])
+    missing = [name for name, code in RESTORES.items() if code not in tail]
+    term.close()
+    restored = "restored" if not missing else "not restored: " + ", ".join(missing)
+    return f"{'disconnected' if closed else 'still open'}; terminal {restored}"
+
+
+async def file_modes(server: ServerProcess, duration: float) -> str:
+    """Modes of the data directory (made 0755 beforehand) and the database files."""
+    data = server.log.parent / "data"
+    names = [".", *sorted(p.name for p in data.iterdir() if p.name.startswith("lovelet.db"))]
+    modes = [f"{name} {stat.S_IMODE((data / name).stat().st_mode):o}" for name in names]
+    return "umask 022: " + ", ".join(modes)
+
+
+ATTACKS = (
+    Attack(
+        "keys-8-sessions",
+        "8 guest sessions each write 256 KB of keys",
+        lambda server, duration: flood_keys(server, 8, 256 * 1024, duration),
+    ),
+    Attack(
+        "keys-1-session",
+        "1 session writes 1 MB of keys",
+        lambda server, duration: flood_keys(server, 1, 1024 * 1024, duration),
+    ),
+    Attack("keys-held", "input while throttled", held_input),
+    Attack("env", "10,000 env requests of 30 KB on one session", env_flood),
+    Attack("idle-tcp", "10 idle TCP connections from each of 2 addresses", idle_tcp),
+    Attack("auth", "3,000 failed signature attempts on one connection", auth_flood),
+    Attack("names", "one key reserving nicknames", reserve_names),
+    Attack("paste", "a server-initiated disconnect (paste too long)", long_paste),
+    Attack("files", "database files when the data dir already exists", file_modes),
+)
+
+
+# ---------------------------------------------------------------- one run
+
+
+@dataclass
+class Row:
+    """The figures printed for one attack."""
+
+    attack: Attack
+    seen: Observed
+    cpu_share: float
+    rss: tuple[float, float, float]
+    verdict: str
+
+
+async def run_attack(attack: Attack, duration: float, tmp: Path) -> Row:
+    """A fresh server, the reference player and the probe, the attack, the readings."""
+    data = tmp / attack.name / "data"
+    data.mkdir(parents=True, mode=0o755)
+    data.chmod(0o755)
+    server = spawn(data)
+    stop = asyncio.Event()
+    seen = Observed()
+    try:
+        await wait_listening(server)
+        reference = await login(server.port, "reference", REFERENCE)
+        before = await settle(server)
+        cpu, started = server.cpu_seconds(), time.monotonic()
+        watchers = [
+            asyncio.create_task(reference_player(reference, seen, stop)),
+            asyncio.create_task(probe(server.port, seen, stop)),
+        ]
+        peak = [before]
+        sampler = asyncio.create_task(_sample_rss(server, peak, stop))
+        try:
+            verdict = await asyncio.wait_for(attack.run(server, duration), duration + 90)
+        except Exception as error:  # an attack that breaks the client is reported, not fatal
+            verdict = f"attack failed: {type(error).__name__}: {str(error)[:80]}"
+        elapsed = time.monotonic() - started
+        cpu_share = (server.cpu_seconds() - cpu) / max(elapsed, 1e-9)
+        stop.set()
+        await asyncio.gather(*watchers, sampler, return_exceptions=True)
+        reference.close()
+        after = await settle(server)
+        return Row(attack, seen, cpu_share, (before, peak[0], after), verdict)
+    finally:
+        stop.set()
+        server.stop()
+
+
+async def _sample_rss(server: ServerProcess, peak: list[float], stop: asyncio.Event) -> None:
+    """Keep the highest RSS seen in `peak[0]`."""
+    while not stop.is_set():
+        with contextlib.suppress(OSError, RuntimeError):
+            peak[0] = max(peak[0], server.rss_mb())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), 0.5)
+
+
+def print_row(row: Row) -> None:
+    """Three lines per attack."""
+    seen, (before, peak, after) = row.seen, row.rss
+    print(f"{row.attack.name}: {row.attack.what}")
+    print(
+        f"  reference key → screen p50 {percentile(seen.delays, 0.5):.0f} ms, "
+        f"p99 {percentile(seen.delays, 0.99):.0f} ms ({len(seen.delays)} keys, "
+        f"{seen.late} over {KEY_DEADLINE:.0f} s); new logins {seen.logins_ok}/"
+        f"{seen.logins_tried} (slowest {seen.slowest_login:.1f} s); server CPU "
+        f"{100 * row.cpu_share:.0f}% of a core; RSS {before:.0f} → {peak:.0f} (peak) → "
+        f"{after:.0f} MB"
+    )
+    print(f"  attacker: {row.verdict}")
+
+
+async def run(args: argparse.Namespace) -> None:
+    """Every attack asked for, one after another."""
+    chosen = [a for a in ATTACKS if not args.only or a.name in args.only]
+    with tempfile.TemporaryDirectory(prefix="lovelet-abuse-") as tmp:
+        for attack in chosen:
+            say(f"{attack.name}: {attack.what}")
+            print_row(await run_attack(attack, args.duration, Path(tmp)))
+            sys.stdout.flush()
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average {load}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", choices=[a.name for a in ATTACKS], default=[])
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per attack (max)")
+    asyncio.run(run(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,74 @@
+"""The asyncio event loop as the lobby's clock (`server.lobby.clock.Clock`)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .lobby.clock import Timer
+
+
+@dataclass(eq=False)
+class _Parked:
+    """A call asked for before any event loop ran: made once a loop runs."""
+
+    delay: float
+    callback: Callable[..., object]
+    args: tuple[Any, ...]
+    handle: asyncio.Handle | None = field(default=None)
+    cancelled: bool = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        if self.handle is not None:
+            self.handle.cancel()
+
+
+class LoopClock:
+    """Timers on the running event loop; `now` is `time.monotonic`, as asyncio's own clock.
+
+    Calls asked for while no loop runs (the lobby of `lovelet play` is made, and its app
+    attached, before the app's loop starts) are parked and scheduled, with their whole delay,
+    by the first call made from a running loop.
+    """
+
+    def __init__(self) -> None:
+        self._parked: list[_Parked] = []
+
+    def now(self) -> float:
+        """Seconds on the monotonic clock."""
+        return time.monotonic()
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> Timer:
+        """`loop.call_later` on the running loop (parked if none runs)."""
+        loop = self._loop()
+        if loop is None:
+            return self._park(delay, callback, args)
+        return loop.call_later(delay, callback, *args)
+
+    def call_soon(self, callback: Callable[..., object], *args: Any) -> Timer:
+        """`loop.call_soon` on the running loop (parked if none runs)."""
+        loop = self._loop()
+        if loop is None:
+            return self._park(0.0, callback, args)
+        return loop.call_soon(callback, *args)
+
+    def _park(self, delay: float, callback: Callable[..., object], args: tuple) -> Timer:
+        parked = _Parked(delay, callback, args)
+        self._parked.append(parked)
+        return parked
+
+    def _loop(self) -> asyncio.AbstractEventLoop | None:
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return None
+        if self._parked:
+            parked, self._parked = self._parked, []
+            for call in parked:
+                if not call.cancelled:
+                    call.handle = loop.call_later(call.delay, call.callback, *call.args)
+        return loop
