@@ -17,9 +17,10 @@ from server.bots.hard import deal_hidden
 from server.clock import LoopClock
 from server.engine import EDITIONS, Game, choice_from_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
+from tests.fake_clock import FakeClock
 from tests.lobby_client import Client
 from tests.test_bots import seat_log
-from tests.test_lobby import play_to_the_end
+from tests.test_lobby import act_message, play_to_the_end
 
 CONFIGS = [
     (edition.id, players)
@@ -116,3 +117,24 @@ async def test_a_table_of_hard_bots_plays_to_the_end_over_the_lobby() -> None:
     await asyncio.wait_for(play_to_the_end(ana), 120)
     assert ana.state.view["game_over"]
     assert [seat.bot for seat in ana.state.info.seats] == [None, "hard", "hard", "hard"]
+
+
+def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_mediums() -> None:
+    clock = FakeClock()
+    settings = TableSettings(bot_delay=0.8, bot_budget=0.005)
+    lobby = Lobby(LobbySettings(table=settings), random.Random(2), clock=clock)
+    ana = Client(lobby, "ana")
+    ana.hello()
+    ana.send(CreateTable("t", "2019", 2, None, (BotSpec(1, "hard"),)))
+    ana.send(Start())
+    clock.settle()
+    table = ana.attachment.session.table
+    while table.game.pending.seat != 1:
+        ana.send(act_message(ana.state.view["choices"][0]))
+        clock.settle()
+    step, game = table.step, table.game
+    view, log = game.view(1), table._seat_log(1)
+    table._decided(step - 1, 1, view, log, view["choices"][0])  # a search of an older step
+    assert table.step == step
+    table._decided(step, 1, view, log, None)  # the worker failed: medium decides
+    assert table.step > step
