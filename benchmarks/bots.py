@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import math
 import random
-import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -141,7 +140,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=150, help="hard bot: CPU ms a decision")
     parser.add_argument("--paired", action="store_true", help="also the --against bot's share")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--every", type=int, default=0, help="print the share every N games")
+    parser.add_argument("--every", type=int, default=0, help="also print after every N games")
     args = parser.parse_args()
     budget = Budget(seconds=args.budget / 1000)
     for against in args.against:
@@ -150,30 +149,35 @@ def main() -> None:
 
 
 def report(match: Match, args: argparse.Namespace) -> None:
-    """Play `args.games` games of `match` (and the paired ones) and print the result."""
+    """Play `args.games` games of `match` (and the paired ones) and print the result, also
+    every `args.every` games on the way."""
     started = time.perf_counter()
     tally, baseline = Tally(), Tally()
     for number in range(args.games):
         tally.shares.append(match.game(number, args.seed, match.level, tally))
         if args.paired:
             baseline.shares.append(match.game(number, args.seed, match.against, baseline))
-        if args.every and (number + 1) % args.every == 0:
-            print(f"  after {number + 1} games: {100 * tally.share():.1f}%", file=sys.stderr)
+        if args.every and (number + 1) % args.every == 0 and number + 1 < args.games:
+            print_result(match, tally, baseline, time.perf_counter() - started)
+    print_result(match, tally, baseline, time.perf_counter() - started)
+
+
+def print_result(match: Match, tally: Tally, baseline: Tally, seconds: float) -> None:
+    """The bot's share with its interval, the paired gain if measured, and the bots' speed."""
     players, level = match.players, match.level
     print(
         f"{match.edition_id}, {players} players, {level} vs {players - 1} {match.against}: "
         f"{level} wins {100 * tally.share():.1f}% ± {100 * tally.margin():.1f}% (95% CI) of "
-        f"{len(tally.shares)} games (fair share {100 / players:.0f}%), "
-        f"{time.perf_counter() - started:.0f} s"
+        f"{len(tally.shares)} games (fair share {100 / players:.0f}%), {seconds:.0f} s"
     )
-    if args.paired:
+    if baseline.shares:
         gains = [a - b for a, b in zip(tally.shares, baseline.shares, strict=True)]
         print(
             f"  paired: {match.against} in its seat wins {100 * baseline.share():.1f}% of the "
             f"same deals; {level} gains {100 * mean(gains):+.1f} ± {100 * margin(gains):.1f} "
             "points (95% CI)"
         )
-    print(f"  {tally.speed(level)}; {tally.speed(match.against)}")
+    print(f"  {tally.speed(level)}; {tally.speed(match.against)}", flush=True)
 
 
 if __name__ == "__main__":
