@@ -11,6 +11,7 @@ import logging
 import multiprocessing
 import os
 import random
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -52,13 +53,38 @@ class BotPool:
         except RuntimeError:
             deliver(decide(*args))
             return
-        future = self._start().submit(decide, *args)
+        try:
+            future = self._start().submit(decide, *args)
+        except Exception:  # e.g. a worker died: medium decides, the next decision starts afresh
+            logger.exception("bot pool unavailable")
+            self.close()
+            loop.call_soon(deliver, None)
+            return
         future.add_done_callback(partial(_hand_back, loop, deliver))
+
+    def warm(self) -> None:
+        """Start every worker now, if an event loop runs (a worker takes a second or more to
+        start), so that the first decisions need not wait for them."""
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._executor is None:
+            try:
+                executor = self._start()
+                for _ in range(self.workers):
+                    executor.submit(_ready)
+            except Exception:  # decisions will say so again, and fall back on medium
+                logger.exception("bot pool unavailable")
+                self.close()
 
     def _start(self) -> ProcessPoolExecutor:
         if self._executor is None:
             context = multiprocessing.get_context("spawn")  # no copy of the server's state
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+            # multiprocessing's resource tracker is handed stderr, which a Textual app may
+            # have replaced by something with no file descriptor
+            with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
+                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
         return self._executor
 
     def close(self) -> None:
@@ -78,6 +104,10 @@ def _hand_back(
     choice = None if failed else done.result()
     with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
         loop.call_soon_threadsafe(deliver, choice)
+
+
+def _ready() -> None:
+    """Nothing: a worker's first task, to start it."""
 
 
 def round_log(log: list[dict]) -> list[dict]:

@@ -192,6 +192,8 @@ class Table:
         if not seat.empty:
             raise TableError("seat_taken", f"seat {index + 1} is taken")
         make_bot(level)  # validates the level
+        if level in SEARCHING:
+            shared_pool().warm()
         self.seats[index] = Seat(name=f"{level} bot {index + 1}", bot_level=level)
         self.changed()
 
