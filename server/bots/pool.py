@@ -22,7 +22,7 @@ from .hard import Budget, HardBot
 
 logger = logging.getLogger(__name__)
 
-WALL_LIMIT = 0.18  # seconds from hand-over after which a search stops, however little it did
+WALL_LIMIT = 0.17  # seconds from hand-over after which a search stops, however little it did
 
 
 class BotPool:
