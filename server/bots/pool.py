@@ -22,13 +22,15 @@ from .hard import Budget, HardBot
 
 logger = logging.getLogger(__name__)
 
+WORKER_NICENESS = 5  # workers run at this much lower priority than the server
 WALL_LIMIT = 0.17  # seconds from hand-over after which a search stops, however little it did
 
 
 class BotPool:
     """Worker processes for searching bots. A decision searches for its budget of CPU time,
     but stops `WALL_LIMIT` after the table handed it over (waiting for a free worker counts),
-    so a busy machine makes the bots weaker rather than slower."""
+    so a busy machine makes the bots weaker rather than slower. Workers run at a lower
+    priority than the server, whose sessions come first."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
@@ -84,7 +86,9 @@ class BotPool:
             # multiprocessing's resource tracker is handed stderr, which a Textual app may
             # have replaced by something with no file descriptor
             with contextlib.redirect_stderr(sys.__stderr__ or sys.stderr):
-                self._executor = ProcessPoolExecutor(self.workers, mp_context=context)
+                self._executor = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=_step_aside
+                )
         return self._executor
 
     def close(self) -> None:
@@ -104,6 +108,12 @@ def _hand_back(
     choice = None if failed else done.result()
     with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
         loop.call_soon_threadsafe(deliver, choice)
+
+
+def _step_aside() -> None:
+    """In a new worker: give way to the server's own process when the cores are busy."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
 
 
 def _ready() -> None:
