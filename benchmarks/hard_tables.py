@@ -9,8 +9,7 @@ a finished game makes way for a new table. The bots think in the bot pool's work
 percentile (a 5 ms sleep measured against the clock; on a loaded machine this includes waits
 for a core), the longest CPU time the loop's thread itself spent between two ticks (its own
 work: what the bots and tables make it do), hard decisions per second, their wall
-time from hand-over to choice (median, p99; a search stops 170 ms after hand-over), and how
-many the pool left to medium because too many were waiting.
+time from hand-over to choice (median, p99; a search stops 170 ms after hand-over).
 Targets: loop pause <= 10 ms; decision p99 <= 200 ms wall. Other load on the machine shows
 in the last line (load average).
 """
@@ -40,24 +39,19 @@ def percentile(values: list[float], share: float) -> float:
 
 
 class Timings:
-    """Every hard decision's wall time from hand-over to its choice, from the shared pool
-    (not those it left to medium at once)."""
+    """Every hard decision's wall time, from the shared pool."""
 
     def __init__(self, pool: bot_pool.BotPool) -> None:
         self.walls: list[float] = []
-        self.decisions = 0
-        self._pool = pool
         self._decide = pool.decide
         pool.decide = self.decide  # type: ignore[method-assign]
 
     def decide(self, level, view, log, seed, seconds, deliver):
         """The pool's decide, timed from hand-over to delivery."""
-        started, declined = time.perf_counter(), self._pool.declined
-        self.decisions += 1
+        started = time.perf_counter()
 
         def timed(choice: dict | None) -> None:
-            if self._pool.declined == declined or choice is not None:
-                self.walls.append(time.perf_counter() - started)
+            self.walls.append(time.perf_counter() - started)
             deliver(choice)
 
         self._decide(level, view, log, seed, seconds, timed)
@@ -86,7 +80,6 @@ async def run(
     loop's pauses and decision times."""
     lobby = Lobby(LobbySettings(table=settings), random.Random(tables), clock=LoopClock())
     timings = Timings(bot_pool.shared_pool())
-    declined = bot_pool.shared_pool().declined
     for number in range(tables):
         open_table(lobby, number)
     opened = tables
@@ -110,11 +103,10 @@ async def run(
         "pause_max": max(pauses),
         "pause_p99": percentile(pauses, 0.99),
         "work_max": max(works),
-        "decisions": timings.decisions / duration,
+        "decisions": len(timings.walls) / duration,
         "wall_median": percentile(timings.walls, 0.5),
         "wall_p99": percentile(timings.walls, 0.99),
         "games": opened - tables,
-        "declined": bot_pool.shared_pool().declined - declined,
     }
 
 
@@ -143,8 +135,7 @@ def main() -> None:
             f"{1000 * result['pause_p99']:.1f} ms (loop's own work between ticks at most "
             f"{1000 * result['work_max']:.1f} ms of CPU); {result['decisions']:.1f} decisions/s, "
             f"wall median {1000 * result['wall_median']:.0f} ms, p99 "
-            f"{1000 * result['wall_p99']:.0f} ms, {result['declined']} left to medium (pool "
-            f"full); {result['games']} games finished"
+            f"{1000 * result['wall_p99']:.0f} ms; {result['games']} games finished"
         )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 

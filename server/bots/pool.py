@@ -24,20 +24,16 @@ logger = logging.getLogger(__name__)
 
 WORKER_NICENESS = 5  # workers run at this much lower priority than the server
 WALL_LIMIT = 0.17  # seconds from hand-over after which a search stops, however little it did
-MAX_WAITING = 2  # decisions per worker handed over at once; beyond, the table's quick bot decides
 
 
 class BotPool:
     """Worker processes for searching bots. A decision searches for its budget of CPU time,
     but stops `WALL_LIMIT` after the table handed it over (waiting for a free worker counts),
-    so a busy machine makes the bots weaker rather than slower; beyond `MAX_WAITING` decisions
-    per worker, medium decides at once. Workers run at a lower priority than the server, whose
-    sessions come first."""
+    so a busy machine makes the bots weaker rather than slower. Workers run at a lower
+    priority than the server, whose sessions come first."""
 
     def __init__(self, workers: int | None = None) -> None:
         self.workers = workers or os.cpu_count() or 1
-        self.waiting = 0  # decisions handed over and not back yet
-        self.declined = 0  # decisions left to medium because too many were waiting
         self._executor: ProcessPoolExecutor | None = None
 
     def decide(
@@ -50,19 +46,14 @@ class BotPool:
         deliver: Callable[[dict | None], object],
     ) -> None:
         """Decide for this view and the seat's whole visible log in a worker; `deliver(choice)`
-        runs on this thread's event loop when it is back (None if the worker failed, or if
-        `MAX_WAITING` decisions per worker are waiting already: the caller's quick bot then
-        decides). Without a running loop, the bot decides here and now."""
+        runs on this thread's event loop when it is back (None if the worker failed). Without
+        a running loop, the bot decides here and now."""
         budget = Budget(seconds=seconds, until=time.monotonic() + WALL_LIMIT)
         args = (level, view, round_log(log), seed, budget)
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             deliver(decide(*args))
-            return
-        if self.waiting >= MAX_WAITING * self.workers:
-            self.declined += 1
-            loop.call_soon(deliver, None)
             return
         try:
             future = self._start().submit(decide, *args)
@@ -71,12 +62,7 @@ class BotPool:
             self.close()
             loop.call_soon(deliver, None)
             return
-        self.waiting += 1
-        future.add_done_callback(partial(_hand_back, loop, partial(self._returned, deliver)))
-
-    def _returned(self, deliver: Callable[[dict | None], object], choice: dict | None) -> None:
-        self.waiting -= 1
-        deliver(choice)
+        future.add_done_callback(partial(_hand_back, loop, deliver))
 
     def warm(self) -> None:
         """Start every worker now, if an event loop runs (a worker takes a second or more to

@@ -448,8 +448,7 @@ class Table:
         self, step: int, index: int, view: dict, log: list[dict], choice: dict | None
     ) -> None:
         """A searching bot's choice is back: play it unless the game has moved on meanwhile
-        (or the seat's player is back); if there is none (the pool failed or was full), the
-        takeover bot's."""
+        (or the seat's player is back); if the search failed, the quick estimate's."""
         if step != self.step or self.closed or not self.seats[index].played_by_bot:
             return
         if choice is None:
