@@ -14,7 +14,7 @@ import copy
 import random
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -76,7 +76,11 @@ class HardBot:
             best = max(scores)
             return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
         search = Search(view, beliefs, [choices[i] for i in candidates], rng)
-        while self.budget.allows(started, search.deals) and search.step():
+
+        def more() -> bool:
+            return self.budget.allows(started, search.deals)
+
+        while more() and search.step(more):
             pass
         self.deals = search.deals
         values = search.values([scores[i] for i in candidates])
@@ -107,20 +111,26 @@ class Search:
         self.weight = 0.0
         self.deals = 0
 
-    def step(self) -> bool:
-        """Deal one position and play every candidate on from it; False if none can be dealt."""
+    def step(self, more: Callable[[], bool]) -> bool:
+        """Deal one position and play every candidate on from it, while `more()` allows
+        (a position not played through for every candidate is dropped); False if none was
+        added."""
         dealt = deal_hidden(self.view, self.beliefs, self.rng)
         if dealt is None:
             return False
         position, weight = dealt
         seed = self.rng.getrandbits(32)  # each candidate's playout draws alike
-        for i, choice in enumerate(self.choices):
+        values = []
+        for choice in self.choices:
+            if values and not more():
+                return False
             game = Game.from_position(
                 self.edition, position, self.tokens, random.Random(seed), record=True
             )
             players = self._players(position)
             game.act(self.view["viewer"], choice)
-            self.totals[i] += weight * play_on(game, self.view["viewer"], players)
+            values.append(play_on(game, self.view["viewer"], players))
+        self.totals = [t + weight * v for t, v in zip(self.totals, values, strict=True)]
         self.weight += weight
         self.deals += 1
         return True
