@@ -56,10 +56,10 @@ PROMPTS = (
     "Name a number:",
     "Keep which card?",
     "Put under the deck",
-    "Look at whose hand?",
+    "Look at ",
     "Discard your hand and draw?",
 )
-FIRST_STEP = ("Play which card?", "Look at whose hand?", "Discard your hand and draw?")
+FIRST_STEP = ("Play which card?", "Look at ", "Discard your hand and draw?")
 GUESSES = ("Name a card:", "Name a number:")
 PANEL_MARKERS = {
     **{prompt: "decide" for prompt in PROMPTS},

@@ -205,7 +205,7 @@ async def create_table(term: SSHTerminal, seats: int, name: str = "") -> str:
     step = "left" if seats < 4 else "right"
     await term.send_keys(*[step] * abs(seats - 4))
     await term.wait_for(
-        lambda: re.search(rf"Seats\s+‹ {seats} ›", screen_text(term)) is not None, "seats"
+        lambda: re.search(rf"Seats\s+‹? *{seats}\b", screen_text(term)) is not None, "seats"
     )
     await term.send_keys("enter")
     await wait_text(term, "Before the game")

@@ -7,7 +7,7 @@ Usage: `async with SSHTerminal.connect(port, username="alice", key=key) as term:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 
 import asyncssh
@@ -25,6 +25,7 @@ KEYS = {
     "right": "\x1b[C",
     "left": "\x1b[D",
     "ctrl+c": "\x03",
+    "ctrl+t": "\x14",
 }
 
 
@@ -92,11 +93,13 @@ class SSHTerminal:
         pty: bool = True,
         host: str = "127.0.0.1",
         window: int = 2 * 1024 * 1024,
+        env: Mapping[str, str] | None = None,
     ) -> AsyncIterator[SSHTerminal]:
         """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None.
 
         Raises LoginRefused if the server refuses the connection. `window` is the SSH
-        receive window: make it small to play a slow client with `pause_reading()`.
+        receive window: make it small to play a slow client with `pause_reading()`. `env` is
+        sent as environment requests (as OpenSSH's SendEnv/SetEnv do).
         """
         terminal = cls(size)
         client = _GuestClient()
@@ -114,6 +117,7 @@ class SSHTerminal:
                 request_pty=pty,
                 encoding=None,
                 window=window,
+                env=env or (),
             )
             yield terminal
         finally:

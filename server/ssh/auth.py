@@ -8,7 +8,7 @@ from collections.abc import Callable
 import asyncssh
 
 from server.logs import log_connect
-from server.sanitize import clean_name, clean_text
+from server.sanitize import clean_text, name_from
 from server.ssh.keys import fingerprint
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.session import Login, LoveletSession, SessionConfig, note_refusal
@@ -113,8 +113,9 @@ class LoveletSSHServer(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         key, self._candidate_key = self._candidate_key, None
         identity = fingerprint(key) if key is not None else None
+        name = name_from(self._username)
         self._login = Login(
-            clean_name(self._username), identity, self._peer, self._client_version()
+            name.name, identity, self._peer, self._client_version(), name_problem=name.problem
         )
         self._authenticated = True
         if self._admitted:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -14,7 +14,7 @@ from server.logs import Stopwatch, log_disconnect, log_login, log_refused
 from server.metrics import refusal_reason
 from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
-from server.ssh.gatekeeper import Gatekeeper, OpenDoor
+from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
 from server.ssh.info import SessionInfo
 from server.ssh.limits import InputBudget, SSHLimits
 from server.ssh.registry import SessionRegistry
@@ -35,12 +35,23 @@ NEED_PTY = (
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
 DEFAULT_TERM = "xterm"
 TERM_MAX_LEN = 40
+ENV_KEPT = ("TERM", "LANG", "NO_COLOR", "COLORTERM")  # and LC_*: what the app may read
+ENV_VALUE_MAX_LEN = 40
 
 
 def clean_term(term: str) -> str:
     """A TERM value reduced to a safe charset; `xterm` if nothing usable is left."""
     cleaned = "".join(c for c in clean_text(term, TERM_MAX_LEN) if c.isalnum() or c in "-_.+")
     return cleaned or DEFAULT_TERM
+
+
+def client_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The client's environment requests the app may read, values made safe."""
+    return {
+        name: clean_text(value, ENV_VALUE_MAX_LEN)
+        for name, value in env.items()
+        if name in ENV_KEPT or name.startswith("LC_")
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +78,20 @@ def note_refusal(
         config.metrics.refused(reason)
 
 
+def name_notice(login: Login, admission: Admission, nickname: str) -> str | None:
+    """One line saying why the player is not called what their SSH username asked for."""
+    said = (
+        [f"{login.name_problem}, so you are {admission.name} here."] if login.name_problem else []
+    )
+    if admission.notice:
+        said.append(admission.notice)
+    elif nickname != admission.name:
+        said.append(
+            f"Someone called {admission.name} is playing right now, so you are {nickname} here."
+        )
+    return " ".join(said) or None
+
+
 @dataclass(frozen=True, slots=True)
 class Login:
     """Who authenticated on the connection this session belongs to."""
@@ -76,6 +101,8 @@ class Login:
     peer: str
     client_version: str | None = None
     """The client's SSH version string, already sanitised."""
+    name_problem: str | None = None
+    """Why `requested_name` is not the SSH username as sent, in words (None if it is)."""
 
 
 class LoveletSession(asyncssh.SSHServerSession[bytes]):
@@ -244,7 +271,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._nickname = config.registry.register(admission.name, self)
         self._log_login()
         try:
-            self._info = self._make_info(admission.notice)
+            self._info = self._make_info(name_notice(login, admission, self._nickname))
             app = config.app_factory(self._info)
             prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
             self._app = app
@@ -286,6 +313,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             term=self._term,
             size=self._size,
             notice=notice,
+            environment=client_env(self._chan.get_environment() if self._chan else {}),
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:

@@ -6,7 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
-from ..sanitize import NAME_MAX_LEN
+from ..sanitize import with_suffix
 from .db import transaction
 from .times import from_text, to_text
 
@@ -33,12 +33,6 @@ class Player:
 def name_key(name: str) -> str:
     """Names compare case-insensitively."""
     return name.casefold()
-
-
-def with_suffix(name: str, number: int, max_len: int = NAME_MAX_LEN) -> str:
-    """`name-<number>`, shortening `name` so the result fits in `max_len`."""
-    suffix = f"-{number}"
-    return name[: max_len - len(suffix)] + suffix
 
 
 def owner_of(conn: sqlite3.Connection, name: str) -> str | None:
