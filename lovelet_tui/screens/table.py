@@ -601,7 +601,7 @@ def _waiting_help(hosting: bool, seats: int) -> Text:
     choose = f"↑↓ or 1-{min(9, seats)}: choose a seat"
     lines = ["Before the game", "", choose, "s: sit there · u: stand up"]
     if hosting:
-        lines += ["b: bot (easy → medium → none)", "g: start (empty seats get bots)"]
+        lines += [f"b: bot ({' → '.join((*BOT_LEVELS, 'none'))})", "g: start (empty seats get bots)"]
     else:
         lines.append("The host starts the game.")
     return Text("\n".join(lines))
