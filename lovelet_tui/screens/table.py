@@ -601,7 +601,8 @@ def _waiting_help(hosting: bool, seats: int) -> Text:
     choose = f"↑↓ or 1-{min(9, seats)}: choose a seat"
     lines = ["Before the game", "", choose, "s: sit there · u: stand up"]
     if hosting:
-        lines += [f"b: bot ({' → '.join((*BOT_LEVELS, 'none'))})", "g: start (empty seats get bots)"]
+        levels = " → ".join((*BOT_LEVELS, "none"))
+        lines += [f"b: bot ({levels})", "g: start (empty seats get bots)"]
     else:
         lines.append("The host starts the game.")
     return Text("\n".join(lines))
