@@ -3,8 +3,9 @@
 Determinized Monte-Carlo: deal the cards the seat cannot see as its beliefs weigh them, play
 each of the few best choices (by medium's estimate) on in the real engine from that same
 position, every seat then deciding as medium does from what it would see, until this seat's
-next turn or the round's end, and score what it leaves with medium's estimate from this
-seat's own beliefs. The choice with the best mean, shrunk towards its estimate, is played.
+next turn or the round's end, and score what it leaves as this seat's chance of winning the
+game (medium's estimate of the round from the seat's own beliefs, then the tokens). The choice
+with the best mean, shrunk towards its estimate, is played.
 Each decision stops at its budget of CPU time, or of wall-clock time, or of dealt positions.
 """
 
@@ -66,10 +67,9 @@ class HardBot:
         started = time.process_time()
         choices = view["choices"]
         self.deals = 0
-        if len(choices) == 1:
-            self._medium.beliefs(view, log)
-            return choices[0]
         beliefs = self._medium.beliefs(view, log)
+        if len(choices) == 1:
+            return choices[0]
         scores = estimates(view, beliefs)
         candidates = _candidates(scores)
         if len(candidates) < 2 or view["pending"]["kind"] not in SEARCHED:
@@ -149,14 +149,14 @@ class Search:
                 players.append(beliefs)
         return players
 
-    def values(self, estimates: list[float]) -> list[float]:
-        """Each candidate's mean chance of winning the game, its chance from medium's estimate
-        counting as `PRIOR_DEALS` positions."""
+    def values(self, scores: list[float]) -> list[float]:
+        """Each candidate's mean chance of winning the game, the chance from its estimate
+        (`scores`, medium's) counting as `PRIOR_DEALS` positions."""
         view = self.view
         alive = [seat["alive"] for seat in view["seats"]]
         priors = [
-            game_chance(self.tokens, view["viewer"], estimate, alive, view["target"])
-            for estimate in estimates
+            game_chance(self.tokens, view["viewer"], score, alive, view["target"])
+            for score in scores
         ]
         if self.deals == 0:
             return priors
