@@ -34,6 +34,7 @@ SCOPES = {
     "rules": "Rules",
     "stats": "Stats",
     "admin": "Admin command line",
+    "rejoin": "Rejoin code (guests)",
 }
 
 ACTIONS: tuple[KeyAction, ...] = (
@@ -46,6 +47,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("lobby", "c", "chat", "Chat", priority=True),
     KeyAction("lobby", "i", "stats", "Stats"),
     KeyAction("lobby", "a", "admin", "Admin"),
+    KeyAction("lobby", "r", "rejoin", "Rejoin"),
     KeyAction("table", "digits", "pick", "Pick", key_display="0-9"),
     KeyAction("table", "up", "move(-1)", "Up", show=False),
     KeyAction("table", "down", "move(1)", "Down", show=False),
@@ -80,6 +82,8 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("stats", "escape", "close", "Close"),
     KeyAction("admin", "enter", "run", "Run"),
     KeyAction("admin", "escape", "cancel", "Cancel"),
+    KeyAction("rejoin", "enter", "send_code", "Rejoin"),
+    KeyAction("rejoin", "escape", "cancel", "Cancel"),
 )
 
 

@@ -285,7 +285,12 @@ def _game_end(event: Event, names: Names) -> str:
 
 
 def _autoplay(event: Event, names: Names) -> str:
-    return f"Time ran out: a bot decided for {names.player(event.get('seat'))}"
+    who = names.player(event.get("seat"))
+    why = f"{who} left" if event.get("reason") == "disconnected" else "Time ran out"
+    if "card" not in event:
+        return f"{why}: a bot decided for {who}"
+    done = "kept" if event.get("decision") == "keep" else "played"
+    return f"{why}: a bot {done} {names.card(str(event['card']))} for {who}"
 
 
 def _unknown(event: Event, names: Names) -> str:

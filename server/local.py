@@ -50,9 +50,8 @@ def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> 
 def play(edition: str, players: int, bots: str, bot_delay: float) -> None:
     """Play one table in this terminal until the player quits.
 
-    The lobby's timers need a running event loop from the moment the app attaches, so the
-    lobby is built inside the loop that then runs the app. (`App.run` is `asyncio.run` of
-    `App.run_async`, nothing more.)
+    The lobby is built inside the loop that then runs the app, so its timers run on that loop
+    from the start. (`App.run` is `asyncio.run` of `App.run_async`, nothing more.)
     """
     asyncio.run(_play(edition, players, bots, bot_delay))
 

@@ -128,13 +128,13 @@ def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_me
     ana.send(CreateTable("t", "2019", 2, None, (BotSpec(1, "hard"),)))
     ana.send(Start())
     clock.settle()
-    table = ana.attachment.session.table
-    while table.game.pending.seat != 1:
+    runner = ana.attachment.session.table.runner
+    while runner.game.pending.seat != 1:
         ana.send(act_message(ana.state.view["choices"][0]))
         clock.settle()
-    step, game = table.step, table.game
-    view, log = game.view(1), table._seat_log(1)
-    table._decided(step - 1, 1, view, log, view["choices"][0])  # a search of an older step
-    assert table.step == step
-    table._decided(step, 1, view, log, None)  # the worker failed: medium decides
-    assert table.step > step
+    step, game = runner.step, runner.game
+    view, log = game.view(1), runner._seat_log(1)
+    runner._decided(step - 1, 1, None, view, log, view["choices"][0])  # a search of an older step
+    assert runner.step == step
+    runner._decided(step, 1, None, view, log, None)  # the worker failed: medium decides
+    assert runner.step > step

@@ -44,6 +44,6 @@ async def test_local_mode_hard_bots_play_from_their_worker_processes() -> None:
         while not hard_bot_played(app):
             assert time.monotonic() < deadline, "the hard bot never played"
             if app.table.view and app.table.view.get("choices"):
-                await pilot.press("1")
+                await pilot.press("1", "y")  # y: if it was the Princess, play it
             await pilot.pause(0.05)
         await pilot.press("ctrl+q")

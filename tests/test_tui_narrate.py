@@ -97,9 +97,15 @@ def test_unknown_kinds_still_read() -> None:
 
 
 def test_a_timed_out_decision_is_told() -> None:
-    names = Names(["ana", "bo"], you=1)
+    names = Names(["ana", "bo"], you=1)  # no card catalogue here: cards read as their ids
     (line,) = narrate([{"kind": "autoplay", "seat": 1, "reason": "timeout"}], names)
     assert line.plain == "Time ran out: a bot decided for you"
+    timed_out = {"kind": "autoplay", "seat": 1, "reason": "timeout", "decision": "play"}
+    (line,) = narrate([{**timed_out, "card": "guard"}], names)
+    assert line.plain == "Time ran out: a bot played guard for you"
+    away = {"kind": "autoplay", "seat": 0, "reason": "disconnected", "decision": "play"}
+    (line,) = narrate([{**away, "card": "priest"}], names)
+    assert line.plain == "ana left: a bot played priest for ana"
 
 
 SCENARIOS = Path(__file__).parent / "scenarios"
