@@ -25,7 +25,7 @@ import time
 
 from protocol import BotSpec, CreateTable, Hello, Stand, Start, encode
 from protocol.version import PROTOCOL_VERSION
-from server.bots import pool as bot_pool
+from server import bot_pool
 from server.clock import LoopClock
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
 

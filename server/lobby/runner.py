@@ -10,8 +10,8 @@ from functools import partial
 from protocol import Countdown
 from protocol.registry import MAX_TIMER
 
+from ..bot_pool import shared_pool
 from ..bots import SEARCHING, Bot, make_bot
-from ..bots.pool import shared_pool
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics

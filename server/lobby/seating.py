@@ -9,8 +9,8 @@ from typing import Protocol
 
 from protocol import SeatInfo
 
+from ..bot_pool import shared_pool
 from ..bots import SEARCHING, make_bot
-from ..bots.pool import shared_pool
 from ..store import SeatRecord
 from .clock import Timer
 from .errors import TableError

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from functools import cache, partial
 
-from .base import make_bot
-from .hard import Budget, HardBot
+from .bots.base import make_bot
+from .bots.hard import Budget, HardBot
 
 logger = logging.getLogger(__name__)
 
