@@ -43,7 +43,7 @@ MAX_STATS_ROWS = 100  # editions, recent games, leaderboard lines in one `stats`
 MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
-BOT_LEVELS = ("easy", "medium")
+BOT_LEVELS = ("easy", "medium", "hard")  # server.bots.LEVELS, weakest first
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
