@@ -279,6 +279,7 @@ async def flood_keys(server: ServerProcess, sessions: int, size: int, duration: 
     took = sum(w - term.unsent() for w, term in zip(written, terms, strict=True))
     cut = [term for term in terms if term.closed]
     notice = sum(1 for term in terms if b"faster" in term.raw)  # "typing faster than ..."
+    restored = sum(1 for term in cut if not _unrestored(term))
     elapsed = time.monotonic() - started
     for term in terms:
         term.close()
@@ -287,7 +288,8 @@ async def flood_keys(server: ServerProcess, sessions: int, size: int, duration: 
         f"{sessions} × {size // 1024} KB: server took {took / 1024:.0f} KB of "
         f"{sum(written) / 1024:.0f} KB written in {elapsed:.0f} s; cut off {len(cut)}/{sessions}"
         f"{f' after {min(t.closed_at for t in cut) - started:.0f} s' if cut else ''}; "
-        f"notice seen by {notice}; server busy {busy:.0f} s after they left"
+        f"terminal restored {restored}/{len(cut)}; notice seen by {notice}; "
+        f"server busy {busy:.0f} s after they left"
     )
 
 
@@ -492,12 +494,17 @@ async def long_paste(server: ServerProcess, duration: float) -> str:
     restored (after the last switch to the alternate screen)?"""
     term = await login(server.port, "paster", "127.0.0.3")
     term.write(b"\x1b[200~" + b"p" * 70_000 + b"\x1b[201~")
-    closed = await term.wait_for(lambda: term.closed, max(duration, 30.0))
-    tail = bytes(term.raw[term.raw.rfind(ALT_SCREEN_ON) :])
-    missing = [name for name, code in RESTORES.items() if code not in tail]
+    closed = await term.wait_for(lambda: term.closed, max(duration, 90.0))  # read at 1 KiB/s
+    missing = _unrestored(term)
     term.close()
     restored = "restored" if not missing else "not restored: " + ", ".join(missing)
     return f"{'disconnected' if closed else 'still open'}; terminal {restored}"
+
+
+def _unrestored(term: Term) -> list[str]:
+    """What the output after the last switch to the alternate screen failed to restore."""
+    tail = bytes(term.raw[term.raw.rfind(ALT_SCREEN_ON) :])
+    return [name for name, code in RESTORES.items() if code not in tail]
 
 
 async def file_modes(server: ServerProcess, duration: float) -> str:

@@ -58,7 +58,7 @@ class BotSpec:
     """A bot to seat when a table is created."""
 
     seat: int
-    level: str  # "easy" | "medium"
+    level: str  # one of registry.BOT_LEVELS: "easy" | "medium" | "hard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +132,7 @@ class Stand:
 
 @dataclass(frozen=True, slots=True)
 class AddBot:
-    """Host: put a bot of `level` ("easy" | "medium") in an empty seat."""
+    """Host: put a bot of `level` (one of registry.BOT_LEVELS) in an empty seat."""
 
     TYPE: ClassVar[str] = "add_bot"
     seat: int

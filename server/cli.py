@@ -12,6 +12,7 @@ from pathlib import Path
 import platformdirs
 
 from .admin import add_admin_parser
+from .bots import LEVELS
 from .config import add_config_flags
 from .engine import EDITIONS
 
@@ -30,7 +31,7 @@ def _simulate(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"lovelet simulate: {err}", file=sys.stderr)
         return 2
-    report = simulate(args.edition, args.players, args.games, args.seed)
+    report = simulate(args.edition, args.players, args.games, args.seed, args.bots)
     print("\n".join(report.lines()))
     return 0
 
@@ -122,11 +123,14 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.add_argument("files", nargs="+", help="TOML scenario files")
     scenario.set_defaults(run=_scenario)
 
-    sim = commands.add_parser("simulate", help="play random games and report speed")
+    sim = commands.add_parser("simulate", help="play games of random players or bots")
     sim.add_argument("--edition", choices=sorted(EDITIONS), default="2019")
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=1)
+    sim.add_argument(
+        "--bots", choices=["random", *LEVELS], default="random", help="who plays every seat"
+    )
     sim.set_defaults(run=_simulate)
 
     serve = commands.add_parser("serve", help="run the SSH server")
@@ -144,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     local = commands.add_parser("play", help="play in this terminal against bots")
     local.add_argument("--edition", choices=sorted(EDITIONS), default="2019")
     local.add_argument("--players", type=int, default=4)
-    local.add_argument("--bots", choices=["easy", "medium"], default="medium")
+    local.add_argument("--bots", choices=LEVELS, default="medium")
     local.add_argument(
         "--bot-delay",
         type=_seconds,

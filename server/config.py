@@ -93,6 +93,7 @@ class TableTimings:
     disconnect_grace: float = 120.0
     round_pause: float = 20.0
     turn_timer: int = 90
+    hard_bot_cpu_ms: int = 150
 
 
 def default_data_dir() -> Path:
@@ -505,6 +506,11 @@ SETTINGS: tuple[Setting, ...] = (
         "Seconds between rounds unless every player continues sooner.",
     ),
     Setting(
+        "table.hard_bot_cpu_ms",
+        Number(1, 1000, integer=True),
+        "Milliseconds of CPU a hard bot searches per decision (less when the machine is busy).",
+    ),
+    Setting(
         "table.turn_timer",
         Number(0, MAX_TIMER, integer=True),
         "Default seconds per decision offered for new tables; 0 = no timer.",
@@ -775,7 +781,10 @@ def table_settings(config: Config) -> TableSettings:
 
     timings = config.table
     return TableSettings(
-        bot_delay=timings.bot_delay, grace=timings.disconnect_grace, round_pause=timings.round_pause
+        bot_delay=timings.bot_delay,
+        grace=timings.disconnect_grace,
+        round_pause=timings.round_pause,
+        bot_budget=timings.hard_bot_cpu_ms / 1000,
     )
 
 

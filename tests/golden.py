@@ -130,7 +130,7 @@ def _choices(decision: Decision, choice: Choice) -> Iterator[str]:
 
 def _choice(choice: Choice) -> str:
     """`guard →1 ?priest` (play the Guard on seat 1, naming the Priest), `keep baron ↓guard,spy`
-    (Chancellor: keep the Baron, these to the bottom), `look 2`, `redraw yes`."""
+    (Chancellor: keep the Baron, these to the bottom), `look 2` or `look none`, `redraw yes`."""
     match choice:
         case Play(card, targets, guess):
             seats = f" →{','.join(map(str, targets))}" if targets else ""
@@ -139,7 +139,7 @@ def _choice(choice: Choice) -> str:
         case Keep(keep, bottom):
             return f"keep {keep} ↓{','.join(bottom)}"
         case Look(seat):
-            return f"look {seat}"
+            return f"look {'none' if seat is None else seat}"
         case Redraw(redraw):
             return f"redraw {'yes' if redraw else 'no'}"
     raise AssertionError(f"unknown choice {choice!r}")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 import random
 from collections import Counter
 
 import pytest
 
-from server.bots import EasyBot, MediumBot, make_bot
+from server.bots import Budget, EasyBot, HardBot, MediumBot, make_bot
 from server.bots.cards import card_book
 from server.engine import EDITIONS, Game, Play, Role, choice_from_dict, find_edition
 
@@ -58,11 +59,18 @@ def test_every_level_chooses_legally_in_whole_games(edition_id: str, players: in
         assert game.game_winners
 
 
-def test_make_bot_knows_two_levels() -> None:
+def test_make_bot_knows_three_levels() -> None:
     assert make_bot("easy").level == "easy"
     assert make_bot("medium").level == "medium"
+    assert make_bot("hard").level == "hard"
     with pytest.raises(ValueError, match="unknown bot level"):
-        make_bot("hard")
+        make_bot("expert")
+
+
+def bot_of(level: str):
+    """A bot of `level`; the hard one searching a fixed number of positions, so that what it
+    decides depends on its view, log and random stream alone, not on the clock."""
+    return HardBot(Budget(seconds=math.inf, deals=6)) if level == "hard" else make_bot(level)
 
 
 @pytest.mark.parametrize(("edition_id", "players"), [("2019", 4), ("premium", 6), ("ppea", 2)])
@@ -155,11 +163,11 @@ def test_a_bot_taking_over_mid_round_decides_like_one_that_followed_it() -> None
     assert compared > 10
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_bots_decide_from_plain_data_that_holds_no_other_hand(level: str) -> None:
     rng = random.Random(5)
     game = Game(find_edition("premium"), 6, rng)
-    bots = [make_bot(level) for _ in range(6)]
+    bots = [bot_of(level) for _ in range(6)]
     for _ in range(40):
         if game.round_over:
             break
@@ -173,7 +181,7 @@ def test_bots_decide_from_plain_data_that_holds_no_other_hand(level: str) -> Non
         game.act(seat, choice_from_dict(choice))
 
 
-@pytest.mark.parametrize("level", ["easy", "medium"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 def test_hidden_cards_do_not_change_a_decision(level: str) -> None:
     # Two rounds that look the same to seat 0: seat 1's and seat 2's cards are swapped.
     top = ["spy", "guard", "priest", "baron", "guard", "chancellor"]
@@ -183,7 +191,7 @@ def test_hidden_cards_do_not_change_a_decision(level: str) -> None:
         game = Game(find_edition("2019"), 4, random.Random(1))
         game.start_round(deck=deck_with("2019", deck_top), start=0)
         view, log = game.view(0), seat_log(game, 0)
-        choices.append(make_bot(level).choose(copy.deepcopy(view), log, random.Random(4)))
+        choices.append(bot_of(level).choose(copy.deepcopy(view), log, random.Random(4)))
     assert choices[0] == choices[1]
 
 

@@ -471,11 +471,17 @@ def test_key_budget_settings_reach_the_ssh_limits_with_the_same_defaults(data_di
 def test_lobby_and_table_settings_mapping(data_dir: Path) -> None:
     from server.lobby import LobbySettings, TableSettings
 
-    flags = {"table.bot_delay": "0", "table.disconnect_grace": "30", "motd": "hello"}
+    flags = {
+        "table.bot_delay": "0",
+        "table.disconnect_grace": "30",
+        "table.hard_bot_cpu_ms": "40",
+        "motd": "hello",
+    }
     config = load_config(flags, env(data_dir), None)
     table = table_settings(config)
     assert isinstance(table, TableSettings)
     assert (table.bot_delay, table.grace, table.round_pause) == (0.0, 30.0, 20.0)
+    assert table.bot_budget == 0.04
     lobby = lobby_settings(config)
     assert isinstance(lobby, LobbySettings)
     assert lobby.motd == "hello" and lobby.table == table

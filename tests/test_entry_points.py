@@ -29,7 +29,7 @@ async def test_play_runs_in_a_terminal_and_a_round_is_played_by_keys(edition: st
     rng = random.Random(11)
     command = [LOVELET, "play", "--edition", edition, "--players", "3", "--bots", "easy"]
     async with PtyTerminal.spawn([*command, "--bot-delay", "0"], size=(100, 30)) as term:
-        await term.wait_for(lambda: "round 1" in screen_text(term), "the game", ROUND_TIMEOUT)
+        await term.wait_for(lambda: "Round 1: " in screen_text(term), "the game", ROUND_TIMEOUT)
         decisions = await play_round(term, rng)
         assert decisions > 0, "the player decided at least once in the round"
         await term.send_keys("\x11")  # ctrl+q, in a running game: asks first

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 from textual.pilot import Pilot
 
 from lovelet_tui.app import LoveletApp
@@ -23,4 +25,25 @@ async def test_local_mode_seats_you_with_bots_and_starts() -> None:
         info = app.table.info
         assert [seat.bot for seat in info.seats] == [None, "easy", "easy"]
         assert info.you == 0 and info.status == "playing"
+        await pilot.press("ctrl+q")
+
+
+def hard_bot_played(app: LoveletApp) -> bool:
+    """Whether the bot at seat 1 has played a card (or the round is over)."""
+    view = app.table.view
+    return bool(view) and (bool(view["seats"][1]["discards"]) or view["round"] > 1)
+
+
+async def test_local_mode_hard_bots_play_from_their_worker_processes() -> None:
+    # the pool's workers start from inside the running app, which has replaced stderr
+    app = local_app("2019", 2, "hard", bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert [seat.bot for seat in app.table.info.seats] == [None, "hard"]
+        deadline = time.monotonic() + 60
+        while not hard_bot_played(app):
+            assert time.monotonic() < deadline, "the hard bot never played"
+            if app.table.view and app.table.view.get("choices"):
+                await pilot.press("1", "y")  # y: if it was the Princess, play it
+            await pilot.pause(0.05)
         await pilot.press("ctrl+q")

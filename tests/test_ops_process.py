@@ -217,7 +217,7 @@ async def play_all_bot_game(host: SSHTerminal, watcher: SSHTerminal) -> None:
     code = await create_table(host, seats=3)
     await watch_first_table(watcher, code)
     await host.send_keys("g")
-    await host.wait_for(lambda: "round 1" in screen_text(host), "the game started")
+    await host.wait_for(lambda: "Round 1: " in screen_text(host), "the game started")
     await host.send_keys("l", "y")  # leaving a running game asks first
     await wait_text(host, "signed in as")
     await wait_text(watcher, "Game over", timeout=GAME_TIMEOUT)  # the panel (may wrap after)

@@ -314,7 +314,7 @@ INVALID: dict[str, tuple[Direction, Any, ErrorCode]] = {
     "seat range": (S, {"type": "sit", "seat": 8}, E.BAD_FIELD),
     "negative": (S, {"type": "remove_bot", "seat": -1}, E.BAD_FIELD),
     "huge int": (S, {"type": "sit", "seat": 2**64 - 1}, E.BAD_FIELD),
-    "bad level": (S, {"type": "add_bot", "seat": 1, "level": "hard"}, E.BAD_FIELD),
+    "bad level": (S, {"type": "add_bot", "seat": 1, "level": "expert"}, E.BAD_FIELD),
     "bad choice": (S, {"type": "act", "choice": {"type": "pass"}}, E.BAD_FIELD),
     "choice not map": (S, {"type": "act", "choice": "guard"}, E.BAD_FIELD),
     "targets not list": (S, act(targets=1), E.BAD_FIELD),
@@ -376,7 +376,7 @@ def test_every_code_is_tested() -> None:
 
 def test_reason_names_the_field() -> None:
     bad = {"type": "create_table", "name": "t", "edition": "classic", "seats": 4, "timer": None}
-    bad["bots"] = [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "hard"}]
+    bad["bots"] = [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "expert"}]
     with pytest.raises(ProtocolError, match=r"bots\[1\]\.level"):
         decode(raw(bad), direction=TO_SERVER)
 

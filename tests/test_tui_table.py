@@ -169,6 +169,7 @@ async def test_seats_are_managed_before_the_game() -> None:
         RemoveBot(2),
         AddBot(2, "medium"),
         RemoveBot(3),
+        AddBot(3, "hard"),
         Start(),
         Stand(),
     ]

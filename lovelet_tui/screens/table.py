@@ -49,6 +49,7 @@ from protocol import (
     TableState,
     choice_from_wire,
 )
+from protocol.registry import BOT_LEVELS
 
 View = Mapping[str, Any]
 TABLE_KEYS = {binding.key: binding.action for binding in bindings("table") if not binding.priority}
@@ -402,13 +403,14 @@ class TableScreen(Screen[str]):
         self._send(Stand())
 
     def action_bot(self) -> None:
-        """Host: the chosen seat cycles empty → easy bot → medium bot → empty."""
+        """Host: the chosen seat cycles empty → each bot level, weakest first → empty."""
         assert self.info is not None
         bot = self.info.seats[self.cursor].bot
         if bot is not None:
             self._send(RemoveBot(self.cursor))
-        if bot in (None, "easy"):
-            self._send(AddBot(self.cursor, "medium" if bot else "easy"))
+        cycle = (None, *BOT_LEVELS, None)
+        if bot in cycle[:-2]:
+            self._send(AddBot(self.cursor, cycle[cycle.index(bot) + 1]))
 
     def action_start(self) -> None:
         """Host: start the game (empty seats get bots)."""
@@ -573,7 +575,8 @@ def _waiting_help(hosting: bool, seats: int) -> Text:
     choose = f"↑↓ or 1-{min(9, seats)}: choose a seat"
     lines = ["Before the game", "", choose, "s: sit there · u: stand up"]
     if hosting:
-        lines += ["b: bot (easy → medium → none)", "g: start (empty seats get bots)"]
+        levels = " → ".join((*BOT_LEVELS, "none"))
+        lines += [f"b: bot ({levels})", "g: start (empty seats get bots)"]
     else:
         lines.append("The host starts the game.")
     return Text("\n".join(lines))

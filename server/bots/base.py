@@ -1,14 +1,15 @@
-"""The bot interface: a bot sees exactly what a human seat sees and returns one of its choices."""
+"""The bot interface and the one registry of bot levels: a bot sees exactly what a human seat
+sees and returns one of its choices."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from .easy import EasyBot
+from .hard import HardBot
 from .medium import MediumBot
-
-LEVELS = ("easy", "medium")
 
 
 class Bot(Protocol):
@@ -21,10 +22,14 @@ class Bot(Protocol):
         ...
 
 
+BOTS: dict[str, Callable[[], Bot]] = {"easy": EasyBot, "medium": MediumBot, "hard": HardBot}
+LEVELS = tuple(BOTS)  # weakest first
+SEARCHING = frozenset({"hard"})  # levels that think for long: tables ask the bot pool
+
+
 def make_bot(level: str) -> Bot:
-    """A new bot of that level ("easy" or "medium"); ValueError otherwise."""
-    if level == "easy":
-        return EasyBot()
-    if level == "medium":
-        return MediumBot()
-    raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})")
+    """A new bot of that level (one of `LEVELS`); ValueError otherwise."""
+    try:
+        return BOTS[level]()
+    except KeyError:
+        raise ValueError(f"unknown bot level {level!r} (known: {', '.join(LEVELS)})") from None

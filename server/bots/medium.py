@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from server.engine import Chooses, Role
 
-from .beliefs import RoundFollower
+from .beliefs import Beliefs, RoundFollower
 from .cards import CardBook
 from .estimate import Dist, Table
 
@@ -44,15 +44,24 @@ class MediumBot:
 
     def scores(self, view: dict, log: list[dict]) -> list[float]:
         """The tokens this bot expects from the round after each of `view["choices"]`."""
-        beliefs = self._follower.follow(view, log)
-        choices = view["choices"]
-        score = SCORERS[view["pending"]["kind"]]
-        table = Table.from_view(view, beliefs)
+        return estimates(view, self._follower.follow(view, log))
+
+    def beliefs(self, view: dict, log: list[dict]) -> Beliefs:
+        """What this bot believes after `log` (the seat's whole visible log so far)."""
+        return self._follower.follow(view, log)
+
+
+def estimates(view: dict, beliefs: Beliefs, look_ahead: bool = True) -> list[float]:
+    """The tokens a seat holding `beliefs` expects from the round after each of
+    `view["choices"]`; on a close call at a small table, looking a turn ahead (if `look_ahead`)."""
+    choices = view["choices"]
+    score = SCORERS[view["pending"]["kind"]]
+    table = Table.from_view(view, beliefs)
+    scores = [score(table, choice) for choice in choices]
+    if look_ahead and _worth_looking_ahead(view, choices, scores):
+        table = Table.from_view(view, beliefs, next_turn_value)
         scores = [score(table, choice) for choice in choices]
-        if _worth_looking_ahead(view, choices, scores):
-            table = Table.from_view(view, beliefs, next_turn_value)
-            scores = [score(table, choice) for choice in choices]
-        return scores
+    return scores
 
 
 def _worth_looking_ahead(view: dict, choices: list[dict], scores: list[float]) -> bool:
@@ -153,7 +162,7 @@ def _best_guess(table: Table, card: str, targets: tuple[int, ...]) -> str | int 
     seat = targets[0]
     return table.cached(
         ("best guess", seat),
-        lambda: max(book.guesses, key=lambda guess: _named_odds(table, seat, guess)),
+        lambda: max(book.guesses, key=lambda guess: named_odds(table, seat, guess)),
     )
 
 
@@ -174,7 +183,8 @@ def _princess(table: Table, choice: dict, kept: str) -> float:
     return SELF_KNOCKOUT
 
 
-def _named_odds(table: Table, seat: int, guess: str | int | None) -> float:
+def named_odds(table: Table, seat: int, guess: str | int | None) -> float:
+    """The chance that `seat`'s hand is a card `guess` names."""
     named = table.book.named
     return sum(p for card, p in table.dists[seat].items() if named(card, guess))
 
@@ -187,7 +197,7 @@ def _guard(table: Table, choice: dict, kept: str) -> float:
     if not choice["targets"]:
         return table.win(kept)
     seat = choice["targets"][0]
-    hit = _named_odds(table, seat, choice["guess"])
+    hit = named_odds(table, seat, choice["guess"])
     assassin = _role_odds(table, table.dists[seat], Role.ASSASSIN)
     return hit * table.win_without(kept, seat) + (1 - hit - assassin) * table.win(kept)
 
@@ -326,7 +336,7 @@ def _mean_value(table: Table, dist: Dist) -> float:
 def _bishop(table: Table, choice: dict, kept: str) -> float:
     if not choice["targets"]:
         return table.win(kept)
-    return table.win(kept) + _named_odds(table, choice["targets"][0], choice["guess"])
+    return table.win(kept) + named_odds(table, choice["targets"][0], choice["guess"])
 
 
 def _sycophant(table: Table, choice: dict, kept: str) -> float:

@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from protocol import Countdown
 from protocol.registry import MAX_TIMER
 
-from ..bots import Bot, make_bot
+from ..bot_pool import shared_pool
+from ..bots import SEARCHING, Bot, make_bot
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics
@@ -28,6 +30,7 @@ class TableSettings:
     bot_delay: float = 0.8  # seconds a bot "thinks" before acting, so people can follow
     grace: float = 120.0  # seconds a dropped player's seat is held
     round_pause: float = 20.0  # seconds between rounds unless every player continues
+    bot_budget: float = 0.15  # CPU seconds a searching (hard) bot thinks per decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,11 +264,37 @@ class GameRunner:
         bot = self._bots.get(index)
         if bot is None or bot.level != level:
             bot = self._bots[index] = make_bot(level)
-        choice = bot.choose(game.view(index), self._seat_log(index), self.deps.rng)
+        view, log = game.view(index), self._seat_log(index)
+        if level in SEARCHING:
+            deliver = partial(self._decided, self.step, index, reason, view, log)
+            seed, seconds = self.deps.rng.getrandbits(64), self.settings.bot_budget
+            shared_pool().decide(level, view, log, seed, seconds, deliver)
+            return
+        self._bot_acts(index, reason, bot.choose(view, log, self.deps.rng))
+
+    def _decided(
+        self,
+        step: int,
+        index: int,
+        reason: str | None,
+        view: dict,
+        log: list[dict],
+        choice: dict | None,
+    ) -> None:
+        """A searching bot's choice is back: play it unless the game has moved on meanwhile
+        (or the seat's player is back); if there is none (the pool failed), the takeover
+        bot's."""
+        if step != self.step or self.closed or not self.seating.seats[index].played_by_bot:
+            return
+        if choice is None:
+            choice = make_bot(TAKEOVER_LEVEL).choose(view, log, self.deps.rng)
+        self._bot_acts(index, reason, choice)
+
+    def _bot_acts(self, index: int, reason: str | None, choice: dict) -> None:
         if reason is not None:
             self.log.append(autoplay_event(index, reason, choice))
         accepted = choice_from_dict(choice)
-        game.act(index, accepted)
+        self.game.act(index, accepted)
         self._accepted(index, accepted)
         self._stepped()
 

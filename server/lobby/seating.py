@@ -9,7 +9,8 @@ from typing import Protocol
 
 from protocol import SeatInfo
 
-from ..bots import make_bot
+from ..bot_pool import shared_pool
+from ..bots import SEARCHING, make_bot
 from ..store import SeatRecord
 from .clock import Timer
 from .errors import TableError
@@ -247,6 +248,8 @@ class Seating:
         self.require_host(member)
         self.require_empty(index)
         make_bot(level)
+        if level in SEARCHING:
+            shared_pool().warm()
         self.seat_bot(index, level)
 
     def remove_bot(self, member: Member, index: int) -> None:
