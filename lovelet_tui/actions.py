@@ -34,17 +34,20 @@ SCOPES = {
     "rules": "Rules",
     "stats": "Stats",
     "admin": "Admin command line",
+    "rejoin": "Rejoin code (guests)",
 }
 
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("app", "question_mark", "help", "Help", key_display="?"),
     KeyAction("app", "ctrl+q", "quit", "Quit"),
+    KeyAction("app", "ctrl+t", "next_look", "Colour, monochrome, 16 colours", show=False),
     KeyAction("lobby", "n", "new_table", "New table"),
     KeyAction("lobby", "j", "join", "Join"),
     KeyAction("lobby", "w", "watch", "Watch"),
     KeyAction("lobby", "c", "chat", "Chat", priority=True),
     KeyAction("lobby", "i", "stats", "Stats"),
     KeyAction("lobby", "a", "admin", "Admin"),
+    KeyAction("lobby", "r", "rejoin", "Rejoin"),
     KeyAction("table", "digits", "pick", "Pick", key_display="0-9"),
     KeyAction("table", "up", "move(-1)", "Up", show=False),
     KeyAction("table", "down", "move(1)", "Down", show=False),
@@ -79,6 +82,8 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("stats", "escape", "close", "Close"),
     KeyAction("admin", "enter", "run", "Run"),
     KeyAction("admin", "escape", "cancel", "Cancel"),
+    KeyAction("rejoin", "enter", "send_code", "Rejoin"),
+    KeyAction("rejoin", "escape", "cancel", "Cancel"),
 )
 
 
@@ -133,6 +138,7 @@ KEY_NAMES = {
     "pageup": "PgUp",
     "pagedown": "PgDn",
     "ctrl+q": "Ctrl+Q",
+    "ctrl+t": "Ctrl+T",
 }
 
 

@@ -34,10 +34,10 @@ class KeepChoice:
 
 @dataclass(frozen=True, slots=True)
 class LookChoice:
-    """Cardinal: look at the hand of `seat`."""
+    """Cardinal: look at the hand of `seat`, or (None) at neither hand."""
 
     TYPE: ClassVar[str] = "look"
-    seat: int
+    seat: int | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +72,8 @@ class Hello:
 
 @dataclass(frozen=True, slots=True)
 class CreateTable:
-    """Open a table and sit at it; `timer` is seconds per decision, None for no timer."""
+    """Open a table and sit at it; `timer` is seconds per decision, None for no timer;
+    `takeover`: players who join a started game may take a bot's seat at the next round."""
 
     TYPE: ClassVar[str] = "create_table"
     name: str
@@ -80,6 +81,7 @@ class CreateTable:
     seats: int
     timer: int | None = None
     bots: tuple[BotSpec, ...] = ()
+    takeover: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,14 @@ class Join:
     """Join the table with this code as a player."""
 
     TYPE: ClassVar[str] = "join"
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class RejoinSeat:
+    """A guest back within the grace period: the seat held with this one-time code."""
+
+    TYPE: ClassVar[str] = "rejoin_seat"
     code: str
 
 
@@ -196,6 +206,7 @@ ClientMessage = (
     Hello
     | CreateTable
     | Join
+    | RejoinSeat
     | Spectate
     | Leave
     | Sit

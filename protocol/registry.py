@@ -68,7 +68,7 @@ CHOICE = Tagged(
             },
         ),
         Record(m.KeepChoice, {"keep": CARD, "bottom": ListOf(CARD, MAX_SEATS)}),
-        Record(m.LookChoice, {"seat": SEAT}),
+        Record(m.LookChoice, {"seat": Nullable(SEAT)}),
         Record(m.RedrawChoice, {"redraw": Bool()}),
     ]
 )
@@ -84,9 +84,11 @@ TO_SERVER = Tagged(
                 "seats": Int(2, MAX_SEATS),
                 "timer": Nullable(Int(1, MAX_TIMER)),
                 "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
+                "takeover": Bool(),
             },
         ),
         Record(m.Join, {"code": CODE}),
+        Record(m.RejoinSeat, {"code": CODE}),
         Record(m.Spectate, {"code": CODE}),
         Record(m.Leave, {}),
         Record(m.Sit, {"seat": SEAT}),

@@ -190,11 +190,6 @@ def log_disconnect(
     )
 
 
-def log_table_created(code: str, edition: str, seats: int, timer: int | None) -> None:
-    """A table was opened."""
-    event("table created", table=code, edition=edition, seats=seats, timer=timer)
-
-
 def log_table_closed(code: str) -> None:
     """A table was closed."""
     event("table closed", table=code)

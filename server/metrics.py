@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Protocol
 
 from prometheus_client import (
     CollectorRegistry,
@@ -30,7 +30,13 @@ REFUSAL_REASONS = (
     "shutting_down",
     "full",
     "per_address",
+    "logins_per_address",
     "logins_in_progress",
+    "early_drop",
+    "handshake_timeout",
+    "auth_tries",
+    "requests",
+    "forwarding",
     "sessions_per_connection",
     "sessions_per_identity",
     "idle",
@@ -39,6 +45,7 @@ REFUSAL_REASONS = (
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
 _GATE_MESSAGES = {
+    "in progress from your address": "logins_per_address",
     "banned": "banned",
     "open with this key": "sessions_per_identity",
     "shutting down": "shutting_down",
@@ -52,6 +59,14 @@ LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
 MAX_REQUEST = 8 * 1024
 READ_TIMEOUT = 5.0
 MAX_CLIENTS = 32
+
+
+class LobbyGauges(Protocol):
+    """What the gauges read from the lobby at each scrape."""
+
+    def session_count(self) -> int: ...
+    def table_count(self) -> int: ...
+    def games_in_progress(self) -> int: ...
 
 
 class Metrics:
@@ -108,13 +123,9 @@ class Metrics:
         self.tables.set_function(tables)
         self.games_in_progress.set_function(games_in_progress)
 
-    def watch_lobby(self, lobby: Any) -> None:
-        """`watch` a `server.lobby.Lobby`: its sessions, tables, and tables mid-game."""
-        self.watch(
-            lambda: len(lobby.sessions),
-            lambda: len(lobby.tables),
-            lambda: sum(t.status in GAME_STATUSES for t in list(lobby.tables.values())),
-        )
+    def watch_lobby(self, lobby: LobbyGauges) -> None:
+        """`watch` a lobby: its sessions, tables, and tables mid-game."""
+        self.watch(lobby.session_count, lobby.table_count, lobby.games_in_progress)
 
     def refused(self, reason: str) -> None:
         """Count a refusal; `reason` is one of REFUSAL_REASONS (others count as `other`)."""

@@ -59,6 +59,14 @@ class FakeClock:
         self.time = end
         self.settle()
 
+    def next(self) -> None:
+        """Move to the next call and make it (and whatever is due with it)."""
+        self.settle()
+        live = [t for t in self._due if not t.cancelled]
+        if live:
+            self.time = max(self.time, min(live).due)
+        self.settle()
+
     def pending(self) -> list[float]:
         """Seconds from now to each call still to be made."""
         return sorted(t.due - self.time for t in self._due if not t.cancelled)

@@ -14,6 +14,7 @@ from protocol import (
     TableState,
     decode,
     encode,
+    from_wire,
 )
 from protocol import (
     Lobby as LobbyMessage,
@@ -94,6 +95,11 @@ class Client:
         """Whether the latest view asks this client to decide."""
         state = self.state
         return bool(state and state.view and state.view["choices"])
+
+    def send_choice(self, index: int) -> None:
+        """Take the latest view's choice at `index`."""
+        choice = self.state.view["choices"][index]
+        self.send(from_wire({"type": "act", "choice": choice}, Direction.TO_SERVER))
 
     def finished(self) -> bool:
         """Whether the latest table update says the game is over."""

@@ -7,7 +7,7 @@ Usage: `async with SSHTerminal.connect(port, username="alice", key=key) as term:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 
 import asyncssh
@@ -25,6 +25,7 @@ KEYS = {
     "right": "\x1b[C",
     "left": "\x1b[D",
     "ctrl+c": "\x03",
+    "ctrl+t": "\x14",
 }
 
 
@@ -98,18 +99,20 @@ class SSHTerminal:
         pty: bool = True,
         host: str = "127.0.0.1",
         window: int = 2 * 1024 * 1024,
-        env: dict[str, str] | None = None,
+        env: Mapping[str, str] | None = None,
+        source: str | None = None,
     ) -> AsyncIterator[SSHTerminal]:
         """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None.
 
         Raises LoginRefused if the server refuses the connection. `window` is the SSH
         receive window: make it small to play a slow client with `pause_reading()`. `env` is
-        sent as one `env` request per variable.
+        sent as environment requests (as OpenSSH's SendEnv/SetEnv do). `source` is the local
+        address to connect from (loopback has all of 127/8).
         """
         terminal = cls(size)
         client = _GuestClient()
         try:
-            conn = await cls._login(host, port, username, key, client)
+            conn = await cls._login(host, port, username, key, client, source)
         except (asyncssh.DisconnectError, ConnectionError) as error:
             raise LoginRefused(client.banner) from error
         terminal.conn = conn
@@ -131,12 +134,18 @@ class SSHTerminal:
 
     @staticmethod
     async def _login(
-        host: str, port: int, username: str, key: asyncssh.SSHKey | None, client: _GuestClient
+        host: str,
+        port: int,
+        username: str,
+        key: asyncssh.SSHKey | None,
+        client: _GuestClient,
+        source: str | None = None,
     ) -> asyncssh.SSHClientConnection:
         return await asyncssh.connect(
             host,
             port,
             username=username,
+            local_addr=(source, 0) if source else None,
             client_keys=[key] if key is not None else None,
             client_factory=lambda: client,
             known_hosts=None,

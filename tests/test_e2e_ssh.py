@@ -20,6 +20,7 @@ import pytest
 from e2e_helpers import (
     Player,
     Server,
+    answer_yes,
     create_table,
     header_code,
     log_lines,
@@ -78,6 +79,7 @@ async def decide(term: SSHTerminal, rng: random.Random) -> None:
     while (panel := read_panel(term)) is not None:
         await term.send_keys(rng.choice(panel.options).key)
         await term.wait_for(lambda p=panel: read_panel(term) != p, "the next step")
+        await answer_yes(term)
 
 
 def dealt(term: SSHTerminal) -> bool:
@@ -107,7 +109,7 @@ async def test_two_players_and_four_bots_play_a_whole_game(
         await asyncio.gather(*(play_to_game_over(p, table, random.Random(p.seat)) for p in players))
 
         game = table.game
-        assert game is not None and game.game_over and table.status == "finished"
+        assert game is not None and game.game_over and table.runner.status == "finished"
         names = [seat.name or "" for seat in table.seats]
         assert names[2:] == [f"easy bot {seat}" for seat in range(3, 7)]
         for player in players:
@@ -125,7 +127,7 @@ async def test_two_players_and_four_bots_play_a_whole_game(
                 lambda t=term: "r: rematch" not in screen_text(t) and "round 1" in screen_text(t),
                 "a rematch",
             )
-        assert table.epoch == 2
+        assert table.runner.epoch == 2
 
 
 # ---------------------------------------------------------------- the terminal
@@ -204,6 +206,27 @@ async def test_reconnect_with_the_same_key_gets_the_seat_and_log_back(
             await bob.wait_for(lambda: "away" not in screen_text(bob), "ana back at the table")
             table = server.table(code)
             assert table.seats[0].held is None and table.seats[0].name == "ana"
+
+
+async def test_a_second_session_with_the_same_key_takes_the_seat_and_closes_the_first(
+    frozen_server: Server, key: asyncssh.SSHKey
+) -> None:
+    server = frozen_server
+    async with SSHTerminal.connect(server.port, username="ana", key=key) as first:
+        await wait_text(first, "signed in as ana")
+        code = await create_table(first, seats=2)
+        await first.send_keys("g")
+        await first.wait_for(lambda: dealt(first), "round 1 dealt")
+        async with SSHTerminal.connect(server.port, username="ana", key=key) as second:
+            assert await first.wait_closed() is not None
+            assert "You are playing from another session now" in first.text
+            await second.wait_for(lambda: dealt(second), "the game on the new session")
+            assert "ana (you)" in second.screen.display[1]
+            assert "ana-2 (you)" not in screen_text(second)
+            assert header_code(second) == code
+            table = server.table(code)
+            assert table.seats[0].name == "ana" and table.seats[0].member is not None
+            assert table.seats[0].held is None
 
 
 def in_order(lines: list[str], screen: list[str]) -> bool:

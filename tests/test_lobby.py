@@ -19,6 +19,7 @@ from protocol import (
     Hello,
     Join,
     Leave,
+    Notice,
     Rematch,
     Spectate,
     Start,
@@ -32,6 +33,7 @@ from protocol import (
 from protocol.version import PROTOCOL_VERSION
 from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.lobby.lobby import REPLACED
 from tests.fake_clock import FakeClock
 from tests.lobby_client import Client
 
@@ -187,7 +189,7 @@ async def test_disconnect_holds_the_seat_and_reconnect_gets_it_back(lobby: Lobby
     code = ana.state.info.code
     ana.attachment.detach()
     table = lobby.tables[code]
-    assert table.seats[0].identity == "SHA256:ana-key" and table.seats[0].session is None
+    assert table.seats[0].identity == "SHA256:ana-key" and table.seats[0].member is None
     again = Client(lobby, "ana", key="SHA256:ana-key")
     again.hello()
     await again.wait_for(lambda c: c.state)
@@ -314,11 +316,34 @@ def test_a_player_back_in_time_makes_their_own_decision() -> None:
     while not ana.my_turn():
         clock.advance(0.8)
     table = next(iter(lobby.tables.values()))
-    step = table.step
+    step = table.runner.step
     ana.attachment.detach()
     clock.advance(0.5)
     again = Client(lobby, "ana", key="SHA256:ana")
     again.hello()
     clock.advance(60)
     assert again.my_turn()
-    assert table.step == step, "the takeover bot must not play once its player is back"
+    assert table.runner.step == step, "the takeover bot must not play once its player is back"
+
+
+def test_a_second_session_of_a_seated_player_takes_the_seat_and_the_first_is_closed() -> None:
+    clock, closed = FakeClock(), []
+    lobby = Lobby(LobbySettings(table=TableSettings(bot_delay=0.8)), clock=clock)
+    lobby.close_session = lambda session, reason: (closed.append(session), lobby.detach(session))
+    ana = Client(lobby, "ana", key="SHA256:ana")
+    for message in (Hello(PROTOCOL_VERSION, "ana"), CreateTable("t", "2019", 2), Start()):
+        ana.send(message)
+    clock.settle()
+    again = Client(lobby, "ana-2", key="SHA256:ana")  # the SSH layer's name for a second one
+    again.hello()
+    clock.settle()
+    assert again.state.info.you == 0 and again.state.info.seats[0].name == "ana"
+    assert again.state.info.seats[0].connected
+    assert [m.text for m in ana.messages if isinstance(m, Notice)] == [REPLACED]
+    assert closed == [ana.attachment.session]
+    table = next(iter(lobby.tables.values()))
+    assert table.seats[0].member is again.attachment.session and table.seats[0].held is None
+    frames = len(ana.frames)
+    clock.advance(300)
+    assert len(ana.frames) == frames, "the old session hears nothing more"
+    assert table.seats[0].member is again.attachment.session

@@ -35,7 +35,7 @@ def snapshot(lobby: Lobby) -> object:
     return (
         len(lobby.sessions),
         [
-            (t.summary(), t.game.view(None) if t.game else None, len(t.log))
+            (t.summary(), t.game.view(None) if t.game else None, len(t.runner.log))
             for t in lobby.tables.values()
         ],
     )

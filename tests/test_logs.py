@@ -68,7 +68,6 @@ def test_every_helper_writes_one_parseable_line(restore_logging: None) -> None:
     logs.log_connect("::1")
     logs.log_refused("::1", "per_address")
     logs.log_disconnect("::1", "alice", 12.34567, "closed")
-    logs.log_table_created("ABCD", "2019", 4, 90)
     logs.log_game_start("ABCD", "2019", 2, 2)
     logs.log_game_end("ABCD", "2019", 300.0, 5, "alice")
     logs.log_game_end("ABCD", "2019", 10.0, 1)
@@ -82,7 +81,6 @@ def test_every_helper_writes_one_parseable_line(restore_logging: None) -> None:
         "connect",
         "refused",
         "disconnect",
-        "table created",
         "game start",
         "game end",
         "game end",
@@ -92,9 +90,9 @@ def test_every_helper_writes_one_parseable_line(restore_logging: None) -> None:
         "server stopped",
     ]
     assert lines[3]["duration_seconds"] == 12.346
-    assert lines[6]["winner"] == "alice" and lines[6]["abandoned"] is False
-    assert lines[7]["abandoned"] is True and "winner" not in lines[7]
-    assert lines[9]["level"] == "warning"
+    assert lines[5]["winner"] == "alice" and lines[5]["abandoned"] is False
+    assert lines[6]["abandoned"] is True and "winner" not in lines[6]
+    assert lines[8]["level"] == "warning"
 
 
 def test_errors_carry_context_and_a_traceback_without_locals(restore_logging: None) -> None:

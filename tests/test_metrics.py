@@ -61,6 +61,7 @@ def test_every_metric_is_exposed() -> None:
 
 
 async def test_watch_lobby_reads_the_gauges_at_scrape_time() -> None:
+    from protocol import TableSummary
     from server.lobby import Identity, Lobby
 
     lobby = Lobby(clock=LoopClock())
@@ -70,12 +71,8 @@ async def test_watch_lobby_reads_the_gauges_at_scrape_time() -> None:
     lobby.attach(Identity("guest:1", "alice", guest=True), lambda frame: None)
     lobby.attach(Identity("guest:2", "bob", guest=True), lambda frame: None)
 
-    class FakeTable:
-        def __init__(self, status: str) -> None:
-            self.status = status
-
-    lobby.tables.update(A=FakeTable("waiting"), B=FakeTable("playing"))  # type: ignore[arg-type]
-    lobby.tables["C"] = FakeTable("round_over")  # type: ignore[assignment]
+    for code, status in (("A", "waiting"), ("B", "playing"), ("C", "round_over")):
+        lobby.board.listed(code, TableSummary(code, "t", "2019", 4, 1, status, 0))  # as tables say
     got = samples(m.render().decode())
     assert got[("lovelet_sessions", ())] == 2
     assert got[("lovelet_tables", ())] == 3
@@ -85,10 +82,10 @@ async def test_watch_lobby_reads_the_gauges_at_scrape_time() -> None:
 def test_game_statuses_exist_in_the_table() -> None:
     import inspect
 
-    from server.lobby import table
+    from server.lobby import runner
     from server.metrics import GAME_STATUSES
 
-    source = inspect.getsource(table)
+    source = inspect.getsource(runner)
     assert all(f'"{status}"' in source for status in GAME_STATUSES)
 
 

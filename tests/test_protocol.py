@@ -41,6 +41,7 @@ from protocol import (
     PlayedGame,
     ProtocolError,
     RedrawChoice,
+    RejoinSeat,
     Rematch,
     RemoteProtocolError,
     RemoveBot,
@@ -114,6 +115,7 @@ SAMPLES: list[Message] = [
     CreateTable("Friday night", "classic", 4, None, ()),
     CreateTable("t", "premium", 8, 3600, (BotSpec(1, "easy"), BotSpec(7, "medium"))),
     Join("K7QX"),
+    RejoinSeat("KQXM-TRWA"),
     Spectate("K7QX"),
     Leave(),
     Sit(0),
@@ -180,6 +182,11 @@ def test_round_trip(msg: Message) -> None:
     assert encode(decode(data, direction=direction_of(msg))) == data
 
 
+def test_a_cardinal_may_look_at_neither_hand() -> None:
+    declined = Act(LookChoice(None))
+    assert decode(encode(declined), direction=Direction.TO_SERVER) == declined
+
+
 def test_samples_cover_every_message() -> None:
     sampled = {type(msg) for msg in SAMPLES}
     for table in MESSAGES.values():
@@ -194,6 +201,7 @@ def test_wire_tags_are_written_down() -> None:
         "hello": "Hello",
         "create_table": "CreateTable",
         "join": "Join",
+        "rejoin_seat": "RejoinSeat",
         "spectate": "Spectate",
         "leave": "Leave",
         "sit": "Sit",
@@ -291,7 +299,7 @@ INVALID: dict[str, tuple[Direction, Any, ErrorCode]] = {
     "type not str": (S, {"type": 1}, E.BAD_FIELD),
     "missing": (S, {"type": "hello", "version": 1}, E.MISSING_FIELD),
     "missing nested": (S, {"type": "act", "choice": {"type": "look"}}, E.MISSING_FIELD),
-    "missing motd": (C, wire(SAMPLES[22], motd=...), E.MISSING_FIELD),
+    "missing motd": (C, wire(SAMPLES[23], motd=...), E.MISSING_FIELD),
     "unexpected": (S, {"type": "leave", "now": True}, E.UNEXPECTED_FIELD),
     "unexpected nested": (S, act(x=1), E.UNEXPECTED_FIELD),
     "str for int": (S, {"type": "sit", "seat": "1"}, E.BAD_FIELD),

@@ -1,4 +1,5 @@
-"""The new-table form: name, edition, seats, bots and their level, turn timer."""
+"""The new-table form: name, edition, seats, bots and their level, turn timer, and whether
+late joiners may take a bot's seat."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from protocol.registry import BOT_LEVELS, MAX_TABLE_NAME
 DEFAULT_EDITION = "2019"
 DEFAULT_SEATS = 4
 TIMERS = (30, 60, 90, 120, 300)  # the turn timers offered besides none and the server's default
+TAKEOVER = [(False, "watch"), (True, "take a bot's seat")]  # joining a started game
 
 
 class CreateTableScreen(ModalScreen[None]):
@@ -60,6 +62,7 @@ class CreateTableScreen(ModalScreen[None]):
             yield Cycler("Bots", [(0, "0")], id="bots")
             yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
             yield Cycler("Turn timer", timer_options(self.default_timer), id="timer")
+            yield Cycler("Late joiners", TAKEOVER, id="takeover")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -110,6 +113,7 @@ class CreateTableScreen(ModalScreen[None]):
             seats=self._value("seats"),
             timer=self._value("timer"),
             bots=tuple(BotSpec(seat, level) for seat in range(1, 1 + self._value("bots"))),
+            takeover=self._value("takeover"),
         )
         send(self, request)
         self.dismiss()

@@ -16,6 +16,7 @@ from lovelet_tui.editions import EDITIONS, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
+from lovelet_tui.screens.rejoin import RejoinScreen
 from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
 from lovelet_tui.widgets.key_bar import KeyBar
@@ -47,6 +48,7 @@ class LobbyScreen(Screen[None]):
         super().__init__()
         self.player = ""
         self.admin = False
+        self.guest = False
         self.timer: int | None = DEFAULT_TIMER  # the server's default turn timer for new tables
         self.tables: tuple[TableSummary, ...] | None = None  # what the table list shows
         self.columns: list[ColumnKey] = []
@@ -55,6 +57,7 @@ class LobbyScreen(Screen[None]):
         yield TooSmall()
         with Vertical(id="main"):
             yield TextRows(wrap=False, id="welcome")
+            yield TextRows(id="notice")
             yield TextRows(wrap=False, id="tables-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield TextRows(wrap=False, id="online")
@@ -70,6 +73,7 @@ class LobbyScreen(Screen[None]):
         """Who we are, and the message of the day."""
         self.player = welcome.name
         self.admin = welcome.admin
+        self.guest = welcome.guest
         self.timer = welcome.timer
         self.refresh_bindings()
         guest = " (guest)" if welcome.guest else ""
@@ -77,6 +81,13 @@ class LobbyScreen(Screen[None]):
         self.query_one("#welcome", TextRows).show(line)
         if welcome.motd:
             self.query_one(LogView).write(Text(welcome.motd, style="italic"))
+
+    def show_notice(self, text: str) -> None:
+        """The server's latest word to this player (first: why their name is not the one
+        asked for), on the line under the welcome; two lines if it needs them."""
+        notice = self.query_one("#notice", TextRows)
+        notice.set_class(cell_len(text) > self.size.width - 2, "-long")
+        notice.show(Text(text, style="italic"))
 
     def show_lobby(self, lobby: Lobby) -> None:
         """The table list (the cursor stays on its table) and the names online."""
@@ -125,6 +136,7 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Join and Watch only when there is a table to pick; Admin only for administrators;
+        Rejoin only for guests;
         Chat unless typing a line already."""
         if action == "chat":
             return not typing_chat(self)
@@ -132,6 +144,8 @@ class LobbyScreen(Screen[None]):
             return self._selected() is not None
         if action == "admin":
             return self.admin
+        if action == "rejoin":
+            return self.guest
         return True
 
     def action_new_table(self) -> None:
@@ -157,6 +171,10 @@ class LobbyScreen(Screen[None]):
     def action_admin(self) -> None:
         """Open the admin command line."""
         self.app.push_screen(AdminScreen())
+
+    def action_rejoin(self) -> None:
+        """A guest types the rejoin code of a held seat."""
+        self.app.push_screen(RejoinScreen())
 
     def action_chat(self) -> None:
         """Start typing a lobby chat line."""

@@ -1,8 +1,16 @@
-"""The shared in-process heart of the server: sessions, the lobby and its tables."""
+"""The shared in-process heart of the server: sessions, the lobby and its tables.
 
+The lobby routes each session's frames to its handlers and to the table the session is at;
+a table (`table.Table`) is an actor over its seating, game runner and broadcaster. Time comes
+from an injected `clock.Clock`. Imports the engine, bots, store, protocol; never asyncio,
+SSH or the TUI.
+"""
+
+from .errors import TableError
 from .lobby import Attachment, Lobby, LobbySettings
+from .runner import TableSettings
 from .session import Identity, Session
-from .table import Table, TableError, TableSettings
+from .table import Table
 
 __all__ = [
     "Attachment",

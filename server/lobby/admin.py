@@ -21,8 +21,8 @@ from ..sanitize import clean_text
 from ..store import MOTD, Ban, Store
 from ..store.bans import BanKind, IPNetwork, normalise
 from ..store.times import now as utc_now
+from .errors import TableError
 from .session import Identity, Session
-from .table import TableError
 
 if TYPE_CHECKING:
     from .lobby import Lobby

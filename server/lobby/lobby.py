@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import random
-import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -15,21 +14,17 @@ from protocol import (
     AddBot,
     Admin,
     Chat,
-    ChatLine,
     ContinueRound,
     CreateTable,
     Direction,
     ErrorReply,
     Hello,
     Join,
-    KeepChoice,
     Leave,
-    LookChoice,
     Message,
     Notice,
-    PlayChoice,
     ProtocolError,
-    RedrawChoice,
+    RejoinSeat,
     Rematch,
     RemoveBot,
     Sit,
@@ -40,27 +35,29 @@ from protocol import (
     Welcome,
     decode,
 )
-from protocol import (
-    Lobby as LobbyMessage,
-)
 
-from ..engine import Choice, Keep, Look, Play, Redraw, find_edition
 from ..metrics import Metrics
 from ..sanitize import clean_text
 from ..store import MOTD, Store
 from .admin import run_admin
+from .board import Board
+from .chat import chat
 from .clock import Clock
+from .errors import TableError
 from .limits import RateLimit
+from .lobby_list import LobbyList
+from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
 from .stats import stats_for
-from .table import Table, TableError, TableSettings
+from .table import Disconnect, Rejoin, Table
+from .words import idle_time
 
 log = logging.getLogger(__name__)
 
-CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
-TABLE_NAME_MAX = 40
+REPLACED = "You are playing from another session now: this one is closed."
 
-CloseSession = Callable[[Session, str], None]
+
+CloseSession = Callable[[Session, str], None]  # end that session, telling it why
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,32 +101,35 @@ class Lobby:
         metrics: Metrics | None = None,
         *,
         clock: Clock,
+        closer: CloseSession | None = None,
     ) -> None:
         self.settings = settings or LobbySettings()
         self.rng = rng or random.Random()
         self.store = store
         self.metrics = metrics
         self.clock = clock
-        self.close_session: CloseSession | None = None  # set by the server to end a session
+        self.close_session = closer  # how a session is ended from here (idle, admin)
         self.sessions: dict[Session, None] = {}
-        self.tables: dict[str, Table] = {}
-        self._lobby_dirty = False
-        self._rounds_over: list[Callable[[], object]] = []  # called once no round is played
+        self.board = Board(
+            self.rng, lambda: self.lobby_list.changed(), lambda s: self._close(s, REPLACED)
+        )
+        self.lobby_list = LobbyList(clock, self.sessions, self.board.listing)
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
-            Join: self._join,
-            Spectate: self._spectate,
+            Join: self._to_table,
+            RejoinSeat: self._rejoin_seat,
+            Spectate: self._to_table,
             Leave: self._leave,
-            Sit: lambda s, m: self._table_of(s).sit(s, m.seat),
-            Stand: lambda s, m: self._table_of(s).stand(s),
-            AddBot: lambda s, m: self._table_of(s).add_bot(s, m.seat, m.level),
-            RemoveBot: lambda s, m: self._table_of(s).remove_bot(s, m.seat),
-            Start: lambda s, m: self._table_of(s).start(s),
-            Rematch: lambda s, m: self._table_of(s).rematch(s),
-            ContinueRound: lambda s, m: self._table_of(s).continue_round(s),
-            Act: lambda s, m: self._table_of(s).act(s, engine_choice(m.choice)),
-            Chat: self._chat,
+            Sit: self._at_table,
+            Stand: self._at_table,
+            AddBot: self._at_table,
+            RemoveBot: self._at_table,
+            Start: self._at_table,
+            Rematch: self._at_table,
+            ContinueRound: self._at_table,
+            Act: self._at_table,
+            Chat: lambda s, m: chat(self, s, m),
             StatsRequest: lambda s, m: s.send(stats_for(s.identity, self.store)),
             Admin: lambda s, m: run_admin(self, s, m),
         }
@@ -156,8 +156,8 @@ class Lobby:
             session.idle_timer.cancel()
         self.sessions.pop(session, None)
         if session.table is not None:
-            session.table.disconnect(session)
-        self._lobby_changed()
+            session.table.submit(session, Disconnect())
+        self.lobby_list.changed()
 
     def receive(self, session: Session, frame: bytes) -> None:
         """Decode and handle one client frame; refusals go back to that client only."""
@@ -203,7 +203,7 @@ class Lobby:
 
     def online(self) -> tuple[str, ...]:
         """Names of every greeted session."""
-        return tuple(s.name for s in self.sessions if s.greeted)
+        return self.lobby_list.online()
 
     # ------------------------------------------------------------- handlers
 
@@ -229,88 +229,52 @@ class Lobby:
             session.send(Notice(session.notice))
         self._rejoin_held_seat(session)
         if session.table is None:
-            self._send_lobby(session)
-        self._lobby_changed()
+            self.lobby_list.send_to(session)
+        self.lobby_list.changed()
 
     def _rejoin_held_seat(self, session: Session) -> None:
-        if session.identity.guest:
-            return
-        for table in self.tables.values():
-            if table.seat_of_identity(session.identity.id) is not None:
-                table.join(session)
-                session.send(Notice(f"Welcome back: you are at table {table.code} again."))
+        """A keyed player seated at a table gets the seat (and its view) back, from a dropped
+        session or from another of theirs (which is told and closed); a guest from the address
+        of a held guest seat is told how to take it back."""
+        for table in list(self.tables.values()):
+            table.submit(session, Rejoin())
+            if session.table is not None:
                 return
+
+    def _rejoin_seat(self, session: Session, message: RejoinSeat) -> None:
+        self._require_in_lobby(session)
+        for table in list(self.tables.values()):
+            table.submit(session, message)
+            if session.table is not None:
+                return
+        raise TableError("no_such_seat_code", "no seat is held with that code")
+
+    def _close(self, session: Session, reason: str) -> None:
+        """Tell `session` why, then end it (or, with no closer, detach it)."""
+        session.send(Notice(reason))
+        if self.close_session is not None:
+            self.close_session(session, reason)
+        else:
+            self.detach(session)
 
     def _create_table(self, session: Session, message: CreateTable) -> None:
         self._require_in_lobby(session)
-        try:
-            edition = find_edition(message.edition)
-            edition.check_players(message.seats)
-        except (KeyError, ValueError) as err:
-            raise TableError("bad_table", str(err).strip("'\"")) from None
-        name = clean_text(message.name, TABLE_NAME_MAX) or f"{session.name}'s table"
-        table = Table(
-            self._new_code(),
-            name,
-            edition,
-            message.seats,
-            message.timer,
-            self.settings.table,
-            self._table_changed,
-            self.rng,
-            self.clock,
-            self.store,
-            self.metrics,
-        )
-        self.tables[table.code] = table
-        table.add_host(session)
-        for bot in message.bots:
-            table.add_bot(session, bot.seat, bot.level)
+        deps = Deps(self.rng, self.clock, self.store, self.metrics)
+        self.board.open(session, message, self.settings.table, deps)
 
-    def _join(self, session: Session, message: Join) -> None:
+    def _to_table(self, session: Session, message: Join | Spectate) -> None:
         self._require_in_lobby(session)
-        self._find_table(message.code).join(session)
-
-    def _spectate(self, session: Session, message: Spectate) -> None:
-        self._require_in_lobby(session)
-        self._find_table(message.code).spectate(session)
+        self.board.find(message.code).submit(session, message)
 
     def _leave(self, session: Session, message: Leave) -> None:
-        self._table_of(session).leave(session)
-        self._send_lobby(session)
+        self._table_of(session).submit(session, message)
+        if session.table is None:
+            self.lobby_list.send_to(session)
 
-    def _chat(self, session: Session, message: Chat) -> None:
-        text = clean_text(message.text, self.settings.chat_max_length)
-        if not text:
-            raise TableError("empty_chat", "nothing to say")
-        if not session.chat_limit.allow(self.clock.now()):
-            raise TableError(
-                "chat_rate",
-                f"slow down: at most {self.settings.chat_burst} lines every "
-                f"{self.settings.chat_interval:.0f} s",
-            )
-        if session.table is not None:
-            line = ChatLine("table", session.name, text)
-            receivers = session.table.sessions()
-        else:
-            line = ChatLine("lobby", session.name, text)
-            receivers = [s for s in self.sessions if s.greeted and s.table is None]
-        for receiver in receivers:
-            receiver.send(line)
+    def _at_table(self, session: Session, message: Message) -> None:
+        self._table_of(session).submit(session, message)
 
     # ------------------------------------------------------------- tables
-
-    def _new_code(self) -> str:
-        while True:
-            code = "".join(self.rng.choice(CODE_ALPHABET) for _ in range(4))
-            if code not in self.tables:
-                return code
-
-    def _find_table(self, code: str) -> Table:
-        table = self.tables.get(code.strip().upper())
-        if table is None:
-            raise TableError("no_such_table", f"no table {code!r}")
-        return table
 
     def _table_of(self, session: Session) -> Table:
         if session.table is None:
@@ -321,25 +285,26 @@ class Lobby:
         if session.table is not None:
             raise TableError("at_table", f"leave table {session.table.code} first")
 
-    def _table_changed(self, table: Table) -> None:
-        if table.closed:
-            self.tables.pop(table.code, None)
-        self._lobby_changed()
-        if self._rounds_over and not self.rounds_in_progress():
-            waiting, self._rounds_over = self._rounds_over, []
-            for callback in waiting:
-                callback()
+    @property
+    def tables(self) -> dict[str, Table]:
+        """The open tables by code."""
+        return self.board.tables
 
-    def rounds_in_progress(self) -> int:
-        """How many tables are in the middle of a round."""
-        return sum(table.status == "playing" for table in self.tables.values())
+    def session_count(self) -> int:
+        """Sessions attached."""
+        return len(self.sessions)
+
+    def table_count(self) -> int:
+        """Tables open."""
+        return len(self.board.listing)
+
+    def games_in_progress(self) -> int:
+        """Tables in a game (a round, or the pause after one)."""
+        return self.board.games_in_progress()
 
     def when_rounds_over(self, callback: Callable[[], object]) -> None:
         """Call `callback()` once no table is in the middle of a round (at once if none is)."""
-        if self.rounds_in_progress():
-            self._rounds_over.append(callback)
-        else:
-            callback()
+        self.board.when_rounds_over(callback)
 
     def announce(self, text: str) -> None:
         """A notice to every greeted session."""
@@ -349,47 +314,4 @@ class Lobby:
 
     def shut_down(self) -> None:
         """Stop every table: running games are recorded as abandoned, timers cancelled."""
-        for table in list(self.tables.values()):
-            table.close()
-
-    # ------------------------------------------------------------- lobby updates
-
-    def _lobby_changed(self) -> None:
-        """Coalesce lobby-list updates to one per loop iteration."""
-        if not self._lobby_dirty:
-            self._lobby_dirty = True
-            self.clock.call_soon(self._flush_lobby)
-
-    def _flush_lobby(self) -> None:
-        self._lobby_dirty = False
-        message = self._lobby_message()
-        for session in self.sessions:
-            if session.greeted and session.table is None:
-                session.send(message)
-
-    def _send_lobby(self, session: Session) -> None:
-        session.send(self._lobby_message())
-
-    def _lobby_message(self) -> LobbyMessage:
-        tables = tuple(table.summary() for table in self.tables.values())
-        return LobbyMessage(tables, self.online())
-
-
-def idle_time(seconds: float) -> str:
-    """'45 seconds', '1 minute', '30 minutes': how long someone was idle, in words."""
-    if seconds < 90:
-        count, unit = round(seconds), "second"
-    else:
-        count, unit = round(seconds / 60), "minute"
-    return f"{count} {unit}{'' if count == 1 else 's'}"
-
-
-def engine_choice(choice: PlayChoice | KeepChoice | LookChoice | RedrawChoice) -> Choice:
-    """The engine's value object for a protocol choice."""
-    if isinstance(choice, PlayChoice):
-        return Play(choice.card, tuple(choice.targets), choice.guess)
-    if isinstance(choice, KeepChoice):
-        return Keep(choice.keep, tuple(choice.bottom))
-    if isinstance(choice, LookChoice):
-        return Look(choice.seat)
-    return Redraw(choice.redraw)
+        self.board.close_all()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol import Message, encode
 
@@ -12,9 +12,18 @@ from .limits import RateLimit
 
 if TYPE_CHECKING:
     from .clock import Timer
-    from .table import Table
 
 SendFrame = Callable[[bytes], None]
+
+
+class AtTable(Protocol):
+    """The table a session is at, as the lobby uses it: a code and one input."""
+
+    @property
+    def code(self) -> str: ...
+
+    def submit(self, member: Any, command: object) -> None:
+        """One command from `member`."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,10 +43,8 @@ class Session:
 
     identity: Identity
     send_frame: SendFrame
-    table: Table | None = None
+    table: AtTable | None = None  # set by the lobby from what its tables say
     greeted: bool = False
-    events_sent: int = 0  # how many of its table's log entries it has received
-    log_epoch: int = -1  # which game of the table those entries belong to
     notice: str | None = None  # said once after the welcome (e.g. why the name has a suffix)
     chat_limit: RateLimit | None = None
     idle_timer: Timer | None = None

@@ -14,7 +14,7 @@ from server.logs import Stopwatch, log_disconnect, log_login, log_refused
 from server.metrics import refusal_reason
 from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
-from server.ssh.gatekeeper import Gatekeeper, OpenDoor
+from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
 from server.ssh.info import SessionInfo
 from server.ssh.input import InputPump, KeyBudget
 from server.ssh.limits import SSHLimits
@@ -71,6 +71,20 @@ def note_refusal(
         config.metrics.refused(reason)
 
 
+def name_notice(login: Login, admission: Admission, nickname: str) -> str | None:
+    """One line saying why the player is not called what their SSH username asked for."""
+    said = (
+        [f"{login.name_problem}, so you are {admission.name} here."] if login.name_problem else []
+    )
+    if admission.notice:
+        said.append(admission.notice)
+    elif nickname != admission.name:
+        said.append(
+            f"Someone called {admission.name} is playing right now, so you are {nickname} here."
+        )
+    return " ".join(said) or None
+
+
 @dataclass(frozen=True, slots=True)
 class Login:
     """Who authenticated on the connection this session belongs to."""
@@ -80,6 +94,8 @@ class Login:
     peer: str
     client_version: str | None = None
     """The client's SSH version string, already sanitised."""
+    name_problem: str | None = None
+    """Why `requested_name` is not the SSH username as sent, in words (None if it is)."""
 
 
 class LoveletSession(asyncssh.SSHServerSession[bytes]):
@@ -266,7 +282,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._nickname = config.registry.register(admission.name, self)
         self._log_login()
         try:
-            self._info = self._make_info(admission.notice)
+            self._info = self._make_info(name_notice(login, admission, self._nickname))
             app = config.app_factory(self._info)
             prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
             self._app = app

@@ -71,6 +71,15 @@ class GameRecorder:
             store.finish_game(game_id, event.public["winners"])
             self.finished = True
 
+    def replace_seat(self, seat: int, record: SeatRecord) -> None:
+        """`record` plays `seat` from now on (and is credited with its result)."""
+        if self.game_id is None:
+            return
+        try:
+            self._store.replace_seat(self.game_id, seat, record)
+        except Exception as err:
+            log_error("could not record a seat's new player", err, game=self.game_id)
+
     def abandon(self) -> None:
         """The game stops unfinished (table closed, server stopping); not in the stats."""
         if self.game_id is None or self.finished:

@@ -1,0 +1,132 @@
+"""The lobby's side of its tables: which are open, how the list shows them, and what they say."""
+
+from __future__ import annotations
+
+import random
+import string
+from collections.abc import Callable
+
+from protocol import AddBot, CreateTable, Message, TableSummary
+
+from ..engine import find_edition
+from ..metrics import GAME_STATUSES
+from ..sanitize import clean_text
+from .errors import TableError
+from .runner import Deps, TableSettings
+from .seating import Member
+from .session import Session
+from .table import Close, Host, Table
+
+CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
+TABLE_NAME_MAX = 40
+
+
+class Board:
+    """The open tables, as a `TableOutput`: frames go to sessions, places and lines are kept."""
+
+    def __init__(
+        self,
+        rng: random.Random,
+        listing_changed: Callable[[], None],
+        replaced: Callable[[Session], None],
+    ) -> None:
+        self.tables: dict[str, Table] = {}
+        self.listing: dict[str, TableSummary] = {}  # each table's line in the lobby list
+        self._rng = rng
+        self._listing_changed = listing_changed
+        self._replaced = replaced
+        self._rounds_over: list[Callable[[], object]] = []  # called once no round is played
+
+    def new_code(self) -> str:
+        """A four-letter code no open table has."""
+        while True:
+            code = "".join(self._rng.choice(CODE_ALPHABET) for _ in range(4))
+            if code not in self.tables:
+                return code
+
+    def find(self, code: str) -> Table:
+        """The table with `code` (any case, spaces ignored); `no_such_table` if none."""
+        table = self.tables.get(code.strip().upper())
+        if table is None:
+            raise TableError("no_such_table", f"no table {code!r}")
+        return table
+
+    def open(
+        self, host: Session, message: CreateTable, settings: TableSettings, deps: Deps
+    ) -> Table:
+        """A new table as `message` asks, hosted by `host`, with its bots seated."""
+        try:
+            edition = find_edition(message.edition)
+            edition.check_players(message.seats)
+        except (KeyError, ValueError) as err:
+            raise TableError("bad_table", str(err).strip("'\"")) from None
+        name = clean_text(message.name, TABLE_NAME_MAX) or f"{host.name}'s table"
+        code = self.new_code()
+        table = Table(
+            code,
+            name,
+            edition,
+            message.seats,
+            message.timer,
+            settings,
+            self,
+            deps,
+            message.takeover,
+        )
+        self.tables[code] = table
+        table.submit(host, Host())
+        for bot in message.bots:
+            table.submit(host, AddBot(bot.seat, bot.level))
+        return table
+
+    def close_all(self) -> None:
+        """Close every table."""
+        for table in list(self.tables.values()):
+            table.submit(None, Close())
+
+    # ---------------------------------------------------------------- TableOutput
+
+    def send(self, member: Member, message: Message) -> None:
+        """A table's message for one of its members."""
+        assert isinstance(member, Session)
+        member.send(message)
+
+    def placed(self, member: Member, code: str | None) -> None:
+        """A table says where `member` is now."""
+        assert isinstance(member, Session)
+        member.table = None if code is None else self.tables.get(code)
+
+    def replaced(self, member: Member) -> None:
+        """Another session of the same player took `member`'s seat."""
+        assert isinstance(member, Session)
+        self._replaced(member)
+
+    def listed(self, code: str, summary: TableSummary | None) -> None:
+        """A table's line in the lobby list changed (None: the table closed)."""
+        if summary is None:
+            self.tables.pop(code, None)
+            self.listing.pop(code, None)
+        else:
+            self.listing[code] = summary
+        self._listing_changed()
+        if self._rounds_over and not self.rounds_in_progress():
+            waiting, self._rounds_over = self._rounds_over, []
+            for callback in waiting:
+                callback()
+
+    # ---------------------------------------------------------------- counts
+
+    def rounds_in_progress(self) -> int:
+        """How many tables are in the middle of a round."""
+        return sum(summary.status == "playing" for summary in self.listing.values())
+
+    def games_in_progress(self) -> int:
+        """Tables in a game (a round, or the pause after one)."""
+        return sum(s.status in GAME_STATUSES for s in self.listing.values())
+
+    def when_rounds_over(self, callback: Callable[[], object]) -> None:
+        """Call `callback()` once no table is in the middle of a round (at once if none is)."""
+        if self.rounds_in_progress():
+            self._rounds_over.append(callback)
+        else:
+            callback()

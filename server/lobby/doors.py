@@ -1,0 +1,191 @@
+"""Who comes to a table and who goes: seats taken, players back (by key or by a guest's
+rejoin code), late joiners taking bots' seats, departures and the grace period of a drop."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from protocol import Notice
+
+from .broadcast import Broadcaster
+from .clock import Clock
+from .errors import TableError
+from .output import TableOutput
+from .runner import GameRunner, TableSettings
+from .seating import Member, Seat, Seating, rejoin_code
+from .words import idle_time
+
+
+@dataclass(frozen=True, slots=True)
+class Hooks:
+    """What the doors ask of their table: tell of a change, close, whether it is closed."""
+
+    changed: Callable[[], None]
+    close: Callable[[], None]
+    closed: Callable[[], bool]
+
+
+class Doors:
+    """Arrivals and departures of one table; every change ends in the table's `changed`."""
+
+    def __init__(
+        self,
+        code: str,
+        seating: Seating,
+        runner: GameRunner,
+        broadcast: Broadcaster,
+        output: TableOutput,
+        settings: TableSettings,
+        clock: Clock,
+        hooks: Hooks,
+        takeover: bool,
+    ) -> None:
+        self.code, self.seating, self.runner, self.settings = code, seating, runner, settings
+        self.takeover = takeover  # late joiners may take a bot's seat at the next round
+        self._broadcast, self._output, self._clock, self._hooks = broadcast, output, clock, hooks
+
+    @property
+    def seats(self) -> list[Seat]:
+        """The seats."""
+        return self.seating.seats
+
+    def _changed(self) -> None:
+        self._hooks.changed()
+
+    def _close(self) -> None:
+        self._hooks.close()
+
+    def take_seat(self, member: Member, index: int, host: bool = False) -> None:
+        if host:
+            self.seating.host_at(index, member)
+        else:
+            self.seating.seat_human(index, member)
+        self.arrive(member)
+        self.tell_code(index)
+
+    def join(self, member: Member) -> None:
+        if self.seating.seat_of_identity(member.identity.id) is not None:
+            self.rejoin(member)
+            return
+        if self.runner.status == "waiting":
+            self.take_seat(member, self.seating.first_free())
+        elif self.takeover:
+            self.spectate(member)
+            self.claim(member, None)
+        else:
+            raise TableError("in_progress", "the game has started: spectate instead")
+
+    def claim(self, member: Member, index: int | None) -> None:
+        index = self.seating.claim(member, index)
+        name = self.seats[index].name
+        self._output.send(
+            member, Notice(f"You take {name}'s seat {index + 1} when the next round starts.")
+        )
+
+    def late_joiners(self) -> None:
+        """Before a round: claimants take the bot seats they claimed."""
+        for index in self.seating.seat_claimants():
+            self.tell_code(index)
+            self.runner.seat_lost(index)
+
+    def rejoin(self, member: Member) -> None:
+        if member.identity.guest:
+            self._remind(member)
+            return
+        index = self.seating.seat_of_identity(member.identity.id)
+        if index is not None:
+            self._reattach(index, member)
+
+    def rejoin_by_code(self, member: Member, code: str) -> None:
+        index = self.seating.seat_of_code(code)
+        if index is None:
+            return
+        seat = self.seats[index]
+        seat.identity, seat.address = member.identity.id, member.identity.address
+        self._reattach(index, member)
+        self.tell_code(index)  # the code used is spent
+
+    def _reattach(self, index: int, member: Member) -> None:
+        replaced = self.seating.reattach(index, member)  # the seat keeps the player's name
+        if replaced is not None:
+            self._broadcast.remove(replaced)
+            self._output.placed(replaced, None)
+            self._output.replaced(replaced)
+        self.arrive(member)
+        self._output.send(member, Notice(f"Welcome back: you are at table {self.code} again."))
+        self.runner.seats_changed()
+
+    def tell_code(self, index: int) -> None:
+        """A guest's seat gets a new one-time rejoin code, told to that guest only."""
+        seat = self.seats[index]
+        if seat.member is None or not seat.guest:
+            return
+        seat.rejoin = rejoin_code()
+        grace = idle_time(self.settings.grace)
+        self._output.send(
+            seat.member,
+            Notice(
+                f"Your rejoin code: {seat.rejoin}. If you drop, sign in again within {grace},"
+                " press r in the lobby and type it to get your seat back."
+            ),
+        )
+
+    def _remind(self, member: Member) -> None:
+        """A guest from the address of a held guest seat: how to take it back."""
+        if self.seating.held_for(member.identity) is not None:
+            self._output.send(
+                member,
+                Notice(
+                    f"A seat of yours is held at table {self.code}: press r and type your"
+                    " rejoin code to take it back."
+                ),
+            )
+
+    def spectate(self, member: Member) -> None:
+        self.seating.watch(member)
+        self.arrive(member)
+
+    def arrive(self, member: Member) -> None:
+        self._broadcast.add(member)
+        self._output.placed(member, self.code)
+        self._changed()
+
+    def depart(self, member: Member, gone: bool) -> None:
+        """A spectator just goes; a seat empties before the game, else is held or given away."""
+        self.seating.unclaim(member)
+        index = self.seating.seat_of(member)
+        if index is not None and self.runner.status != "waiting":
+            self.seats[index].member = None
+            if gone:
+                self._hand_to_bot(index)
+            else:
+                self._hold(index)
+            self.runner.seats_changed()
+        else:
+            self.seating.vacate(member)
+        self._broadcast.remove(member)
+        if gone:
+            self._output.placed(member, None)
+        self._after_departure()
+
+    def _hold(self, index: int) -> None:
+        seat = self.seats[index]
+        seat.held = self._clock.call_later(self.settings.grace, self._grace_expired, seat)
+
+    def _grace_expired(self, seat: Seat) -> None:
+        if seat in self.seats and not self._hooks.closed():
+            self._hand_to_bot(self.seats.index(seat))
+            self._after_departure()
+
+    def _hand_to_bot(self, index: int) -> None:
+        """The seat's human is gone for good: a bot plays it, and gets its result."""
+        self.seating.hand_to_bot(index)
+        self.runner.seat_lost(index)
+
+    def _after_departure(self) -> None:
+        if self.seating.abandoned():
+            self._close()
+            return
+        self.seating.rehost()
+        self._changed()

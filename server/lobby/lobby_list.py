@@ -1,0 +1,47 @@
+"""The lobby list: the open tables and who is online, for every session in the lobby."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from protocol import Lobby as LobbyMessage
+from protocol import TableSummary
+
+from .clock import Clock
+from .session import Session
+
+
+class LobbyList:
+    """One update per turn of the loop to the greeted sessions not at a table."""
+
+    def __init__(
+        self, clock: Clock, sessions: Mapping[Session, None], listing: Mapping[str, TableSummary]
+    ) -> None:
+        self._clock = clock
+        self._sessions = sessions
+        self._listing = listing
+        self._dirty = False
+
+    def online(self) -> tuple[str, ...]:
+        """Names of every greeted session."""
+        return tuple(s.name for s in self._sessions if s.greeted)
+
+    def changed(self) -> None:
+        """Coalesce: the list goes out once, soon."""
+        if not self._dirty:
+            self._dirty = True
+            self._clock.call_soon(self._flush)
+
+    def send_to(self, session: Session) -> None:
+        """The list, now, to one session."""
+        session.send(self._message())
+
+    def _flush(self) -> None:
+        self._dirty = False
+        message = self._message()
+        for session in self._sessions:
+            if session.greeted and session.table is None:
+                session.send(message)
+
+    def _message(self) -> LobbyMessage:
+        return LobbyMessage(tuple(self._listing.values()), self.online())

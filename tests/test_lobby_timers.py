@@ -1,0 +1,94 @@
+"""Timers at a table on a fake clock: the countdown each frame carries, and what a bot did
+for a player who ran out of time or dropped."""
+
+from __future__ import annotations
+
+from protocol import Countdown, CreateTable, Spectate, Start
+from server.lobby import Lobby, LobbySettings, TableSettings
+from tests.fake_clock import FakeClock
+from tests.lobby_client import Client
+
+SLOW = TableSettings(bot_delay=0.8, grace=120, round_pause=20)
+
+
+def table_with_ana(timer: int | None, settings: TableSettings = SLOW) -> tuple[FakeClock, Client]:
+    """Ana alone against a bot at a 2019 table with `timer`, the game started."""
+    clock = FakeClock()
+    lobby = Lobby(LobbySettings(table=settings), clock=clock)
+    ana = Client(lobby, "ana")
+    ana.hello()
+    ana.send(CreateTable("t", "2019", 2, timer=timer))
+    ana.send(Start())
+    clock.settle()
+    return clock, ana
+
+
+def ana_to_decide(clock: FakeClock, ana: Client) -> None:
+    """Let the bot play until ana decides, stopping at the moment her turn starts."""
+    while not ana.my_turn():
+        clock.next()
+
+
+def watcher(clock: FakeClock, ana: Client) -> Client:
+    """A spectator arrives: every member gets a fresh frame."""
+    eve = Client(ana.attachment._lobby, "eve")
+    eve.hello()
+    eve.send(Spectate(ana.state.info.code))
+    clock.settle()
+    return eve
+
+
+def test_each_frame_carries_the_time_left_on_the_turn_timer() -> None:
+    clock, ana = table_with_ana(timer=30)
+    ana_to_decide(clock, ana)
+    assert ana.state.countdown == Countdown("turn", 30_000, 0)
+    clock.advance(12.5)
+    eve = watcher(clock, ana)
+    assert ana.state.countdown == eve.state.countdown == Countdown("turn", 17_500, 0)
+
+
+def test_no_countdown_without_a_timer_nor_while_a_bot_thinks() -> None:
+    clock, ana = table_with_ana(timer=None)
+    ana_to_decide(clock, ana)
+    assert ana.state.countdown is None
+    clock, ana = table_with_ana(timer=30)
+    states = [m for m in ana.messages if hasattr(m, "countdown")]
+    bots_turns = [
+        s for s in states if s.view and not s.view["choices"] and s.info.status == "playing"
+    ]
+    assert all(s.countdown is None for s in bots_turns)
+
+
+def test_the_pause_between_rounds_is_counted_down() -> None:
+    clock, ana = table_with_ana(timer=None)
+    while ana.state.info.status != "round_over":
+        if ana.my_turn():
+            ana.send_choice(0)
+        clock.advance(0.8)
+    pause = ana.state.countdown
+    assert pause is not None and pause.kind == "pause" and pause.seat is None
+    assert 19_000 <= pause.remaining_ms <= 20_000
+    clock.advance(20)
+    assert ana.state.info.status == "playing" and ana.state.countdown is None
+
+
+def test_a_timed_out_turn_says_which_card_the_bot_played_and_why() -> None:
+    clock, ana = table_with_ana(timer=30)
+    ana_to_decide(clock, ana)
+    clock.advance(30)
+    kinds = [e["kind"] for e in ana.events]
+    at = kinds.index("autoplay")
+    autoplay, play = ana.events[at], ana.events[at + 1]
+    assert (autoplay["seat"], autoplay["reason"], autoplay["decision"]) == (0, "timeout", "play")
+    assert play["kind"] == "play" and autoplay["card"] == play["card"]
+
+
+def test_a_dropped_players_turn_says_the_bot_played_because_they_left() -> None:
+    clock, ana = table_with_ana(timer=None)
+    ana_to_decide(clock, ana)
+    eve = watcher(clock, ana)
+    ana.attachment.detach()
+    clock.advance(0.8)
+    autoplay = next(e for e in eve.events if e["kind"] == "autoplay")
+    assert (autoplay["seat"], autoplay["reason"]) == (0, "disconnected")
+    assert autoplay["card"] == eve.events[eve.events.index(autoplay) + 1]["card"]

@@ -1,0 +1,45 @@
+"""The lobby's rejoin key against a fake link: only guests get `r`, and the code typed is sent
+as one `rejoin_seat` message."""
+
+from __future__ import annotations
+
+from test_tui_support import FakeLink, burst, screen_text
+
+from lovelet_tui import LoveletApp
+from lovelet_tui.screens.rejoin import RejoinScreen
+from protocol import PROTOCOL_VERSION, Hello, RejoinSeat, Welcome, encode
+
+SIZE = (80, 24)
+
+
+def welcome(guest: bool) -> bytes:
+    return encode(Welcome(PROTOCOL_VERSION, "bob", None if guest else "SHA256:bob", guest, ""))
+
+
+async def test_r_does_nothing_for_keyed_players() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "bob")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(welcome(guest=False))
+        await pilot.pause()
+        assert "Rejoin" not in screen_text(app)
+        await pilot.press("r")
+        await pilot.pause()
+        assert app.screen is app.lobby
+    assert link.sent == [Hello(PROTOCOL_VERSION, "bob")]
+
+
+async def test_a_guest_types_the_rejoin_code_in_one_burst() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "bob")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(welcome(guest=True))
+        await pilot.pause()
+        assert "r Rejoin" in screen_text(app)
+        await pilot.press("r")
+        await pilot.pause()
+        assert isinstance(app.screen, RejoinScreen)
+        burst(app, *"kqxm-trwa", "enter")
+        await pilot.pause()
+        assert app.screen is app.lobby
+    assert link.sent[1:] == [RejoinSeat("kqxm-trwa")]
