@@ -472,6 +472,8 @@ SETTINGS: tuple[Setting, ...] = (
         "limits.key_flood",
         Number(1, 1_000_000, integer=True),
         "Dropped keys (forgiven at keys_per_second) after which a session is disconnected.",
+    ),
+    Setting(
         "limits.names_per_key",
         Number(1, 1000, integer=True),
         "Nicknames one SSH key keeps reserved; a new one releases the least recently used.",

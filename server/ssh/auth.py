@@ -12,8 +12,9 @@ import asyncssh
 from server.logs import log_connect
 from server.sanitize import clean_text, name_from
 from server.ssh.hooks import on_auth_failure, on_request
+from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint
-from server.ssh.limits import EARLY_DROP, ConnectionGate, InputBudget, SSHLimits
+from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
 from server.ssh.session import Login, LoveletSession, SessionConfig, note_refusal
 
 CLIENT_VERSION_MAX_LEN = 100
@@ -59,7 +60,7 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._refusal: str | None = None
         self._handshake_timer: asyncio.TimerHandle | None = None
         self._auth_failures = 0
-        self._requests = InputBudget(self.limits.request_rate, self.limits.request_burst)
+        self._requests = TokenBucket(self.limits.request_rate, self.limits.request_burst)
 
     @property
     def limits(self) -> SSHLimits:
