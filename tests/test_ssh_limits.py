@@ -175,7 +175,7 @@ async def test_stalled_client_holds_bounded_output_then_is_cut_off_restored(
             await term.send_keys("k")
             assert await asyncio.wait_for(app.seen.get(), 5) == "k"
             assert session.driver.unsent_output < high_water + 1024  # a frame is ~100 bytes
-        assert session.driver.dropped_frames > 10
+        assert session.driver.dropped_frames > 0
         await asyncio.wait_for(session.wait_closed(), 5)
         term.resume_reading()
         assert await term.wait_closed() == 1
