@@ -216,7 +216,7 @@ async def play_all_bot_game(host: SSHTerminal, watcher: SSHTerminal) -> None:
     code = await create_table(host, seats=3)
     await watch_first_table(watcher, code)
     await host.send_keys("g")
-    await host.wait_for(lambda: "round 1" in screen_text(host), "the game started")
+    await host.wait_for(lambda: round_one(screen_text(host)), "the game started")
     await host.send_keys("l")
     await wait_text(host, "signed in as")
     await wait_text(watcher, "Game over", timeout=GAME_TIMEOUT)  # the panel (may wrap after)
@@ -454,3 +454,8 @@ async def listen_host(data_dir: Path, env: Mapping[str, str], *args: str) -> str
         server.process.send_signal(signal.SIGTERM)
         assert await server.exited(10) == 0
     return host
+
+
+def round_one(text: str) -> bool:
+    """The header says round 1 ("r1" where the countdown leaves no room for the word)."""
+    return re.search(r"· (round |r)1 ·", text) is not None
