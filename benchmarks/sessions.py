@@ -56,18 +56,18 @@ PROMPTS = (
     "Name a number:",
     "Keep which card?",
     "Put under the deck",
-    "Look at whose hand?",
+    "Look at ",
     "Discard your hand and draw?",
 )
-FIRST_STEP = ("Play which card?", "Look at whose hand?", "Discard your hand and draw?")
+FIRST_STEP = ("Play which card?", "Look at ", "Discard your hand and draw?")
 GUESSES = ("Name a card:", "Name a number:")
 PANEL_MARKERS = {
     **{prompt: "decide" for prompt in PROMPTS},
     "Sent. Waiting": "sent",
     "n: next round": "round_over",
-    "Waiting for the others": "continued",
     "r: rematch": "game_over",
     "Waiting for ": "waiting",
+    "y: yes · any other key: no": "confirm",  # playing the Princess asks first
 }
 MARKER_RE = re.compile("|".join(re.escape(m) for m in sorted(PANEL_MARKERS, key=len)[::-1]))
 DECK_RE = re.compile(r"Deck (\d+) ·")
@@ -170,6 +170,8 @@ def spawn_server(data_dir: Path, players: int, gc_threshold: str = "") -> Server
         "BENCH_GC_LOG": str(gc_log),
         "BENCH_GC_THRESHOLD": gc_threshold,
         "LOVELET_LIMITS_MAX_CONNECTIONS": str(players + 20),
+        "LOVELET_LIMITS_LOGINS_PER_ADDRESS": str(PER_ADDRESS),  # logins run 16 at once
+        "LOVELET_LIMITS_EARLY_DROP_START": "20",  # no random drop below the total cap
         "LOVELET_LIMITS_IDLE_TIMEOUT": "0",
     }
     log = data_dir / "server.log"
@@ -345,6 +347,8 @@ class Player(asyncssh.SSHClientSession[bytes]):
         if state == "decide":
             key = "2" if marker in GUESSES else "1"
             self._later(self._thinking() if marker in FIRST_STEP else 0.0, key)
+        elif state == "confirm":
+            self._later(0.0, "y")
         elif state == "round_over":
             self._later(self.think / 4, "n")
         elif state == "game_over" and self.host:

@@ -40,6 +40,7 @@ SCOPES = {
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("app", "question_mark", "help", "Help", key_display="?"),
     KeyAction("app", "ctrl+q", "quit", "Quit"),
+    KeyAction("app", "ctrl+t", "next_look", "Colour, monochrome, 16 colours", show=False),
     KeyAction("lobby", "n", "new_table", "New table"),
     KeyAction("lobby", "j", "join", "Join"),
     KeyAction("lobby", "w", "watch", "Watch"),
@@ -137,6 +138,7 @@ KEY_NAMES = {
     "pageup": "PgUp",
     "pagedown": "PgDn",
     "ctrl+q": "Ctrl+Q",
+    "ctrl+t": "Ctrl+T",
 }
 
 

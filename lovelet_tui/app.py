@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import App
+from textual.filter import LineFilter
 
 from lovelet_tui.actions import bindings
+from lovelet_tui.colour import ANSI_THEME, Look, look_filters
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.screens.help import HelpScreen
@@ -50,8 +53,14 @@ class LoveletApp(App[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, "-tall")]
 
-    def __init__(self, link: Link, name: str = "") -> None:
-        super().__init__()
+    def __init__(self, link: Link, name: str = "", *, look: Look = Look.COLOUR) -> None:
+        """A session sending through `link` as `name`, drawn in `look`."""
+        super().__init__(ansi_color=look is Look.SIXTEEN)
+        self.colour_theme = self.theme  # the theme of the colour and monochrome looks
+        self.look = look
+        self.no_color = look is Look.MONOCHROME  # Textual's flag: `App:nocolor` in CSS
+        self.set_reactive(App.theme, self._theme_of(look))
+        self.stylesheet.set_variables(self.get_css_variables())  # read before the theme was set
         self.link = link
         self.player_name = name
         self.lobby = LobbyScreen()
@@ -85,6 +94,25 @@ class LoveletApp(App[None]):
             self.left = None
         self.link.send(frame)
 
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, and in the monochrome look the one that drops every colour."""
+        return look_filters(super().get_line_filters(), self.look)
+
+    def _theme_of(self, look: Look) -> str:
+        return ANSI_THEME if look is Look.SIXTEEN else self.colour_theme
+
+    def action_next_look(self) -> None:
+        """Switch to the next look (colour, monochrome, 16 colours), redrawing every screen."""
+        look = self.look = self.look.next
+        self.no_color = look is Look.MONOCHROME
+        self.ansi_color = look is Look.SIXTEEN
+        self.theme = self._theme_of(look)
+        self.refresh_css(animate=False)
+        for screen in self.screen_stack:
+            for widget in (screen, *screen.walk_children()):
+                widget.refresh()
+        self.notify(f"Switched to {look}: Ctrl+T for {look.next}.", markup=False)
+
     def on_rejected(self, event: Rejected) -> None:
         self.notify(
             event.reason, title="Bad message from the server", severity="error", markup=False
@@ -112,6 +140,7 @@ class LoveletApp(App[None]):
                 if self.table is not None:
                     self.table.reopen()
             case Notice():
+                self.lobby.show_notice(message.text)
                 self.notify(message.text, markup=False)
             case Stats():
                 for screen in self.screen_stack:

@@ -32,9 +32,11 @@ class Names:
             return "You" if capital else "you"
         return self.players[seat]
 
-    def whose(self, seat: int | None) -> str:
-        """The possessive: "your" or "Bo's"."""
-        return "your" if seat is not None and seat == self.you else f"{self.player(seat)}'s"
+    def whose(self, seat: int | None, *, capital: bool = False) -> str:
+        """The possessive: "your" or "Bo's"; `capital` capitalises "Your", never a name."""
+        if seat is not None and seat == self.you:
+            return "Your" if capital else "your"
+        return f"{self.player(seat)}'s"
 
     def group(self, seats: Sequence[int], *, capital: bool = False) -> str:
         """Several seats, e.g. "Ana and you"; `capital` capitalises a leading "you"."""

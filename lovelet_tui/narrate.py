@@ -7,7 +7,7 @@ from typing import Any
 
 from rich.text import Text
 
-from lovelet_tui.names import Names
+from lovelet_tui.names import Names, join
 
 Event = Mapping[str, Any]
 
@@ -23,6 +23,7 @@ PRIVATE_FIELD = {
 }
 HEADLINES = frozenset({"round_start", "round_end", "game_end"})
 REASONS = {"last_standing": "last one standing", "showdown": "highest card"}
+NO_EFFECT_WHY = {"no_target": "no one could be chosen", "empty_deck": "the deck is empty"}
 # why a token was given, where the reason is not a card's id (see docs/engine.md)
 TOKEN_REASONS = {"round": "round win", "pair": "Princess pair"}
 PRIVATE_STYLE = "italic"
@@ -120,8 +121,7 @@ def _assassin(event: Event, names: Names) -> str:
 
 
 def _look(event: Event, names: Names) -> str:
-    seat, target = event.get("seat"), event.get("target")
-    whose = "their own" if target == seat != names.you else names.whose(target)
+    whose = names.whose(event.get("target"))
     if "cards" in event:
         return f"You saw {whose} hand: {names.hand(event['cards'])}"
     return f"{_actor(event, names)} looked at {whose} hand"
@@ -135,11 +135,18 @@ def _compare(event: Event, names: Names) -> str:
         shown = [f"{names.whose(s)} {names.card(cards.get(str(s), '?'))}" for s in (seat, target)]
         line += f" ({' vs '.join(shown)})"
     loser = event.get("loser")
-    return f"{line}: {'tie' if loser is None else names.player(loser) + ' lost'}"
+    return f"{line}: {'a tie' if loser is None else names.player(loser) + ' lost'}"
+
+
+def _no_look(event: Event, names: Names) -> str:
+    return f"{_actor(event, names)} chose not to look at a hand"
 
 
 def _protected(event: Event, names: Names) -> str:
-    return f"{_actor(event, names)}: protected until next turn"
+    seat = event.get("seat")
+    if seat is not None and seat == names.you:
+        return "You are protected until your next turn"
+    return f"{_actor(event, names)} is protected until their next turn"
 
 
 def _discard(event: Event, names: Names) -> str:
@@ -155,7 +162,13 @@ def _knocked_out(event: Event, names: Names) -> str:
 
 def _swap(event: Event, names: Names) -> str:
     seats = list(event.get("seats") or [])
-    line = f"{names.group(seats, capital=True)} swapped hands"
+    actor = event.get("seat")
+    if actor in seats and len(seats) == 2:
+        other = seats[1] if seats[0] == actor else seats[0]
+        line = f"{_actor(event, names)} swapped hands with {names.player(other)}"
+    else:  # a Cardinal on two other players: "you" first, as a person says it
+        pair = sorted(seats, key=lambda s: s != names.you)
+        line = f"{_actor(event, names)} made {names.group(pair)} swap hands"
     cards = event.get("cards") or {}
     if names.you in seats and cards:
         other = next(s for s in seats if s != names.you)
@@ -181,19 +194,21 @@ def _count(count: Any) -> str:
 
 
 def _marked(event: Event, names: Names) -> str:
-    target = _target(event.get("target"), event.get("seat"), names)
-    return f"{_actor(event, names)} marked {target} (Sycophant)"
+    return f"The next card that chooses players must choose {names.player(event.get('target'))}"
 
 
 def _jester(event: Event, names: Names) -> str:
-    target = names.player(event.get("target"))
-    return f"{_actor(event, names)} bet on {target} winning the round (Jester)"
+    target, seat = event.get("target"), event.get("seat")
+    wins = "win" if target is not None and target == names.you else "wins"
+    gains = "gain" if seat is not None and seat == names.you else "gains"
+    return f"If {names.player(target)} {wins} the round, {names.player(seat)} {gains} a token"
 
 
 def _redraw(event: Event, names: Names) -> str:
     if event.get("redraw"):
-        return f"{_actor(event, names)} discarded and drew a new card"
-    return f"{_actor(event, names)} kept {names.whose(event.get('seat'))} hand"
+        return f"{_actor(event, names)} chose to discard and draw a new card"
+    yours = names.you is not None and event.get("seat") == names.you
+    return f"{_actor(event, names)} chose to keep {'your' if yours else 'their'} card"
 
 
 def _token(event: Event, names: Names) -> str:
@@ -225,14 +240,21 @@ def token_reason(reason: str, names: Names) -> str:
 
 
 def _no_effect(event: Event, names: Names) -> str:
-    whose = names.whose(event.get("seat"))
-    return f"{whose[0].upper()}{whose[1:]} {names.card(str(event.get('card')))} had no effect"
+    whose = names.whose(event.get("seat"), capital=True)
+    line = f"{whose} {names.card(str(event.get('card')))} had no effect"
+    why = NO_EFFECT_WHY.get(str(event.get("why")))
+    return f"{line}: {why}" if why else line
 
 
 def _showdown(event: Event, names: Names) -> str:
     hands = event.get("hands") or {}
-    shown = [f"{names.player(int(s))} {names.card(c)}" for s, c in hands.items()]
-    return f"Showdown: {', '.join(shown)}"
+    shown = [_holds(int(s), c, names) for s, c in hands.items()]
+    return f"Showdown: {join(shown)}"
+
+
+def _holds(seat: int, card: str, names: Names) -> str:
+    has = "have" if seat == names.you else "has"
+    return f"{names.player(seat)} {has} {names.card(card)}"
 
 
 def _round_end(event: Event, names: Names) -> str:
@@ -284,6 +306,7 @@ SENTENCES: dict[str, Callable[[Event, Names], str | None]] = {
     "guess": _guess,
     "assassin": _assassin,
     "look": _look,
+    "no_look": _no_look,
     "compare": _compare,
     "protected": _protected,
     "discard": _discard,

@@ -29,7 +29,7 @@ PROMPTS = {
     "guess": "Name a card:",
     "keep": "Keep which card?",
     "bottom": "Put under the deck (top first):",
-    "seat": "Look at whose hand?",
+    "seat": "Look at one of the two hands?",
     "redraw": "Discard your hand and draw?",
 }
 DONE = "done"  # the targets picked so far are all of them
@@ -72,7 +72,16 @@ class Staging:
             return f"{self.names.group(self._targets(), capital=True)} and who else?"
         if step == "guess" and any(isinstance(o.value, int) for o in self.options):
             return "Name a number:"
+        if step == "seat":
+            return self._look_prompt()
         return PROMPTS.get(step or "", "")
+
+    def _look_prompt(self) -> str:
+        """The Cardinal's optional look: at one of two hands, or at the one you do not hold."""
+        seats = [o.value for o in self.options if isinstance(o.value, int)]
+        if len(seats) == 1:
+            return f"Look at {self.names.whose(seats[0])} hand?"
+        return PROMPTS["seat"]
 
     @property
     def options(self) -> list[Option]:
@@ -169,13 +178,23 @@ class Staging:
     # ------------------------------------------------------------------ labels
 
     def _numbers(self, guesses: list[Hashable]) -> list[str] | None:
-        """Guesses keyed by their card's value, when those are distinct digits (None if not)."""
+        """Guesses keyed by their card's value (a number's own digit); a second card of a
+        value already keyed (ppea's two Princesses, both 6) takes the first digit no value
+        uses. None if a value is not a digit or the digits run out."""
         numbers = [
             g if isinstance(g, int) else self.names.cards.get(str(g), {}).get("value")
             for g in guesses
         ]
-        digits = [str(n) for n in numbers if isinstance(n, int) and 0 <= n <= 9]
-        return digits if len(set(digits)) == len(guesses) else None
+        if not all(isinstance(n, int) and 0 <= n <= 9 for n in numbers):
+            return None
+        keys = [str(n) for n in numbers]
+        seconds = [i for i, key in enumerate(keys) if key in keys[:i]]
+        spare = [digit for digit in DIGITS if digit not in keys]
+        if len(spare) < len(seconds):
+            return None
+        for index, digit in zip(seconds, spare, strict=False):
+            keys[index] = digit
+        return keys
 
     def _label(self, step: str, value: Any) -> str:
         names = self.names
@@ -192,9 +211,15 @@ class Staging:
         if step == "bottom":
             return ", then ".join(names.card(card) for card in value)
         if step == "seat":
-            whose = names.whose(value)
-            return f"{whose[0].upper()}{whose[1:]} hand"
+            return self._look_label(value)
         return "Yes: discard and draw" if value else "No: keep it"
+
+    def _look_label(self, seat: int | None) -> str:
+        lookable = sum(isinstance(c.get("seat"), int) for c in self._candidates())
+        if seat is None:
+            return "No" if lookable == 1 else "Neither"
+        hand = f"{self.names.whose(seat, capital=True)} hand"
+        return f"Yes: look at {self.names.whose(seat)} hand" if lookable == 1 else hand
 
 
 def _value(choice: Choice, step: str) -> Hashable:

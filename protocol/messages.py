@@ -34,10 +34,10 @@ class KeepChoice:
 
 @dataclass(frozen=True, slots=True)
 class LookChoice:
-    """Cardinal: look at the hand of `seat`."""
+    """Cardinal: look at the hand of `seat`, or (None) at neither hand."""
 
     TYPE: ClassVar[str] = "look"
-    seat: int
+    seat: int | None
 
 
 @dataclass(frozen=True, slots=True)

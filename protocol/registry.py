@@ -68,7 +68,7 @@ CHOICE = Tagged(
             },
         ),
         Record(m.KeepChoice, {"keep": CARD, "bottom": ListOf(CARD, MAX_SEATS)}),
-        Record(m.LookChoice, {"seat": SEAT}),
+        Record(m.LookChoice, {"seat": Nullable(SEAT)}),
         Record(m.RedrawChoice, {"redraw": Bool()}),
     ]
 )

@@ -16,6 +16,7 @@ import textwrap
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ import platformdirs
 if TYPE_CHECKING:
     from .lobby import LobbySettings, TableSettings
     from .ssh.limits import SSHLimits
+    from .store import NameRules
 
 
 ENV_PREFIX = "LOVELET_"
@@ -63,11 +65,24 @@ class Limits:
     per_address: int = 10
     concurrent_logins: int = 20
     login_timeout: float = 30.0
+    logins_per_address: int = 4
+    early_drop_start: int = 10
+    early_drop_rate: float = 0.3
+    handshake_timeout: float = 10.0
+    auth_tries: int = 6
+    ipv6_prefix: int = 64
+    request_burst: int = 20
+    request_rate: float = 1.0
     idle_timeout: float = 1800.0
     chat_messages: int = 5
     chat_interval: float = 10.0
     chat_max_length: int = MAX_CHAT
     sessions_per_identity: int = 3
+    keys_per_second: float = 50.0
+    key_burst: int = 200
+    key_flood: int = 2000
+    names_per_key: int = 5
+    name_expiry_days: float = 180.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -378,6 +393,46 @@ SETTINGS: tuple[Setting, ...] = (
         "Seconds a connection may take to log in.",
     ),
     Setting(
+        "limits.logins_per_address",
+        Number(1, 10_000, integer=True),
+        "Connections still authenticating from one IP address (IPv6: one ipv6_prefix network).",
+    ),
+    Setting(
+        "limits.early_drop_start",
+        Number(1, 10_000, integer=True),
+        "From this many connections authenticating, new ones are dropped at random.",
+    ),
+    Setting(
+        "limits.early_drop_rate",
+        Number(0, 1),
+        "The chance of that drop at early_drop_start, rising to 1 at concurrent_logins.",
+    ),
+    Setting(
+        "limits.handshake_timeout",
+        Number(1, 600),
+        "Seconds a new connection may take to finish key exchange and ask to log in.",
+    ),
+    Setting(
+        "limits.auth_tries",
+        Number(1, 100, integer=True),
+        "Failed authentication attempts on one connection before it is closed.",
+    ),
+    Setting(
+        "limits.ipv6_prefix",
+        Number(0, 128, integer=True),
+        "IPv6 addresses in one network of this prefix length count as one address.",
+    ),
+    Setting(
+        "limits.request_burst",
+        Number(1, 100_000, integer=True),
+        "Channel opens and global requests one connection may send at once.",
+    ),
+    Setting(
+        "limits.request_rate",
+        Number(0.01, 10_000),
+        "Channel opens and global requests per second one connection may sustain.",
+    ),
+    Setting(
         "limits.idle_timeout",
         Number(0, 86_400),
         "Seconds without input before a session in the lobby is closed; 0 = never.",
@@ -401,6 +456,32 @@ SETTINGS: tuple[Setting, ...] = (
         "limits.sessions_per_identity",
         Number(1, 100, integer=True),
         "Sessions one SSH key may have open at once.",
+    ),
+    Setting(
+        "limits.keys_per_second",
+        Number(1, 10_000),
+        "Keys per second one session may send, sustained (a paste costs one per 16 "
+        "characters); keys beyond the budget are dropped with a notice to that player.",
+    ),
+    Setting(
+        "limits.key_burst",
+        Number(1, 100_000, integer=True),
+        "Keys one session may send at once (a chat line typed or pasted fits).",
+    ),
+    Setting(
+        "limits.key_flood",
+        Number(1, 1_000_000, integer=True),
+        "Dropped keys (forgiven at keys_per_second) after which a session is disconnected.",
+    ),
+    Setting(
+        "limits.names_per_key",
+        Number(1, 1000, integer=True),
+        "Nicknames one SSH key keeps reserved; a new one releases the least recently used.",
+    ),
+    Setting(
+        "limits.name_expiry_days",
+        Number(1, 36_500),
+        "Days a reserved nickname stays reserved without being used.",
     ),
     Setting(
         "table.bot_delay",
@@ -660,7 +741,26 @@ def ssh_limits(config: Config) -> SSHLimits:
         max_per_address=limits.per_address,
         max_logins_in_progress=limits.concurrent_logins,
         login_timeout=limits.login_timeout,
+        key_rate=limits.keys_per_second,
+        key_burst=limits.key_burst,
+        key_flood=limits.key_flood,
+        max_logins_per_address=limits.logins_per_address,
+        early_drop_start=limits.early_drop_start,
+        early_drop_rate=limits.early_drop_rate,
+        handshake_timeout=limits.handshake_timeout,
+        max_auth_tries=limits.auth_tries,
+        ipv6_prefix=limits.ipv6_prefix,
+        request_burst=limits.request_burst,
+        request_rate=limits.request_rate,
     )
+
+
+def name_rules(config: Config) -> NameRules:
+    """How many nicknames a key keeps reserved, and for how long unused."""
+    from .store import NameRules
+
+    limits = config.limits
+    return NameRules(limits.names_per_key, timedelta(days=limits.name_expiry_days))
 
 
 def table_settings(config: Config) -> TableSettings:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 
 from lovelet_tui.app import LoveletApp
+from lovelet_tui.colour import Look, look_for
 
 from .lobby import Attachment, Identity, Lobby
 from .ssh.info import SessionInfo
@@ -28,10 +29,12 @@ class LobbyLink:
             self.attachment = None
 
 
-def attach_app(lobby: Lobby, identity: Identity, notice: str | None = None) -> LoveletApp:
-    """A new app whose frames travel to and from `lobby` as `identity`."""
+def attach_app(
+    lobby: Lobby, identity: Identity, notice: str | None = None, *, look: Look = Look.COLOUR
+) -> LoveletApp:
+    """A new app whose frames travel to and from `lobby` as `identity`, drawn in `look`."""
     link = LobbyLink()
-    app = LoveletApp(link, identity.name)
+    app = LoveletApp(link, identity.name, look=look)
     link.attachment = lobby.attach(identity, app.deliver, notice)
     return app
 
@@ -48,6 +51,7 @@ def ssh_app_factory(lobby: Lobby):
     """The factory the SSH server calls for each terminal session."""
 
     def make_app(info: SessionInfo) -> LoveletApp:
-        return attach_app(lobby, identity_of(info), info.notice)
+        look = look_for(info.term, info.environment)
+        return attach_app(lobby, identity_of(info), info.notice, look=look)
 
     return make_app

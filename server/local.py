@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import getpass
+import os
 
 from lovelet_tui.app import LoveletApp
+from lovelet_tui.colour import look_for
 from protocol import BotSpec, CreateTable, Start, encode
 
 from .clock import LoopClock
@@ -40,7 +42,7 @@ def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> 
         encode(Start()),
     ]
     link = LocalLink(setup)
-    app = LoveletApp(link, name)
+    app = LoveletApp(link, name, look=look_for(os.environ.get("TERM", ""), os.environ))
     link.attachment = lobby.attach(Identity(f"local:{name}", name), app.deliver)
     return app
 
@@ -48,9 +50,8 @@ def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> 
 def play(edition: str, players: int, bots: str, bot_delay: float) -> None:
     """Play one table in this terminal until the player quits.
 
-    The lobby's timers need a running event loop from the moment the app attaches, so the
-    lobby is built inside the loop that then runs the app. (`App.run` is `asyncio.run` of
-    `App.run_async`, nothing more.)
+    The lobby is built inside the loop that then runs the app, so its timers run on that loop
+    from the start. (`App.run` is `asyncio.run` of `App.run_async`, nothing more.)
     """
     asyncio.run(_play(edition, players, bots, bot_delay))
 

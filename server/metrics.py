@@ -30,7 +30,13 @@ REFUSAL_REASONS = (
     "shutting_down",
     "full",
     "per_address",
+    "logins_per_address",
     "logins_in_progress",
+    "early_drop",
+    "handshake_timeout",
+    "auth_tries",
+    "requests",
+    "forwarding",
     "sessions_per_connection",
     "sessions_per_identity",
     "idle",
@@ -39,6 +45,7 @@ REFUSAL_REASONS = (
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
 _GATE_MESSAGES = {
+    "in progress from your address": "logins_per_address",
     "banned": "banned",
     "open with this key": "sessions_per_identity",
     "shutting down": "shutting_down",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .ssh.gatekeeper import Admission
-from .store import Store
+from .store import NameRules, Store
 from .store.bans import Ban
 
 
@@ -17,9 +17,12 @@ def ban_message(ban: Ban) -> str:
 class StorePolicy:
     """Refuses banned addresses and keys, reserves keyed nicknames, caps sessions per key."""
 
-    def __init__(self, store: Store, sessions_per_identity: int = 3) -> None:
+    def __init__(
+        self, store: Store, sessions_per_identity: int = 3, names: NameRules | None = None
+    ) -> None:
         self._store = store
         self._sessions_per_identity = sessions_per_identity
+        self._names = names or NameRules()
 
     def refuse_address(self, address: str) -> str | None:
         """A banned address is refused before authentication."""
@@ -40,5 +43,5 @@ class StorePolicy:
                 return Admission(
                     refusal=f"You already have {open_sessions} {sessions} open with this key."
                 )
-        claim = self._store.claim_nickname(identity, wanted, set(online))
+        claim = self._store.claim_nickname(identity, wanted, set(online), rules=self._names)
         return Admission(claim.name, claim.notice)

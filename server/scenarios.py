@@ -40,6 +40,7 @@ EXPECT_KEYS = (
 )
 
 
+NO_LOOK = "none"  # a step's `look` at neither hand
 # why a token was given: a round win, the Princess pair, or the card that gave it
 TOKEN_REASONS = {"round", "pair", "spy", "claire", "jester", "bishop", "constable"}
 
@@ -63,7 +64,7 @@ class Step:
     guess: str | int | None = None
     keep: str | None = None
     bottom: tuple[str, ...] = ()
-    look: int | None = None
+    look: int | str | None = None  # a seat or NO_LOOK
     redraw: bool | None = None
     expect: dict[str, Any] = field(default_factory=dict)
 
@@ -228,7 +229,7 @@ def _parse_step(raw: Any, where: str, ctx: _Context) -> Step:
     if not isinstance(bottom, list):
         raise ScenarioError(f"{where}: bottom must be a list of card ids")
     bottom = tuple(ctx.card(c, f"{where} bottom") for c in bottom)
-    look = ctx.seat(raw["look"], f"{where} look") if "look" in raw else None
+    look = _parse_look(raw["look"], ctx, where) if "look" in raw else None
     redraw = raw.get("redraw")
     if redraw is not None and not isinstance(redraw, bool):
         raise ScenarioError(f"{where}: redraw must be true or false")
@@ -236,6 +237,11 @@ def _parse_step(raw: Any, where: str, ctx: _Context) -> Step:
     expect = _parse_expect(raw.get("expect", {}), ctx, f"{where} expect")
     label = _step_label(where, seat, play, keep, look, redraw)
     return Step(label, seat, play, targets, guess, keep, bottom, look, redraw, expect)
+
+
+def _parse_look(value: Any, ctx: _Context, where: str) -> int | str:
+    """`look`: a seat, or "none" (the Cardinal's player looks at neither hand)."""
+    return NO_LOOK if value == NO_LOOK else ctx.seat(value, f"{where} look")
 
 
 def _parse_guess(value: Any, ctx: _Context, where: str) -> str | int:
@@ -260,7 +266,7 @@ def _check_step_shape(raw: dict[str, Any], where: str) -> None:
 
 
 def _step_label(
-    where: str, seat: int, play: str | None, keep: str | None, look: int | None, redraw: Any
+    where: str, seat: int, play: str | None, keep: str | None, look: int | str | None, redraw: Any
 ) -> str:
     parts = [f"plays {play}"] if play else []
     if keep:
@@ -431,7 +437,7 @@ def _actions(step: Step) -> Iterator[Any]:
     if step.keep is not None:
         yield Keep(step.keep, step.bottom)
     if step.look is not None:
-        yield Look(step.look)
+        yield Look(None if step.look == NO_LOOK else step.look)
     if step.redraw is not None:
         yield Redraw(step.redraw)
 

@@ -11,7 +11,7 @@ from importlib.metadata import PackageNotFoundError, version
 from . import cursor_moves, strips
 from .clock import LoopClock
 from .collector import Collector
-from .config import Config, lobby_settings, ssh_limits
+from .config import Config, lobby_settings, name_rules, ssh_limits
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
 from .logs import log_started, log_stopped, log_stopping
@@ -65,8 +65,7 @@ async def start(
     metrics = metrics or Metrics(VERSION)
     host, port = config.listen_address
     store = Store.open(config.database_path)
-    for game in store.unfinished_games():
-        store.abandon_game(game.id)  # cut off by a crash or a kill: its log is kept
+    store.abandon_unfinished()
     lobby = Lobby(
         settings or lobby_settings(config),
         store=store,
@@ -81,7 +80,7 @@ async def start(
         ssh_app_factory(lobby),
         ssh_limits(config),
         color_system=config.color_system,
-        gatekeeper=StorePolicy(store, config.limits.sessions_per_identity),
+        gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
     )
     metrics.watch_lobby(lobby)

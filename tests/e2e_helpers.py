@@ -34,6 +34,8 @@ PANEL_MIN_COLUMN = 30
 """The choice panel sits right of the log; prompts further left are log text."""
 PANEL_WIDTH = 36
 """Columns of the choice panel at the right edge of the table screen."""
+CONFIRM = "y: yes · any other key: no"
+"""The panel's line under a question about something that cannot be undone."""
 
 _OPTION = re.compile(r"^ (\d)  (\S.*)$")
 _HAND = re.compile(r"^ (?:Hand |     ) (\S.*?) (\d+)(?:  |$)")
@@ -144,15 +146,26 @@ def _options(lines: Sequence[str], column: int) -> list[Option]:
     return options
 
 
-def read_hand(term: SSHTerminal) -> list[str]:
-    """Card names on the hand rows, in order."""
+def hand_rows(term: SSHTerminal) -> range:
+    """The rows of the hand: 3, or up to 5 when card texts wrap under their names."""
     lines = screen_lines(term)
     top = next((i for i, line in enumerate(lines) if line.startswith(" Hand  ")), None)
     if top is None:
-        return []
+        return range(0)
+    end, width = top + 3, term.screen.columns - PANEL_WIDTH - 1
+    while end < min(top + 5, len(lines)) and lines[end].startswith(" " * 7):
+        if not lines[end][:width].strip():
+            break  # a log row left blank, not a wrapped card text
+        end += 1
+    return range(top, end)
+
+
+def read_hand(term: SSHTerminal) -> list[str]:
+    """Card names on the hand rows, in order."""
+    lines = screen_lines(term)
     cards = []
-    for line in lines[top : top + 3]:
-        match = _HAND.match(line)
+    for row in hand_rows(term):
+        match = _HAND.match(lines[row])
         if match:
             cards.append(match[1])
     return cards
@@ -176,7 +189,7 @@ def header_code(term: SSHTerminal) -> str:
 def log_lines(term: SSHTerminal) -> list[str]:
     """The log pane's visible lines: below the hand, left of the panel and the scrollbar."""
     lines = screen_lines(term)
-    top = next((i for i, line in enumerate(lines) if line.startswith(" Hand  ")), 0) + 3
+    top = hand_rows(term).stop or 3
     width = term.screen.columns - PANEL_WIDTH - 1
     return [line[:width].rstrip() for line in lines[top:-1]]
 
@@ -225,13 +238,23 @@ class Player:
 
 
 def phase(term: SSHTerminal) -> str | None:
-    """What the player must do now: "decide", "next" (round summary), "over", or None."""
+    """What the player must do now: "decide", "confirm" (a yes/no, e.g. playing the
+    Princess), "next" (round summary), "over", or None."""
     text = screen_text(term)
     if "r: rematch" in text:
         return "over"
+    if CONFIRM in text:
+        return "confirm"
     if "n: next round" in text:
         return "next"
     return "decide" if read_panel(term) is not None else None
+
+
+async def answer_yes(term: SSHTerminal) -> None:
+    """If the panel asks a yes/no question (playing the Princess), answer `y`."""
+    if CONFIRM in screen_text(term):
+        await term.send_keys("y")
+        await term.wait_for(lambda: CONFIRM not in screen_text(term), "the yes taken")
 
 
 async def play_to_game_over(
@@ -249,6 +272,9 @@ async def play_to_game_over(
         now = phase(term)
         if now == "over":
             return
+        if now == "confirm":
+            await answer_yes(term)
+            continue
         if now == "next":
             player.rounds_continued += 1
             await term.send_keys("n")

@@ -7,7 +7,7 @@ Usage: `async with SSHTerminal.connect(port, username="alice", key=key) as term:
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from contextlib import asynccontextmanager
 
 import asyncssh
@@ -25,7 +25,14 @@ KEYS = {
     "right": "\x1b[C",
     "left": "\x1b[D",
     "ctrl+c": "\x03",
+    "ctrl+t": "\x14",
 }
+
+
+APP_MODES = {1049: "alternate screen", 2004: "bracketed paste", 1000: "mouse", 1006: "SGR mouse"}
+"""Private modes a full-screen app turns on and must turn off before it leaves."""
+NORMAL_MODES = {25: "cursor shown", 7: "line wrap"}
+"""Private modes a shell expects on."""
 
 
 class LoginRefused(Exception):
@@ -92,16 +99,20 @@ class SSHTerminal:
         pty: bool = True,
         host: str = "127.0.0.1",
         window: int = 2 * 1024 * 1024,
+        env: Mapping[str, str] | None = None,
+        source: str | None = None,
     ) -> AsyncIterator[SSHTerminal]:
         """Log in with `key`, or as a guest (keyboard-interactive) when `key` is None.
 
         Raises LoginRefused if the server refuses the connection. `window` is the SSH
-        receive window: make it small to play a slow client with `pause_reading()`.
+        receive window: make it small to play a slow client with `pause_reading()`. `env` is
+        sent as environment requests (as OpenSSH's SendEnv/SetEnv do). `source` is the local
+        address to connect from (loopback has all of 127/8).
         """
         terminal = cls(size)
         client = _GuestClient()
         try:
-            conn = await cls._login(host, port, username, key, client)
+            conn = await cls._login(host, port, username, key, client, source)
         except (asyncssh.DisconnectError, ConnectionError) as error:
             raise LoginRefused(client.banner) from error
         terminal.conn = conn
@@ -114,6 +125,7 @@ class SSHTerminal:
                 request_pty=pty,
                 encoding=None,
                 window=window,
+                env=env or (),
             )
             yield terminal
         finally:
@@ -122,12 +134,18 @@ class SSHTerminal:
 
     @staticmethod
     async def _login(
-        host: str, port: int, username: str, key: asyncssh.SSHKey | None, client: _GuestClient
+        host: str,
+        port: int,
+        username: str,
+        key: asyncssh.SSHKey | None,
+        client: _GuestClient,
+        source: str | None = None,
     ) -> asyncssh.SSHClientConnection:
         return await asyncssh.connect(
             host,
             port,
             username=username,
+            local_addr=(source, 0) if source else None,
             client_keys=[key] if key is not None else None,
             client_factory=lambda: client,
             known_hosts=None,
@@ -152,6 +170,20 @@ class SSHTerminal:
     def text(self) -> str:
         """The screen as lines of text."""
         return "\n".join(line.rstrip() for line in self.screen.display)
+
+    @property
+    def modes_not_restored(self) -> list[str]:
+        """What the server left the terminal in that a shell would not expect (empty: none)."""
+        modes = self.screen.mode
+        left_on = [name for mode, name in APP_MODES.items() if mode << 5 in modes]
+        left_off = [f"no {name}" for mode, name in NORMAL_MODES.items() if mode << 5 not in modes]
+        return left_on + left_off
+
+    def said_after_restoring(self, message: str) -> bool:
+        """`message` came after the last escape sequence the server sent (the terminal was
+        restored first, then the reason given)."""
+        text = self.raw_text
+        return message in text and text.rindex("\x1b") < text.rindex(message)
 
     @property
     def raw_text(self) -> str:

@@ -453,6 +453,21 @@ def test_ssh_limits_mapping(data_dir: Path) -> None:
     assert limits.input_rate == SSHLimits().input_rate
 
 
+def test_key_budget_settings_reach_the_ssh_limits_with_the_same_defaults(data_dir: Path) -> None:
+    from server.ssh.limits import SSHLimits
+
+    flags = {"limits.keys_per_second": "20", "limits.key_burst": "80", "limits.key_flood": "500"}
+    limits = ssh_limits(load_config(flags, env(data_dir), None))
+    assert (limits.key_rate, limits.key_burst, limits.key_flood) == (20.0, 80, 500)
+    defaults = ssh_limits(load_config({}, env(data_dir), None))
+    default = SSHLimits()
+    assert (defaults.key_rate, defaults.key_burst, defaults.key_flood) == (
+        default.key_rate,
+        default.key_burst,
+        default.key_flood,
+    )
+
+
 def test_lobby_and_table_settings_mapping(data_dir: Path) -> None:
     from server.lobby import LobbySettings, TableSettings
 

@@ -20,6 +20,7 @@ import pytest
 from e2e_helpers import (
     Player,
     Server,
+    answer_yes,
     create_table,
     header_code,
     log_lines,
@@ -78,6 +79,7 @@ async def decide(term: SSHTerminal, rng: random.Random) -> None:
     while (panel := read_panel(term)) is not None:
         await term.send_keys(rng.choice(panel.options).key)
         await term.wait_for(lambda p=panel: read_panel(term) != p, "the next step")
+        await answer_yes(term)
 
 
 def dealt(term: SSHTerminal) -> bool:

@@ -18,6 +18,7 @@ from ptyterm import LOVELET, PtyTerminal
 ROOT = Path(__file__).resolve().parent.parent
 ROUND_TIMEOUT = 60.0
 """Seconds a whole round by keys may take (the app starts in a few seconds)."""
+CONFIRM = "y: yes · any other key: no"
 
 
 # ---------------------------------------------------------------- lovelet play
@@ -31,7 +32,9 @@ async def test_play_runs_in_a_terminal_and_a_round_is_played_by_keys(edition: st
         await term.wait_for(lambda: "round 1" in screen_text(term), "the game", ROUND_TIMEOUT)
         decisions = await play_round(term, rng)
         assert decisions > 0, "the player decided at least once in the round"
-        await term.send_keys("\x11")  # ctrl+q
+        await term.send_keys("\x11")  # ctrl+q, in a running game: asks first
+        await term.wait_for(lambda: "Quit lovelet?" in screen_text(term), "the confirmation")
+        await term.send_keys("y")
         assert await term.exited() == 0, term.output
     restored = term.raw[term.raw.rindex(b"\x1b[?1049h") :]
     assert b"\x1b[?1049l" in restored, "the terminal's own screen came back"
@@ -39,12 +42,23 @@ async def test_play_runs_in_a_terminal_and_a_round_is_played_by_keys(edition: st
 
 
 async def play_round(term: PtyTerminal, rng: random.Random) -> int:
-    """Pick a random option at every decision until the round's summary; the decisions made."""
+    """Pick a random option at every decision until the summary of a round in which the player
+    decided; the decisions made."""
     decisions = 0
     while True:
-        await term.wait_for(lambda: phase(term) is not None, "a decision", ROUND_TIMEOUT)
-        if phase(term) in ("next", "over"):
+        await term.wait_for(
+            lambda: phase(term) is not None or confirming(term), "a decision", ROUND_TIMEOUT
+        )
+        if confirming(term):  # playing the Princess by choice: yes
+            await term.send_keys("y")
+            await term.wait_for(lambda: not confirming(term), "the confirmation taken")
+            continue
+        if phase(term) == "over" or (phase(term) == "next" and decisions):
             return decisions
+        if phase(term) == "next":  # knocked out before a turn: the next round, then
+            await term.send_keys("n")
+            await term.wait_for(lambda: phase(term) != "next", "the next round")
+            continue
         panel, table_line = read_panel(term), read_table_line(term)
         assert panel is not None
         await term.send_keys(rng.choice(panel.options).key)
@@ -53,6 +67,11 @@ async def play_round(term: PtyTerminal, rng: random.Random) -> int:
             lambda p=panel, t=table_line: read_panel(term) != p or read_table_line(term) != t,
             "the key taken",
         )
+
+
+def confirming(term: PtyTerminal) -> bool:
+    """The app asks to confirm what cannot be undone."""
+    return CONFIRM in screen_text(term)
 
 
 def test_play_refuses_a_player_count_the_edition_has_not() -> None:

@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 from e2e_helpers import (
     GAME_TIMEOUT,
+    answer_yes,
     create_table,
     log_lines,
     log_text,
@@ -217,7 +218,7 @@ async def play_all_bot_game(host: SSHTerminal, watcher: SSHTerminal) -> None:
     await watch_first_table(watcher, code)
     await host.send_keys("g")
     await host.wait_for(lambda: round_one(screen_text(host)), "the game started")
-    await host.send_keys("l")
+    await host.send_keys("l", "y")  # leaving a running game asks first
     await wait_text(host, "signed in as")
     await wait_text(watcher, "Game over", timeout=GAME_TIMEOUT)  # the panel (may wrap after)
     await watcher.send_keys("l")
@@ -249,6 +250,7 @@ async def decide(term: SSHTerminal, rng: random.Random) -> None:
             lambda p=panel, t=table_line: read_panel(term) != p or read_table_line(term) != t,
             "the key taken",
         )
+        await answer_yes(term)
 
 
 def this_round(log: str) -> str:

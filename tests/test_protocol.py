@@ -182,6 +182,11 @@ def test_round_trip(msg: Message) -> None:
     assert encode(decode(data, direction=direction_of(msg))) == data
 
 
+def test_a_cardinal_may_look_at_neither_hand() -> None:
+    declined = Act(LookChoice(None))
+    assert decode(encode(declined), direction=Direction.TO_SERVER) == declined
+
+
 def test_samples_cover_every_message() -> None:
     sampled = {type(msg) for msg in SAMPLES}
     for table in MESSAGES.values():

@@ -25,14 +25,19 @@ from server.ssh.session import LoveletSession, SessionConfig
 class FakeConn:
     """Just enough of an SSHServerConnection for the auth callbacks."""
 
+    _packet_handlers = asyncssh.SSHServerConnection._packet_handlers
+
     def __init__(self) -> None:
         self.banners: list[str] = []
 
+    def send_userauth_failure(self, partial_success: bool) -> None:
+        pass
+
+    def abort(self) -> None:
+        pass
+
     def get_extra_info(self, name: str, default: Any = None) -> Any:
         return ("192.0.2.1", 4242) if name == "peername" else default
-
-    def get_loop(self) -> asyncio.AbstractEventLoop:
-        return asyncio.get_event_loop()
 
     def send_auth_banner(self, msg: str) -> None:
         self.banners.append(msg)
@@ -57,7 +62,7 @@ KEY_A = asyncssh.generate_private_key("ssh-ed25519")
 KEY_B = asyncssh.generate_private_key("ssh-ed25519")
 
 
-def test_identity_is_the_key_that_completed_auth() -> None:
+async def test_identity_is_the_key_that_completed_auth() -> None:
     server, conn = logged_in_server()
     assert server.begin_auth("alice")
     assert "ssh-keygen -t ed25519" in conn.banners[0]
@@ -67,7 +72,7 @@ def test_identity_is_the_key_that_completed_auth() -> None:
     assert identity_of(server) == fingerprint(KEY_B)
 
 
-def test_key_offered_then_keyboard_interactive_is_a_guest() -> None:
+async def test_key_offered_then_keyboard_interactive_is_a_guest() -> None:
     server, _ = logged_in_server()
     server.begin_auth("mallory")
     server.validate_public_key("mallory", KEY_A)  # someone else's public key, never signed
@@ -76,7 +81,7 @@ def test_key_offered_then_keyboard_interactive_is_a_guest() -> None:
     assert identity_of(server) is None
 
 
-def test_password_auth_is_off() -> None:
+async def test_password_auth_is_off() -> None:
     server, _ = logged_in_server()
     assert server.password_auth_supported() is False
 

@@ -13,6 +13,7 @@ from sshclient import LoginRefused, SSHTerminal
 from test_ssh_server import EchoApp
 
 from server.ssh import SSHLimits, SSHService, start_ssh_server
+from server.ssh.driver import OUTPUT_OVERFLOW
 
 
 @asynccontextmanager
@@ -154,18 +155,32 @@ async def test_client_far_behind_is_disconnected(tmp_path: Path) -> None:
         assert len(service.sessions) == 0
 
 
-async def test_stalled_client_is_disconnected(tmp_path: Path) -> None:
-    limits = {"output_high_water": 512, "output_low_water": 128, "output_stall_timeout": 0.2}
+async def test_stalled_client_holds_bounded_output_then_is_cut_off_restored(
+    tmp_path: Path,
+) -> None:
+    """A client that stops reading costs at most high water plus a frame, is cut off after
+    the stall timeout, and gets its terminal back and the reason if it reads again."""
+    high_water = 2048
+    limits = {"output_high_water": high_water, "output_low_water": 512}
     async with (
-        serving(tmp_path, **limits) as service,
+        serving(tmp_path, **limits, output_stall_timeout=3.0) as service,
         SSHTerminal.connect(service.port, window=1024) as term,
     ):
         await term.wait_for_text("keys 0")
         (session,) = service.sessions
+        assert session.driver is not None
+        app = app_of(service, "tester")
         term.pause_reading()
-        await term.resize(100, 30)
+        for _ in range(30):
+            await term.send_keys("k")
+            assert await asyncio.wait_for(app.seen.get(), 5) == "k"
+            assert session.driver.unsent_output < high_water + 1024  # a frame is ~100 bytes
+        assert session.driver.dropped_frames > 10
         await asyncio.wait_for(session.wait_closed(), 5)
-        await term.wait_closed()
+        term.resume_reading()
+        assert await term.wait_closed() == 1
+        assert term.modes_not_restored == []
+        assert term.said_after_restoring(OUTPUT_OVERFLOW)
         assert len(service.sessions) == 0
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import stat
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -84,7 +86,7 @@ def test_a_v1_database_upgrades_with_its_data_intact(tmp_path: Path) -> None:
             (0,),
         )
         assert store.player_stats("SHA256:ann")["2019"].wins == 1
-        assert store.claim_nickname("SHA256:bob", "ANN", set()).name == "ANN-2"
+        assert store.claim_nickname("SHA256:bob", "ANN", set(), now=T0).name == "ANN-2"
         store.add_ban("address", "10.0.0.0/8", None)  # version 2's tables work
         store.set_setting("motd", "upgraded")
         assert len(store.active_bans(T0)) == 1
@@ -151,3 +153,25 @@ def test_a_batch_is_all_or_nothing(tmp_path: Path) -> None:
             with store.batch():  # nested: joins the outer one
                 store.record_event(game_id, 1, "b", None, {})
         assert [e.kind for e in store.game_log(game_id).events] == ["a", "b"]
+
+
+def test_the_database_is_private_whatever_the_umask(tmp_path: Path) -> None:
+    data_dir = tmp_path / "data"
+    old_mask = os.umask(0o022)
+    try:
+        data_dir.mkdir(mode=0o755)  # made by an operator beforehand
+        with Store.open(data_dir / "lovelet.db") as store:
+            store.set_setting("motd", "hello")  # the WAL and shared-memory files exist now
+            modes = {f.name: stat.S_IMODE(f.stat().st_mode) for f in data_dir.iterdir()}
+    finally:
+        os.umask(old_mask)
+    assert modes == {"lovelet.db": 0o600, "lovelet.db-shm": 0o600, "lovelet.db-wal": 0o600}
+    assert stat.S_IMODE(data_dir.stat().st_mode) == 0o700
+
+
+def test_a_database_left_readable_by_an_older_version_is_made_private(tmp_path: Path) -> None:
+    path = tmp_path / "lovelet.db"
+    Store.open(path).close()
+    path.chmod(0o644)
+    Store.open(path).close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

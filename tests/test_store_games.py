@@ -137,3 +137,17 @@ def test_every_acknowledged_event_survives_kill_9(tmp_path: Path) -> None:
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
+
+
+def test_a_game_cut_off_by_a_restart_ends_at_its_last_event(tmp_path: Path) -> None:
+    path, played = tmp_path / "lovelet.sqlite3", T0 + timedelta(minutes=7)
+    with Store.open(path, clock=lambda: T0) as store:
+        game = store.start_game("2019", [SeatRecord(None, "ann"), SeatRecord(None, "bob")])
+    with Store.open(path, clock=lambda: played) as store:
+        store.record_event(game, 0, "draw", 0, {})
+    with Store.open(path, clock=lambda: T0 + timedelta(days=1)) as store:  # the restart
+        quiet = store.start_game("2019", [SeatRecord(None, "cat"), SeatRecord(None, "dan")])
+        assert store.abandon_unfinished() == [game, quiet]
+        assert store.game_log(game).game.ended_at == played
+        assert store.game_log(quiet).game.ended_at == T0 + timedelta(days=1)  # no events
+        assert store.game_log(game).game.status == "abandoned"

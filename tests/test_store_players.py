@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from server.store import Claim, SeatRecord, Store
+from server.store import Claim, NameRules, SeatRecord, Store
+from server.store.players import is_reserved
 
 T0 = datetime(2025, 3, 1, 12, 0, tzinfo=UTC)
 ANN, BOB = "SHA256:ann-key", "SHA256:bob-key"
@@ -111,3 +112,41 @@ def test_players_count_their_finished_games(store: Store) -> None:
     store.start_game("classic", seats, T0)  # still going: not counted
     [player] = store.players()
     assert player.games == 1
+
+
+def _reserved_to(store: Store, fingerprint: str) -> list[str]:
+    rows = _rows(store, f"SELECT name FROM nicknames WHERE fingerprint = '{fingerprint}'")
+    return sorted(name for (name,) in rows)
+
+
+def test_a_key_keeps_only_its_most_recently_used_names(store: Store) -> None:
+    rules = NameRules(per_key=3)
+    for minute, name in enumerate(["a1", "a2", "a3", "a1", "a4"]):
+        store.claim_nickname(ANN, name, set(), T0 + timedelta(minutes=minute), rules)
+    assert _reserved_to(store, ANN) == ["a1", "a3", "a4"]  # a2 was the least recently used
+    assert store.claim_nickname(BOB, "a2", set(), T0 + timedelta(minutes=9), rules).name == "a2"
+
+
+def test_a_reservation_unused_for_the_expiry_time_lapses(store: Store) -> None:
+    rules = NameRules(expire_after=timedelta(days=30))
+    store.claim_nickname(ANN, "ann", set(), T0, rules)
+    store.claim_nickname(ANN, "ann", set(), T0 + timedelta(days=20), rules)  # used again
+    late = T0 + timedelta(days=49)
+    assert store.claim_nickname(BOB, "ann", set(), late, rules).name == "ann-2"
+    assert store.claim_nickname(BOB, "ann", set(), late + timedelta(days=2), rules).name == "ann"
+
+
+@pytest.mark.parametrize(
+    "wanted", ["admin", "ADMIN", "Root", "ad.min", "admin-2", "lovelet_1", "Ädmin", "ａｄｍｉｎ"]
+)
+def test_names_that_could_pass_for_the_server_or_staff_are_nobodys(
+    store: Store, wanted: str
+) -> None:
+    assert is_reserved(wanted)
+    for fingerprint in (None, ANN):
+        claim = store.claim_nickname(fingerprint, wanted, set())
+        assert claim.name == "player-2"
+        assert claim.notice == (
+            f"The name {wanted} is reserved for the server and its staff, so you are player-2 here."
+        )
+    assert not any(map(is_reserved, ["administrate", "rooted", "adminка"]))

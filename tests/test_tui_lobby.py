@@ -192,6 +192,7 @@ async def test_help_opens_with_question_mark() -> None:
         await pilot.pause()
         text = screen_text(app)
         assert "Keys" in text and "New table" in text
+        assert "Ctrl+T" in text and "Colour, monochrome, 16 colours" in text
         await pilot.press("r")
         await pilot.pause()
         assert "Love Letter (2012)" in screen_text(app)

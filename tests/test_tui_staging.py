@@ -7,7 +7,7 @@ from test_tui_support import NAMES, new_game
 
 from lovelet_tui.names import Names
 from lovelet_tui.staging import Staging
-from server.engine import Game, Play
+from server.engine import Game, Look, Play
 
 
 def _staging(game: Game, seat: int) -> Staging:
@@ -71,17 +71,56 @@ def test_arrows_and_enter_pick_like_digits() -> None:
     assert _labels(staging) == ["1 You", "2 Bo", "3 Cy", "4 Di"]
 
 
-def test_guesses_sharing_a_value_are_keyed_in_order() -> None:
+def test_ppea_guesses_are_keyed_by_value_and_the_second_princess_by_a_spare_digit() -> None:
     first = ["ogre", "guard", "kings_advisors", "palace_librarian", "oliver", "guard"]
-    staging = _staging(new_game("ppea", 4, first), 0)
-    staging.pick_key("1")  # Guard
-    staging.pick_key("1")  # Bo
-    labels = _labels(staging)  # both Princesses are 6: keys follow the list
-    assert labels[0] == "1 Claire the Spy" and labels[5:7] == [
+    named = {}
+    for key in "0123456789":
+        staging = _staging(new_game("ppea", 4, first), 0)
+        staging.pick_key("1")  # Guard
+        staging.pick_key("1")  # Bo
+        choice = staging.pick_key(key)
+        assert choice is not None, key
+        named[key] = choice["guess"]
+    assert named == {
+        "0": "claire",
+        "1": "princess_sadie",  # the only digit no guess's value takes (Guards cannot be named)
+        "2": "kings_advisors",
+        "3": "palace_librarian",
+        "4": "oliver",
+        "5": "prince_vladric",
+        "6": "princess_amira",
+        "7": "ghost_king",
+        "8": "celeste",
+        "9": "ogre",
+    }
+
+
+def test_the_named_card_shows_its_key_in_every_edition() -> None:
+    decks = {
+        "classic": ["princess", "guard", "priest", "baron", "handmaid", "guard"],
+        "2019": ["princess", "guard", "priest", "baron", "handmaid", "guard"],
+        "ppea": ["ogre", "guard", "kings_advisors", "palace_librarian", "oliver", "guard"],
+    }
+    shown = {}
+    for edition, first in decks.items():
+        staging = _staging(new_game(edition, 4, first), 0)
+        staging.pick_key("1")  # Guard
+        staging.pick_key("1")  # Bo
+        assert staging.prompt == "Name a card:"
+        shown[edition] = _labels(staging)
+    assert shown["classic"] == [
+        "2 Priest", "3 Baron", "4 Handmaid", "5 Prince", "6 King", "7 Countess", "8 Princess"
+    ]  # fmt: skip
+    assert shown["2019"][0] == "0 Spy" and shown["2019"][-3:] == [
+        "7 King", "8 Countess", "9 Princess"
+    ]  # fmt: skip
+    assert shown["ppea"][5:] == [
         "6 Princess Amira",
-        "7 Princess Sadie",
+        "1 Princess Sadie",
+        "7 Ghost King",
+        "8 Celeste the Unicorn",
+        "9 Ogre",
     ]
-    assert labels[-1] == "0 Ogre"
 
 
 def test_premium_guesses_are_picked_by_their_number() -> None:
@@ -121,8 +160,8 @@ def test_cardinal_look_and_bishop_redraw() -> None:
     game = new_game("premium", 5, first)
     game.act(0, Play("cardinal", (1, 2)))
     look = _staging(game, 0)
-    assert look.prompt == "Look at whose hand?"
-    assert _labels(look) == ["1 Bo's hand", "2 Cy's hand"]
+    assert look.prompt == "Look at one of the two hands?"
+    assert _labels(look) == ["1 Bo's hand", "2 Cy's hand", "3 Neither"]
     assert look.pick_key("2") == {"type": "look", "seat": 2}
 
     game = new_game(
@@ -132,3 +171,40 @@ def test_cardinal_look_and_bishop_redraw() -> None:
     redraw = _staging(game, 1)
     assert _labels(redraw) == ["1 Yes: discard and draw", "2 No: keep it"]
     assert redraw.pick_key("2") == {"type": "redraw", "redraw": False}
+
+
+def test_a_cardinal_on_yourself_offers_the_other_hand_or_none() -> None:
+    first = ["princess", "cardinal", "priest", "baron", "handmaid", "prince", "guard"]
+    game = new_game("premium", 5, first)
+    game.act(0, Play("cardinal", (0, 3)))
+    look = _staging(game, 0)
+    assert look.prompt == "Look at Di's hand?"
+    assert _labels(look) == ["1 Yes: look at Di's hand", "2 No"]
+    assert look.pick_key("2") == {"type": "look", "seat": None}
+    game.act(0, Look(None))
+    assert game.pending is not None and game.pending.seat == 1
+
+
+def test_names_keep_their_case_in_a_hand_to_look_at() -> None:
+    first = ["princess", "cardinal", "priest", "baron", "handmaid", "prince", "guard"]
+    game = new_game("premium", 5, first)
+    game.act(0, Play("cardinal", (1, 2)))
+    view = game.view(0)
+    bots = ("Ana", "medium bot 2", "easy bot 3", "Di", "Ed")
+    look = Staging(view["choices"], Names(bots, 0, {c["id"]: c for c in view["cards"]}))
+    assert _labels(look)[:2] == ["1 medium bot 2's hand", "2 easy bot 3's hand"]
+
+
+def test_two_players_picked_in_either_order_make_the_same_play() -> None:
+    first = ["princess", "cardinal", "priest", "baron", "handmaid", "prince", "guard"]
+    staging = _staging(new_game("premium", 5, first), 0)
+    staging.pick_key("1")  # Cardinal
+    assert _labels(staging) == ["1 You", "2 Bo", "3 Cy", "4 Di", "5 Ed"]
+    staging.pick_key("4")  # Di first
+    assert staging.prompt == "Di and who else?"
+    assert staging.pick_key("2") == {
+        "type": "play",
+        "card": "cardinal",
+        "targets": (1, 3),
+        "guess": None,
+    }

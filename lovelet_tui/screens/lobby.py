@@ -57,6 +57,7 @@ class LobbyScreen(Screen[None]):
         yield TooSmall()
         with Vertical(id="main"):
             yield TextRows(wrap=False, id="welcome")
+            yield TextRows(id="notice")
             yield TextRows(wrap=False, id="tables-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield TextRows(wrap=False, id="online")
@@ -80,6 +81,13 @@ class LobbyScreen(Screen[None]):
         self.query_one("#welcome", TextRows).show(line)
         if welcome.motd:
             self.query_one(LogView).write(Text(welcome.motd, style="italic"))
+
+    def show_notice(self, text: str) -> None:
+        """The server's latest word to this player (first: why their name is not the one
+        asked for), on the line under the welcome; two lines if it needs them."""
+        notice = self.query_one("#notice", TextRows)
+        notice.set_class(cell_len(text) > self.size.width - 2, "-long")
+        notice.show(Text(text, style="italic"))
 
     def show_lobby(self, lobby: Lobby) -> None:
         """The table list (the cursor stays on its table) and the names online."""

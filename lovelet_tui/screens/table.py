@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import math
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from time import monotonic
 from typing import Any
 
 from rich.text import Text
@@ -15,13 +13,13 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.timer import Timer
 
 from lovelet_tui.actions import bindings
+from lovelet_tui.countdown import Clock, clock_texts
 from lovelet_tui.editions import CONFIRM_PLAY, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
-from lovelet_tui.narrate import REASONS, gained, narrate
+from lovelet_tui.narrate import REASONS, narrate, round_awards, token_reason
 from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
@@ -53,15 +51,13 @@ from protocol import (
 )
 
 View = Mapping[str, Any]
+TABLE_KEYS = {binding.key: binding.action for binding in bindings("table") if not binding.priority}
 WAITING_FOR = {
     "play": "to play a card",
     "chancellor": "to choose which card to keep",
     "cardinal_look": "to choose a hand to look at",
     "bishop_redraw": "to decide whether to redraw",
 }
-WARN_SECONDS = 10  # the player on turn is warned this long before the timer runs out
-TICK_LATE = 0.02  # seconds after a whole second that the clock redraws, to land past it
-CLOCK_STYLE, WARN_STYLE = "bold", "bold reverse"
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
@@ -93,14 +89,13 @@ class TableScreen(Screen[str]):
         self.cursor = 0  # the seat managed before the game starts
         self.continued = False  # this round's "next round" was sent
         self.round_end: Mapping[str, Any] = {}  # the last round_end event, for the summary
+        self.round_events: list[Mapping[str, Any]] = []  # since the round began: its tokens
         self.offered: dict[str, bool | str] = {}  # `_offered()` at the last key bar refresh
         self.seen = Sightings()  # what this receiver's effects showed of other hands
         self.rounds_won: Counter[int] = Counter()  # seat → rounds won this game
         self.confirming: Confirm | None = None
         self.placed = False  # the seat cursor was put on the receiver's seat or a free one
-        self.countdown: Countdown | None = None
-        self.deadline = 0.0  # `monotonic()` when the countdown reaches 0
-        self.ticker: Timer | None = None  # the next redraw of the countdown, while one runs
+        self.clock = Clock(self, self._draw_clock)  # the timer running at the table
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -131,7 +126,7 @@ class TableScreen(Screen[str]):
         self._log_events(state.events)
         self._restage()
         self._draw()
-        self._start_clock(state.countdown)
+        self.clock.start(state.countdown)
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
@@ -160,9 +155,13 @@ class TableScreen(Screen[str]):
             self.seen.clear()
             self.rounds_won.clear()
         for event in events:
-            if event.get("kind") == "round_end":
+            kind = event.get("kind")
+            if kind == "round_start":
+                self.round_events = []
+            elif kind == "round_end":
                 self.round_end = event
                 self.rounds_won.update(event.get("winners") or [])
+            self.round_events.append(event)
         self.seen.read(events, self.info.you if self.info else None)
         log.write(*narrate(events, self.names))
 
@@ -208,6 +207,7 @@ class TableScreen(Screen[str]):
         """The choice panel and the keys offered: all a step of a decision changes."""
         self._draw_choices()
         offered = {**self._offered(), "pick_keys": self._pick_keys()}
+        offered["asking"] = self.confirming is not None  # every key answers: none shown
         if offered != self.offered:
             self.offered = offered
             self.refresh_bindings()
@@ -243,13 +243,21 @@ class TableScreen(Screen[str]):
         names = self.names
         winners = names.group(view.get("round_winners") or [], capital=True)
         reason = REASONS.get(self.round_end.get("reason", ""), "")
-        gains = self.round_end.get("gains") or {}
         text = Text.assemble((f"Round {view.get('round')} over", "bold"), f"\n{winners} won")
         text.append(f" ({reason})." if reason else ".")
-        if gains:
-            text.append(f"\nTokens: {gained(gains, names)}")
+        text.append_text(self._tokens_given())
         if self.info is not None and self.info.you is not None:
             text.append(f"\n\n{self._waiting_others()}" if self.continued else "\n\nn: next round")
+        return text
+
+    def _tokens_given(self) -> Text:
+        """A line per player who gained tokens this round, with why: "Bo +2: round win, Spy"."""
+        reasons: dict[int, list[str]] = {}
+        for seat, reason in round_awards(self.round_events):
+            reasons.setdefault(seat, []).append(token_reason(reason, self.names))
+        text = Text("\nTokens:" if reasons else "")
+        for seat, why in reasons.items():
+            text.append(f"\n {self.names.player(seat, capital=True)} +{len(why)}: {', '.join(why)}")
         return text
 
     def _waiting_others(self) -> str:
@@ -434,18 +442,31 @@ class TableScreen(Screen[str]):
         running game); asked already, it quits."""
         if not self._playing() or (self.confirming and self.confirming.kind == "quit"):
             return False
-        self._ask(Confirm("quit", "Quit lovelet?", "A bot plays your seat until you return."))
+        self._ask(Confirm("quit", "Quit lovelet?", "You leave this game."))
         return True
 
-    def on_key(self, event: events.Key) -> None:
-        """While a question is open, `y` says yes and any other key no."""
+    async def on_key(self, event: events.Key) -> None:
+        """Keys in the order typed: while a question is open, `y` says yes and any other key
+        no; else the table's own keys run here. (Left to the app's bindings, a key runs only
+        after a trip through the app's queue, and a key typed right after it, such as the
+        `y` after `l`, would reach this screen first.)"""
         confirm = self.confirming
-        if confirm is None:
-            return
+        action = TABLE_KEYS.get(event.key)
+        if confirm is None and event.key == "ctrl+q":
+            if not self.ask_to_quit():
+                return  # the app quits
+        elif confirm is None and action is None:
+            return  # the app's keys, or none
         event.stop()
         event.prevent_default()
+        if confirm is not None:
+            self._answer(confirm, yes=event.key == "y")
+        elif action is not None:
+            await self.run_action(action)
+
+    def _answer(self, confirm: Confirm, *, yes: bool) -> None:
         self.confirming = None
-        if event.key == "y":
+        if yes:
             self._confirmed(confirm)
         elif confirm.kind == "play" and self.staging is not None:
             self.staging.back()
@@ -476,43 +497,19 @@ class TableScreen(Screen[str]):
 
     # ---------------------------------------------------------------- the timer
 
-    def _start_clock(self, countdown: Countdown | None) -> None:
-        """Count down from what the server sent; stop when no timer runs."""
-        self.countdown = countdown
-        if self.ticker is not None:
-            self.ticker.stop()
-            self.ticker = None
-        if countdown is not None:
-            self.deadline = monotonic() + countdown.remaining_ms / 1000
-        self._tick()
-
-    def _tick(self) -> None:
-        """Redraw the countdown, and come back when its shown second changes."""
-        self.ticker = None
-        countdown = self.countdown
-        left = max(0.0, self.deadline - monotonic()) if countdown else 0.0
-        seconds = math.ceil(left)
-        self._draw_clock(countdown, seconds)
-        if countdown is not None and seconds > 0 and self.is_current:
-            delay = left - (seconds - 1) + TICK_LATE
-            self.ticker = self.set_timer(delay, self._tick, name="countdown")
-
     def _draw_clock(self, countdown: Countdown | None, seconds: int) -> None:
         header, panel = Text(), Text()
         if countdown is not None and self.info is not None:
-            header, panel = _clock_texts(countdown, seconds, self.info.you, self.names)
+            header, panel = clock_texts(countdown, seconds, self.info.you, self.names)
         self.query_one(TableHeader).show_clock(header)
         self.query_one(ChoicePanel).show_clock(panel)
 
     def on_screen_suspend(self) -> None:
         """Another screen is on top (help): nothing ticks here meanwhile."""
-        if self.ticker is not None:
-            self.ticker.stop()
-            self.ticker = None
+        self.clock.hide()
 
     def on_screen_resume(self) -> None:
-        if self.countdown is not None:
-            self._tick()
+        self.clock.show()
 
     def _send(self, message: ClientMessage) -> None:
         send(self, message)
@@ -540,29 +537,6 @@ def _header(info: TableInfo, view: View | None) -> list[tuple[str, str]]:
     if info.spectators:
         parts.append((f"{len(info.spectators)} watching", f"{len(info.spectators)} watch"))
     return parts
-
-
-def _clock_texts(
-    countdown: Countdown, seconds: int, you: int | None, names: Names
-) -> tuple[Text, Text]:
-    """The countdown for the header, and for the choice panel (empty when it is another
-    player's turn: the header says it)."""
-    left = _duration(seconds)
-    if countdown.kind == "pause":
-        return Text(f"next round in {left}", style=CLOCK_STYLE), Text(
-            f"Next round in {left}", style=CLOCK_STYLE
-        )
-    if countdown.seat is not None and countdown.seat == you:
-        warn = seconds <= WARN_SECONDS
-        panel = f"Hurry: {left} left!" if warn else f"Your turn: {left} left"
-        style = WARN_STYLE if warn else CLOCK_STYLE
-        return Text(f"your turn: {left}", style=style), Text(panel, style=style)
-    whose = names.whose(countdown.seat) if countdown.seat is not None else "this"
-    return Text(f"{whose} turn: {left}", style=CLOCK_STYLE), Text()
-
-
-def _duration(seconds: int) -> str:
-    return f"{seconds} s" if seconds < 60 else f"{seconds // 60}:{seconds % 60:02d}"
 
 
 def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:

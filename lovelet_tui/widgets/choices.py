@@ -23,30 +23,45 @@ class ChoicePanel(Rows):
         self.staging: Staging | None = None
         self.status = Text()
         self.clock = Text()
+        self._body: tuple[int, int, list[Text]] | None = None  # width, height, rows below it
+
+    def on_resize(self) -> None:
+        self._body = None
+        super().on_resize()
 
     def show_clock(self, clock: Text) -> None:
         """The timer line (empty: none); a tick repaints that row alone."""
+        if clock.plain == self.clock.plain and clock.style == self.clock.style:
+            return  # another player's turn: the panel has nothing to redraw
+        if bool(clock) != bool(self.clock):
+            self._body = None  # the rows below it get one row more or less
         self.clock = clock
         self.redraw()
 
     def show_staging(self, staging: Staging) -> None:
         """The prompt of the current step and as many options as fit, around the cursor."""
-        self.staging = staging
+        self.staging, self._body = staging, None
         self.redraw()
 
     def show_text(self, text: Text) -> None:
         """A status text instead of choices."""
-        self.staging, self.status = None, text
+        self.staging, self.status, self._body = None, text, None
         self.redraw()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
-        """The timer, then the staged step's rows or the status wrapped to the width."""
+        """The timer, then the staged step's rows or the status wrapped to the width (kept
+        while only the timer changes)."""
         clock = [self.clock] if self.clock else []
+        if self._body is None or self._body[:2] != (width, height):
+            self._body = (width, height, self._body_rows(width, height - len(clock)))
+        return clock + self._body[2]
+
+    def _body_rows(self, width: int, height: int) -> list[Text]:
         staging = self.staging
         if staging is None:
-            return clock + wrap_rows(self.status, width, self.app.console)
+            return wrap_rows(self.status, width, self.app.console)
         options = staging.options
-        rows = clock + wrap_rows(Text(staging.prompt, style="bold"), width, self.app.console)
+        rows = wrap_rows(Text(staging.prompt, style="bold"), width, self.app.console)
         room = max(1, height - len(rows))
         start = max(0, min(staging.cursor - room // 2, len(options) - room))
         for index, option in enumerate(options[start : start + room], start):

@@ -37,6 +37,8 @@ class TableHeader(Rows):
 
     def show_clock(self, clock: Text) -> None:
         """The timer at the right edge (empty when none runs)."""
+        if clock.plain == self.clock.plain and clock.style == self.clock.style:
+            return
         self.clock = clock
         self.redraw()
 

@@ -380,9 +380,10 @@ def _bottom_order(table: Table, choice: dict) -> float:
 
 
 def score_look(table: Table, choice: dict) -> float:
-    """Cardinal: look at the hand this seat knows least about (its own it sees anyway)."""
+    """Cardinal: look at the hand this seat knows least about (looking at none is worth
+    nothing)."""
     seat = choice["seat"]
-    if seat == table.me:
+    if seat is None or seat == table.me:
         return 0.0
     return 1 - max(table.dists[seat].values(), default=1.0)
 

@@ -25,9 +25,9 @@ class Keep(NamedTuple):
 
 
 class Look(NamedTuple):
-    """Cardinal: look at the hand of one of the two seats that swapped."""
+    """Cardinal: look at the hand of one of the two seats that swapped, or (None) at neither."""
 
-    seat: int
+    seat: int | None
 
 
 class Redraw(NamedTuple):

@@ -125,7 +125,7 @@ def chancellor(game: Game, seat: int, card: CardSpec, targets: Targets, guess: G
     deck = game.deck
     drawn = deck[:-3:-1]  # the top two cards (or what is left), top first
     if not drawn:
-        game.emit("no_effect", seat, card=card.id)
+        game.emit("no_effect", seat, card=card.id, why="empty_deck")
         return
     del deck[-2:]
     hand = game.hands[seat]
@@ -158,18 +158,31 @@ def baroness(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Gue
         _look(game, seat, target)
 
 
+NO_LOOK = Look(None)  # the Cardinal's player looks at neither hand
+
+
 def cardinal(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:
-    """Two players swap hands; then the Cardinal's player looks at one of the two hands."""
+    """Two players swap hands; then the Cardinal's player may look at one of the two hands:
+    the other one, if it was one of the two (it holds its own)."""
     if not targets:
         return
     a, b = targets
     _swap(game, seat, a, b)
-    game.ask(seat, "cardinal_look", (Look(a), Look(b)))
+    if seat == a:
+        looks = (Look(b), NO_LOOK)
+    elif seat == b:
+        looks = (Look(a), NO_LOOK)
+    else:
+        looks = (Look(a), Look(b), NO_LOOK)
+    game.ask(seat, "cardinal_look", looks)
 
 
 def cardinal_look(game: Game, seat: int, look: Look) -> None:
-    """The Cardinal's player looks at the chosen hand."""
-    _look(game, seat, look.seat)
+    """The Cardinal's player looks at the chosen hand, or at none."""
+    if look.seat is None:
+        game.emit("no_look", seat)
+    else:
+        _look(game, seat, look.seat)
 
 
 def jester(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Guess) -> None:

@@ -10,7 +10,7 @@ from itertools import chain, compress, repeat, starmap
 
 from . import effects, legal
 from .cards import CardSpec, Role
-from .choices import Choice, Decision, Keep
+from .choices import Choice, Decision, Keep, Play
 from .edition import Edition
 from .errors import IllegalAction, SetupError
 from .events import Event
@@ -202,6 +202,8 @@ class Game:
             raise IllegalAction("no_decision", "no decision is pending")
         try:  # a lookup or two find a legal play and what playing it takes
             step = self._steps.get(choice) or self._more_steps.get(choice)
+            if step is None and type(choice) is Play and len(choice.targets) == 2:
+                step = self._in_order(choice)
         except TypeError:  # unhashable, so not a choice
             step = None
         if step is None:
@@ -217,6 +219,8 @@ class Game:
             if self.record:
                 public = {"card": card.id, "targets": targets, "guess": guess}
                 self.events.append(Event("play", seat, public))
+                if card.choosing and not targets:  # every other player protected or out
+                    self.emit("no_effect", seat, card=card.id, why="no_target")
             if card.choosing:
                 self.marked = None
             effect(self, seat, card, targets, guess)
@@ -234,6 +238,16 @@ class Game:
             while not alive[turn]:
                 turn = after[turn]
             self._begin_turn(turn)
+
+    def _in_order(self, play: Play) -> legal.Step | None:
+        """The step of `play` with its two players in seat order, as the legal plays list
+        them (a Baroness or Cardinal may name them in any order). TypeError if they are not
+        comparable."""
+        first, second = play.targets
+        if first <= second:
+            return None
+        ordered = Play(play.card, (second, first), play.guess)
+        return self._steps.get(ordered) or self._more_steps.get(ordered)
 
     def _decide(self, seat: int, choice: Choice, decision: Decision) -> None:
         """A sub-decision's choice (Chancellor, Cardinal, Bishop); any other is illegal."""

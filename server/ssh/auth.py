@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Callable
+from typing import NoReturn
 
 import asyncssh
 
 from server.logs import log_connect
-from server.sanitize import clean_name, clean_text
+from server.sanitize import clean_text, name_from
+from server.ssh.hooks import on_auth_failure, on_request
+from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint
-from server.ssh.limits import ConnectionGate, SSHLimits
+from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
 from server.ssh.session import Login, LoveletSession, SessionConfig, note_refusal
 
 CLIENT_VERSION_MAX_LEN = 100
@@ -22,6 +26,7 @@ AUTH_BANNER = (
     "No SSH key? You play as a guest. To keep your identity, create a key once:\r\n"
     "    ssh-keygen -t ed25519\r\n"
 )
+FORWARDING_REFUSED = "Port forwarding is disabled on this server"
 
 
 class LoveletSSHServer(asyncssh.SSHServer):
@@ -33,6 +38,11 @@ class LoveletSSHServer(asyncssh.SSHServer):
     and only if public-key auth was the last method attempted (auth requests are processed
     one at a time, a new one cancelling the previous). Keyboard-interactive with no prompts
     logs in a guest.
+
+    Before login a connection has `handshake_timeout` seconds to send its first
+    authentication request and `max_auth_tries` failures; channel opens and global requests
+    are budgeted (`request_rate`, `request_burst`). Each breach closes the connection and
+    logs one line with the address and the reason.
     """
 
     def __init__(self, gate: ConnectionGate, config: SessionConfig) -> None:
@@ -48,6 +58,9 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._sessions = 0
         self._banner_sent = False
         self._refusal: str | None = None
+        self._handshake_timer: asyncio.TimerHandle | None = None
+        self._auth_failures = 0
+        self._requests = TokenBucket(self.limits.request_rate, self.limits.request_burst)
 
     @property
     def limits(self) -> SSHLimits:
@@ -61,6 +74,15 @@ class LoveletSSHServer(asyncssh.SSHServer):
         reason = self._config.gatekeeper.refuse_address(self._peer) or self._gate.admit(
             self._peer, conn
         )
+        if reason == EARLY_DROP:
+            note_refusal(self._config, self._peer, label="early_drop")
+            asyncio.get_running_loop().call_soon(conn.abort)
+            return
+        self._handshake_timer = asyncio.get_running_loop().call_later(
+            self.limits.handshake_timeout, self._handshake_expired
+        )
+        on_auth_failure(conn, self._auth_failed)
+        on_request(conn, self._request_allowed)
         if reason is None:
             self._admitted = True
             return
@@ -68,9 +90,43 @@ class LoveletSSHServer(asyncssh.SSHServer):
         if self._gate.begin_refusal():
             self._refusal = reason  # told at begin_auth, once the client can show it
         else:
-            conn.get_loop().call_soon(conn.abort)
+            asyncio.get_running_loop().call_soon(conn.abort)
+
+    def _handshake_expired(self) -> None:
+        """No authentication request in time: key exchange never finished (or never began)."""
+        self._handshake_timer = None
+        note_refusal(self._config, self._peer, label="handshake_timeout")
+        assert self._conn is not None
+        self._conn.abort()
+
+    def _auth_failed(self) -> bool:
+        """Count a failed attempt; past the cap, disconnect instead of answering it."""
+        self._auth_failures += 1
+        if self._auth_failures <= self.limits.max_auth_tries + 1:  # + the first `none` probe
+            return True
+        note_refusal(self._config, self._peer, label="auth_tries")
+        assert self._conn is not None
+        self._conn.disconnect(
+            asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, "Too many authentication failures."
+        )
+        return False
+
+    def _request_allowed(self) -> bool:
+        """Spend one channel open or global request; over budget, disconnect."""
+        if self._requests.spend(1) == 0.0:
+            return True
+        note_refusal(self._config, self._peer, label="requests")
+        assert self._conn is not None
+        self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, "Too many requests.")
+        return False
+
+    def _handshake_done(self) -> None:
+        if self._handshake_timer is not None:
+            self._handshake_timer.cancel()
+            self._handshake_timer = None
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._handshake_done()
         if self._admitted:
             self._admitted = False
             self._gate.release(self._peer, self._conn, logged_in=self._authenticated)
@@ -85,9 +141,10 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._candidate_key = None
         conn = self._conn
         assert conn is not None
+        self._handshake_done()
         if self._refusal is not None:
             conn.send_auth_banner(f"{self._refusal}\r\n")
-            conn.get_loop().call_soon(_refuse, conn, self._refusal)
+            asyncio.get_running_loop().call_soon(_refuse, conn, self._refusal)
         elif not self._banner_sent:
             self._banner_sent = True
             conn.send_auth_banner(AUTH_BANNER)
@@ -113,12 +170,13 @@ class LoveletSSHServer(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         key, self._candidate_key = self._candidate_key, None
         identity = fingerprint(key) if key is not None else None
+        name = name_from(self._username)
         self._login = Login(
-            clean_name(self._username), identity, self._peer, self._client_version()
+            name.name, identity, self._peer, self._client_version(), name_problem=name.problem
         )
         self._authenticated = True
         if self._admitted:
-            self._gate.logged_in()
+            self._gate.logged_in(self._peer)
         log.debug(
             "authenticated %s as %r (%s)",
             self._peer,
@@ -150,21 +208,29 @@ class LoveletSSHServer(asyncssh.SSHServer):
     def _session_finished(self) -> None:
         self._sessions -= 1
 
-    # Forwarding of any kind is refused (asyncssh's defaults, stated here on purpose)
+    # Forwarding of any kind is refused: "administratively prohibited", as OpenSSH says it
 
     def connection_requested(
         self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
     ) -> bool:
-        return False
+        self._refuse_forwarding()
 
     def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        note_refusal(self._config, self._peer, label="forwarding")
         return False
 
     def unix_connection_requested(self, dest_path: str) -> bool:
-        return False
+        self._refuse_forwarding()
 
     def unix_server_requested(self, listen_path: str) -> bool:
+        note_refusal(self._config, self._peer, label="forwarding")
         return False
+
+    def _refuse_forwarding(self) -> NoReturn:
+        note_refusal(self._config, self._peer, label="forwarding")
+        raise asyncssh.ChannelOpenError(
+            asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED, FORWARDING_REFUSED
+        )
 
 
 def _refuse(conn: asyncssh.SSHServerConnection, reason: str) -> None:

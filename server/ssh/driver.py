@@ -24,6 +24,8 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from server.ssh.input import PASTE_CHARS_PER_KEY, InputPump, KeyBudget
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -50,6 +52,8 @@ PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
 OUTPUT_OVERFLOW = "Your connection is too slow to keep up; disconnected."
 PASTE_TOO_LONG = "That paste was too long; disconnected."
+INPUT_FLOOD = "Too much input; disconnected."
+INPUT_DROPPED = "You are typing faster than the server accepts: some keys were dropped."
 COLOR_SYSTEMS = {
     "standard": ColorSystem.STANDARD,
     "256": ColorSystem.EIGHT_BIT,
@@ -103,8 +107,11 @@ class SSHDriver(Driver):
     Output: `write()` buffers, `flush()` (once per frame) sends one channel write. While the
     channel is paused (slow client) frames are dropped and a full repaint follows the resume;
     past `hard_limit` unsent bytes, or after `stall_timeout` seconds paused, `disconnect` is
-    called. Input: `feed()` bytes from the channel; a lone Esc is resolved by a `call_later`
-    timer; a bracketed paste longer than `max_paste` also calls `disconnect`.
+    called. Input: the `pump` hands over a chunk of bytes at a time and waits until the app
+    has handled the events made of it (the SSH window reopens only as the app consumes). Each
+    event costs `keys` budget: events over budget are dropped with a notice to the player, and
+    a flood of them calls `disconnect`, as does a bracketed paste longer than `max_paste`. A
+    lone Esc is resolved by a `call_later` timer.
     """
 
     def __init__(
@@ -115,6 +122,8 @@ class SSHDriver(Driver):
         hard_limit: int,
         stall_timeout: float,
         max_paste: int,
+        pump: InputPump,
+        keys: KeyBudget,
         disconnect: Callable[[str], None],
         debug: bool = False,
         mouse: bool = True,
@@ -129,14 +138,26 @@ class SSHDriver(Driver):
         self._paste = PasteWatch(max_paste)
         self._out: list[str] = []
         self._paused = False
+        self._cut_off = False
         self._dropped_frames = 0
         self._stale = False
         self._app_mode = False
         self._input_enabled = True
-        self._pending_input: list[bytes] = []
+        self._pump = pump
+        self._keys = keys
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._parser = XTermParser(debug=False)
         self._tick_handle: asyncio.TimerHandle | None = None
+
+    @property
+    def keys_dropped(self) -> int:
+        """Input events dropped for going over the key budget."""
+        return self._keys.dropped
+
+    @property
+    def unsent_output(self) -> int:
+        """Bytes written to the channel that the client has not taken yet."""
+        return self._channel.get_write_buffer_size() if self._channel is not None else 0
 
     @property
     def dropped_frames(self) -> int:
@@ -155,6 +176,8 @@ class SSHDriver(Driver):
             return
         data = "".join(self._out)
         self._out.clear()
+        if self._cut_off:
+            return
         if self._paused and self._app_mode:
             self._dropped_frames += 1
             self._stale = True
@@ -174,10 +197,10 @@ class SSHDriver(Driver):
             self._overflow()
 
     def _overflow(self) -> None:
-        """The client is hopelessly behind: stop writing and let the session drop it."""
+        """The client is hopelessly behind: send no more frames and let the session drop it."""
         self._cancel_stall()
-        if self._channel is not None:
-            self._channel = None
+        if not self._cut_off and self._channel is not None:
+            self._cut_off = True
             self._disconnect(OUTPUT_OVERFLOW)
 
     def pause_output(self) -> None:
@@ -221,9 +244,7 @@ class SSHDriver(Driver):
         self._app_mode = True
         if self._size is not None:
             self.resize(*self._size)
-        pending, self._pending_input = self._pending_input, []
-        for data in pending:
-            self.feed(data)
+        self._pump.attach(self._consume)
 
     def stop_application_mode(self) -> None:
         """Restore the client's terminal (never dropped, even while paused)."""
@@ -245,7 +266,7 @@ class SSHDriver(Driver):
         closing the parse generator drops its last event, which would otherwise pin the app.
         """
         self._input_enabled = False
-        self._pending_input.clear()
+        self._pump.close()
         self._cancel_tick()
         self._parser._gen.close()
 
@@ -256,22 +277,38 @@ class SSHDriver(Driver):
 
     # Input
 
-    def feed(self, data: bytes) -> None:
-        """Turn bytes from the client into Textual events."""
+    def _consume(self, data: bytes) -> bool:
+        """Turn a chunk of input into events; True when some went to the app (wait for it)."""
         if not self._input_enabled:
-            return
-        if not self._app_mode:
-            self._pending_input.append(data)
-            return
+            return False
         text = self._decode(data)
         if not self._paste.watch(text):
-            self.disable_input()
-            self._disconnect(PASTE_TOO_LONG)
-            return
+            self._kick(PASTE_TOO_LONG)
+            return False
+        posted = False
         if text:
             for message in self._parser.feed(text):
-                self.process_message(message)
+                posted = self._admit(message) or posted
+                if not self._input_enabled:
+                    return False
         self._schedule_tick()
+        return posted and self._app.call_later(self._pump.release)
+
+    def _admit(self, message: Message) -> bool:
+        """Hand `message` to the app if the key budget allows; True if it did."""
+        verdict = self._keys.admit(input_cost(message))
+        if verdict == KeyBudget.ACCEPT:
+            self.process_message(message)
+            return True
+        if verdict == KeyBudget.FLOOD:
+            self._kick(INPUT_FLOOD)
+        elif verdict == KeyBudget.DROP_AND_NOTIFY:
+            self._app.call_later(self._app.notify, INPUT_DROPPED, severity="warning")
+        return False
+
+    def _kick(self, reason: str) -> None:
+        self.disable_input()
+        self._disconnect(reason)
 
     def resize(self, width: int, height: int) -> None:
         """The client's terminal changed size (already clamped by the caller)."""
@@ -297,7 +334,7 @@ class SSHDriver(Driver):
         if not self._input_enabled:
             return
         for message in self._parser.tick():
-            self.process_message(message)
+            self._admit(message)
         self._schedule_tick()
 
     def _cancel_tick(self) -> None:
@@ -323,6 +360,13 @@ class SSHDriver(Driver):
     ) -> None:
         """Ignored: the file would be written on the server."""
         binary.close()
+
+
+def input_cost(message: Message) -> float:
+    """What one input event costs of the key budget: a paste by its length."""
+    if isinstance(message, events.Paste):
+        return 1 + len(message.text) // PASTE_CHARS_PER_KEY
+    return 1
 
 
 class _NullFile:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,6 +25,8 @@ class SessionInfo:
     """Initial (columns, rows), already clamped."""
     notice: str | None = None
     """A one-line notice for the player from admission (e.g. why their name has a suffix)."""
+    environment: Mapping[str, str] = field(default_factory=dict)
+    """The client's TERM, LANG, LC_*, NO_COLOR and COLORTERM, if it sent them (none else)."""
 
     @property
     def guest(self) -> bool:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import time
+import ipaddress
+import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,8 +17,24 @@ class SSHLimits:
     max_connections: int = 200
     max_per_address: int = 10
     max_logins_in_progress: int = 20
-    max_sessions_per_connection: int = 2
+    """Connections not yet logged in, in total: at this many every new one is dropped."""
+    max_logins_per_address: int = 4
+    """Connections not yet logged in from one address (IPv6: one /`ipv6_prefix` network)."""
+    early_drop_start: int = 10
+    """From this many connections not yet logged in, new ones are dropped at random."""
+    early_drop_rate: float = 0.3
+    """The chance of that drop at `early_drop_start`, rising to 1 at `max_logins_in_progress`."""
+    ipv6_prefix: int = 64
+    """IPv6 addresses in one network of this prefix length count as one address."""
+    max_sessions_per_connection: int = 1
+    handshake_timeout: float = 10.0
+    """Seconds from the TCP connection to the client's first authentication request."""
     login_timeout: float = 30.0
+    max_auth_tries: int = 6
+    """Failed authentication attempts on one connection (the first `none` probe not counted)."""
+    request_rate: float = 1.0
+    """Channel opens and global requests per second on one connection, sustained."""
+    request_burst: int = 20
     keepalive_interval: float = 30.0
     keepalive_count_max: int = 3
     min_size: tuple[int, int] = (20, 10)
@@ -31,15 +48,35 @@ class SSHLimits:
     """A session whose output stays paused this long is disconnected."""
     close_timeout: float = 5.0
     """How long a session's app may take to exit when asked politely."""
-    input_rate: float = 4096.0
-    """Sustained bytes per second read from one session; faster input is paused."""
-    input_burst: int = 16 * 1024
+    input_rate: float = 1024.0
+    """Sustained bytes per second read from one session; reading pauses when it is faster."""
+    input_burst: int = 8 * 1024
     input_window: int = 64 * 1024
     """SSH receive window per channel: the most input buffered while reading is paused."""
+    input_buffer: int = 4 * 1024
+    """Bytes of one session's input waiting for its app before reading pauses."""
+    input_chunk: int = 64
+    """Bytes of one session's input turned into events per turn of the event loop."""
+    key_rate: float = 50.0
+    """Keys per second one session may send, sustained; the excess is dropped."""
+    key_burst: int = 200
+    key_flood: int = 2000
+    """Dropped keys (forgiven at key_rate per second) before a session is disconnected."""
+    max_env_requests: int = 64
+    """`env` requests one session may send; more disconnect it."""
+    window_change_rate: float = 20.0
+    """Window-size changes per second one session may send, sustained; more disconnect it."""
+    window_change_burst: int = 400
+    resize_interval: float = 0.2
+    """Seconds between two resizes passed to the app (the latest size wins)."""
     max_paste: int = 64 * 1024
     """A bracketed paste longer than this (characters) disconnects the session."""
 
     def __post_init__(self) -> None:
+        if not 0 <= self.early_drop_rate <= 1:
+            raise ValueError("SSHLimits needs 0 <= early_drop_rate <= 1")
+        if not 0 <= self.ipv6_prefix <= 128:
+            raise ValueError("SSHLimits needs 0 <= ipv6_prefix <= 128")
         if not 0 <= self.output_low_water <= self.output_high_water:
             raise ValueError("SSHLimits needs 0 <= output_low_water <= output_high_water")
         (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
@@ -52,24 +89,24 @@ class SSHLimits:
         return min(max(width, min_w), max_w), min(max(height, min_h), max_h)
 
 
-class InputBudget:
-    """A token bucket for the bytes one client sends."""
+EARLY_DROP = "Dropped at random: too many logins in progress."
+"""The reason `ConnectionGate.admit` gives for a random early drop (never shown to a client)."""
 
-    def __init__(
-        self, rate: float, burst: int, clock: Callable[[], float] = time.monotonic
-    ) -> None:
-        self._rate = rate
-        self._burst = burst
-        self._clock = clock
-        self._tokens = float(burst)
-        self._last = clock()
 
-    def spend(self, size: int) -> float:
-        """Take `size` bytes; return how long to stop reading (0.0 while within budget)."""
-        now = self._clock()
-        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate) - size
-        self._last = now
-        return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
+def address_key(address: str, ipv6_prefix: int = 64) -> str:
+    """What per-address limits count: an IPv4 address, or the IPv6 network it lies in.
+
+    IPv4-mapped IPv6 addresses count as their IPv4 address; anything unparsable as itself.
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if ip.version == 4:
+        return str(ip)
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.ip_network(f"{ip}/{ipv6_prefix}", strict=False))
 
 
 class Connection(Protocol):
@@ -79,11 +116,17 @@ class Connection(Protocol):
 
 
 class ConnectionGate:
-    """Counts connections by state and address and decides whether to admit another."""
+    """Counts connections by state and address and decides whether to admit another.
 
-    def __init__(self, limits: SSHLimits) -> None:
+    Addresses are counted by `address_key`. Connections not yet logged in are capped per
+    address and in total, and dropped at random in between (OpenSSH's MaxStartups).
+    """
+
+    def __init__(self, limits: SSHLimits, chance: Callable[[], float] = random.random) -> None:
         self._limits = limits
+        self._chance = chance
         self._per_address: Counter[str] = Counter()
+        self._logging_in_from: Counter[str] = Counter()
         self._total = 0
         self._logging_in = 0
         self._open: set[Connection] = set()
@@ -104,36 +147,67 @@ class ConnectionGate:
         """Open connections."""
         return self._total
 
+    def key(self, address: str) -> str:
+        """The address as the per-address limits count it."""
+        return address_key(address, self._limits.ipv6_prefix)
+
     def admit(self, address: str, conn: Connection) -> str | None:
-        """Register a new connection; return a refusal reason instead if over a limit."""
-        limits = self._limits
+        """Register a new connection; return a refusal reason instead if over a limit.
+
+        `EARLY_DROP` is returned for a connection dropped at random: close it without a word.
+        """
+        limits, key = self._limits, self.key(address)
         if not self._open_for_business:
             return "The server is shutting down."
         if self._total >= limits.max_connections:
             return "Server is full, please try again later."
-        if self._per_address[address] >= limits.max_per_address:
+        if self._per_address[key] >= limits.max_per_address:
             return "Too many connections from your address."
+        if self._logging_in_from[key] >= limits.max_logins_per_address:
+            return "Too many logins in progress from your address, please try again in a moment."
         if self._logging_in >= limits.max_logins_in_progress:
             return "Too many logins in progress, please try again in a moment."
+        if self._chance() < self.drop_chance():
+            return EARLY_DROP
         self._total += 1
-        self._per_address[address] += 1
+        self._per_address[key] += 1
+        self._logging_in_from[key] += 1
         self._logging_in += 1
         self._open.add(conn)
         return None
 
-    def logged_in(self) -> None:
-        """A connection admitted earlier finished authenticating."""
+    def drop_chance(self) -> float:
+        """The chance a new connection is dropped at random, given the logins in progress."""
+        limits = self._limits
+        start, full = limits.early_drop_start, limits.max_logins_in_progress
+        if self._logging_in < start:
+            return 0.0
+        if full <= start:
+            return limits.early_drop_rate
+        rising = (self._logging_in - start) / (full - start)
+        return limits.early_drop_rate + (1 - limits.early_drop_rate) * rising
+
+    def logged_in(self, address: str) -> None:
+        """A connection admitted earlier from `address` finished authenticating."""
         self._logging_in -= 1
+        self._forget_login(self.key(address))
 
     def release(self, address: str, conn: Connection, *, logged_in: bool) -> None:
         """An admitted connection closed."""
+        key = self.key(address)
         self._open.discard(conn)
         self._total -= 1
-        self._per_address[address] -= 1
-        if self._per_address[address] <= 0:
-            del self._per_address[address]
+        self._per_address[key] -= 1
+        if self._per_address[key] <= 0:
+            del self._per_address[key]
         if not logged_in:
             self._logging_in -= 1
+            self._forget_login(key)
+
+    def _forget_login(self, key: str) -> None:
+        self._logging_in_from[key] -= 1
+        if self._logging_in_from[key] <= 0:
+            del self._logging_in_from[key]
 
     def begin_refusal(self) -> bool:
         """May a refused connection stay open until it can be told why? (False under flood.)"""

@@ -6,7 +6,7 @@ import asyncio
 from collections.abc import Iterator
 from typing import Generic, Protocol, TypeVar
 
-from server.sanitize import NAME_MAX_LEN
+from server.sanitize import with_suffix
 
 
 class Closable(Protocol):
@@ -20,12 +20,6 @@ S = TypeVar("S", bound=Closable)
 
 def _key(nickname: str) -> str:
     return nickname.casefold()
-
-
-def with_suffix(name: str, number: int, max_len: int = NAME_MAX_LEN) -> str:
-    """`name-<number>`, shortening `name` so the result fits in `max_len`."""
-    suffix = f"-{number}"
-    return name[: max_len - len(suffix)] + suffix
 
 
 class SessionRegistry(Generic[S]):

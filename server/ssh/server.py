@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from server.ssh import usernames
 from server.ssh.auth import server_factory
 from server.ssh.driver import COLOR_SYSTEMS
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
@@ -78,6 +79,7 @@ async def start_ssh_server(
     if color_system not in COLOR_SYSTEMS:
         raise ValueError(f"color_system must be one of {sorted(COLOR_SYSTEMS)}")
     host_key = load_or_create_host_key(data_dir)
+    usernames.install()
     registry: SessionRegistry[LoveletSession] = SessionRegistry()
     gate = ConnectionGate(limits)
     config = SessionConfig(

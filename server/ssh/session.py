@@ -14,10 +14,12 @@ from server.logs import Stopwatch, log_disconnect, log_login, log_refused
 from server.metrics import refusal_reason
 from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
-from server.ssh.gatekeeper import Gatekeeper, OpenDoor
+from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
 from server.ssh.info import SessionInfo
-from server.ssh.limits import InputBudget, SSHLimits
+from server.ssh.input import InputPump, KeyBudget
+from server.ssh.limits import SSHLimits
 from server.ssh.registry import SessionRegistry
+from server.ssh.requests import Environment, WindowChanges, intercept_env_requests
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -33,6 +35,8 @@ NEED_PTY = (
     "connect with plain `ssh` (or `ssh -t`), without a command.\r\n"
 )
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
+TOO_MANY_ENV = "Too many environment requests; disconnected."
+TOO_MANY_RESIZES = "Too many window-size changes; disconnected."
 DEFAULT_TERM = "xterm"
 TERM_MAX_LEN = 40
 
@@ -67,6 +71,20 @@ def note_refusal(
         config.metrics.refused(reason)
 
 
+def name_notice(login: Login, admission: Admission, nickname: str) -> str | None:
+    """One line saying why the player is not called what their SSH username asked for."""
+    said = (
+        [f"{login.name_problem}, so you are {admission.name} here."] if login.name_problem else []
+    )
+    if admission.notice:
+        said.append(admission.notice)
+    elif nickname != admission.name:
+        said.append(
+            f"Someone called {admission.name} is playing right now, so you are {nickname} here."
+        )
+    return " ".join(said) or None
+
+
 @dataclass(frozen=True, slots=True)
 class Login:
     """Who authenticated on the connection this session belongs to."""
@@ -76,6 +94,8 @@ class Login:
     peer: str
     client_version: str | None = None
     """The client's SSH version string, already sanitised."""
+    name_problem: str | None = None
+    """Why `requested_name` is not the SSH username as sent, in words (None if it is)."""
 
 
 class LoveletSession(asyncssh.SSHServerSession[bytes]):
@@ -88,21 +108,31 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._login = login
         self._on_finished = on_finished
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._conn: asyncssh.SSHServerConnection | None = None
+        self._kicked: str | None = None
+        """Why the server is ending this session and its connection, once it is."""
+        self._drop_timer: asyncio.TimerHandle | None = None
+        limits = config.limits
+        self._env = Environment(limits.max_env_requests)
+        self._window_changes = WindowChanges(
+            self._resize,
+            rate=limits.window_change_rate,
+            burst=limits.window_change_burst,
+            interval=limits.resize_interval,
+        )
         self._term: str | None = None
         self._size = config.limits.clamp_size(80, 24)
         self._nickname: str | None = None
         self._info: SessionInfo | None = None
         self._app: App[Any] | None = None
         self._driver: SSHDriver | None = None
-        self._pending: list[bytes] = []
+        self._pump: InputPump | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._refused = False
         self._close_message: str | None = None
         self._error: BaseException | None = None
         self._done = asyncio.Event()
-        self._budget = InputBudget(config.limits.input_rate, config.limits.input_burst)
-        self._reading_paused = False
         self._started: Stopwatch | None = None  # set when the login is logged
 
     @property
@@ -130,7 +160,16 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         limits = self._config.limits
         self._chan = chan
+        self._conn = chan.get_connection()
         chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
+        intercept_env_requests(chan, self._env_requested)
+        self._pump = InputPump(
+            chan,
+            rate=limits.input_rate,
+            burst=limits.input_burst,
+            buffer=limits.input_buffer,
+            chunk=limits.input_chunk,
+        )
 
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
@@ -140,15 +179,28 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if not self._window_changes.changed():
+            self._disconnect(TOO_MANY_RESIZES)
+            return
         self._set_size(width, height)
+
+    def _resize(self) -> None:
+        """Pass the latest size on (at most one resize per `resize_interval`)."""
         if self._driver is not None:
             self._driver.resize(*self._size)
+
+    def _env_requested(self, name: bytes, value: bytes) -> bool:
+        kept = self._env.request(name, value)
+        if self._env.exhausted:
+            self._disconnect(TOO_MANY_ENV)
+        return kept
 
     def shell_requested(self) -> bool:
         return True
 
     def session_started(self) -> None:
-        assert self._chan is not None
+        if self._chan is None or self._kicked is not None:
+            return  # disconnected before the shell started (e.g. an env flood)
         if self._term is None:
             self._chan.write(NEED_PTY.encode())
             self._chan.exit(1)
@@ -156,26 +208,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._task = asyncio.get_running_loop().create_task(self._run())
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
-        if datatype is not None:
-            return
-        self._throttle(len(data))
-        if self._driver is not None:
-            self._driver.feed(data)
-        else:
-            self._pending.append(data)
-
-    def _throttle(self, size: int) -> None:
-        """Stop reading for a while when the client sends faster than `input_rate`."""
-        wait = self._budget.spend(size)
-        if wait > 0 and not self._reading_paused and self._chan is not None:
-            self._reading_paused = True
-            self._chan.pause_reading()
-            asyncio.get_running_loop().call_later(wait, self._resume_reading)
-
-    def _resume_reading(self) -> None:
-        self._reading_paused = False
-        if self._chan is not None:
-            self._chan.resume_reading()
+        if datatype is None and self._pump is not None:
+            self._pump.received(data)
 
     def eof_received(self) -> bool:
         self.request_close()
@@ -191,6 +225,10 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._chan = None
+        self._window_changes.close()
+        if self._pump is not None:
+            self._pump.close()
+        self._drop_connection()
         if self._driver is not None:
             self._driver.detach()
         self.request_close()
@@ -244,7 +282,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._nickname = config.registry.register(admission.name, self)
         self._log_login()
         try:
-            self._info = self._make_info(admission.notice)
+            self._info = self._make_info(name_notice(login, admission, self._nickname))
             app = config.app_factory(self._info)
             prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
             self._app = app
@@ -286,23 +324,24 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             term=self._term,
             size=self._size,
             notice=notice,
+            environment=self._env.variables,
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
-        assert self._chan is not None
+        assert self._chan is not None and self._pump is not None
+        limits = self._config.limits
         driver = SSHDriver(
             app,
             channel=self._chan,
-            hard_limit=self._config.limits.output_hard_limit,
-            stall_timeout=self._config.limits.output_stall_timeout,
-            max_paste=self._config.limits.max_paste,
+            hard_limit=limits.output_hard_limit,
+            stall_timeout=limits.output_stall_timeout,
+            max_paste=limits.max_paste,
+            pump=self._pump,
+            keys=KeyBudget(limits.key_rate, limits.key_burst, limits.key_flood),
             disconnect=self._disconnect,
             **kwargs,
         )
         self._driver = driver
-        pending, self._pending = self._pending, []
-        for data in pending:
-            driver.feed(data)
         return driver
 
     def _on_app_error(self, error: BaseException) -> None:
@@ -317,31 +356,55 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         )
 
     def _disconnect(self, reason: str) -> None:
-        """Drop the whole connection at once (the client is misbehaving or hopeless)."""
+        """End the session now (the client misbehaves or cannot keep up) and its connection.
+
+        The client's terminal is restored and told why first; the connection is dropped once
+        that has been sent, or after `close_timeout` if the client does not read it.
+        """
+        if self._kicked is not None:
+            return
         log.warning("session %s from %s: %s", self._nickname, self._login.peer, reason)
-        if self._chan is not None:
-            self._chan.get_connection().disconnect(asyncssh.DISC_BY_APPLICATION, reason)
+        self._kicked = reason
+        if self._close_message is None:
+            self._close_message = reason
+        self._goodbye(reason, 1)
+        self.request_close()
+        timeout = self._config.limits.close_timeout
+        self._drop_timer = asyncio.get_running_loop().call_later(timeout, self._drop_connection)
+
+    def _drop_connection(self) -> None:
+        if self._drop_timer is not None:
+            self._drop_timer.cancel()
+            self._drop_timer = None
+        if self._conn is not None and self._kicked is not None:
+            self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, self._kicked)
+            self._conn = None
 
     def _set_size(self, width: int, height: int) -> None:
         self._size = self._config.limits.clamp_size(width, height)
 
     def _finish(self) -> None:
         """Restore the terminal, say goodbye, report the exit status, close the channel."""
-        if self._driver is not None:
-            self._driver.restore_terminal()
-        chan = self._chan
-        if chan is not None and not chan.is_closing():
-            failed = self._error is not None
-            message = CRASHED if failed else self._close_message
-            try:
-                if message:
-                    chan.write(message.rstrip("\r\n").encode() + b"\r\n")
-                chan.exit(1 if failed or self._refused else 0)
-            except OSError:
-                pass
+        failed = self._error is not None
+        message = CRASHED if failed else self._close_message
+        self._goodbye(message, 1 if failed or self._refused else 0)
         self._app = None
         self._log_disconnect()
         self._mark_done()
+
+    def _goodbye(self, message: str | None, status: int) -> None:
+        """Restore the client's terminal, say `message` in one line, exit with `status`."""
+        if self._driver is not None:
+            self._driver.restore_terminal()
+        chan = self._chan
+        if chan is None or chan.is_closing():
+            return
+        try:
+            if message:
+                chan.write(message.rstrip("\r\n").encode() + b"\r\n")
+            chan.exit(status)
+        except OSError:
+            pass
 
     def _mark_done(self) -> None:
         if not self._done.is_set():

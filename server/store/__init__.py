@@ -3,7 +3,7 @@
 from .bans import Ban
 from .errors import MigrationError, SchemaTooNewError, StoreError
 from .games import EventRecord, GameLog, GameRecord, RoundRecord, SeatRecord
-from .players import Claim, Player
+from .players import Claim, NameRules, Player
 from .recorder import GameRecorder
 from .settings import MOTD
 from .stats import EditionStats, LeaderRow, RecentGame
@@ -21,6 +21,7 @@ __all__ = [
     "GameRecorder",
     "LeaderRow",
     "MigrationError",
+    "NameRules",
     "Player",
     "RecentGame",
     "RoundRecord",

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 import sqlite3
+import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -11,6 +15,12 @@ from .errors import MigrationError, SchemaTooNewError, StoreError
 from .schema import MIGRATIONS
 
 BUSY_TIMEOUT_MS = 5000
+PRIVATE_DIR = 0o700
+PRIVATE_FILE = 0o600
+"""The data directory and the database files (fingerprints, addresses, bans): owner only."""
+SIDE_FILES = ("-wal", "-shm", "-journal")
+
+log = logging.getLogger(__name__)
 
 
 def connect(path: Path, migrations: Sequence[str] = MIGRATIONS) -> sqlite3.Connection:
@@ -18,8 +28,10 @@ def connect(path: Path, migrations: Sequence[str] = MIGRATIONS) -> sqlite3.Conne
 
     Autocommit: every statement outside `transaction()` is committed when it returns. WAL with
     `synchronous=NORMAL` keeps each commit across a crash of the process (not of the machine).
+    The directory is made 0700 and the files 0600, whatever the umask (SQLite gives its WAL
+    and shared-memory files the mode of the database file).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_private(path)
     try:
         conn = sqlite3.connect(path, isolation_level=None, timeout=BUSY_TIMEOUT_MS / 1000)
     except sqlite3.Error as err:
@@ -34,6 +46,29 @@ def connect(path: Path, migrations: Sequence[str] = MIGRATIONS) -> sqlite3.Conne
         conn.close()
         raise
     return conn
+
+
+def make_private(path: Path) -> None:
+    """Create `path`'s directory (0700) and the empty file (0600) if missing; tighten both,
+    and any side file SQLite left, if group or others may read them."""
+    path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
+    _tighten(path.parent, PRIVATE_DIR)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
+    for file in (path, *(path.with_name(path.name + suffix) for suffix in SIDE_FILES)):
+        if file.exists():
+            _tighten(file, PRIVATE_FILE)
+
+
+def _tighten(path: Path, mode: int) -> None:
+    current = stat.S_IMODE(path.stat().st_mode)
+    if current & ~mode:
+        try:
+            path.chmod(current & mode)
+        except OSError as error:
+            log.warning("cannot make %s private (mode %o): %s", path, current, error)
+        else:
+            log.info("made %s private: mode %o, was %o", path, current & mode, current)
 
 
 def _configure(conn: sqlite3.Connection) -> None:

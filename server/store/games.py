@@ -105,11 +105,12 @@ def record_event(
     public: dict[str, Any],
     secret: dict[str, Any] | None = None,
     audience: Sequence[int] = (),
+    at: datetime | None = None,
 ) -> None:
-    """Append one event; committed on return unless inside a batch."""
+    """Append one event (that happened `at`); committed on return unless inside a batch."""
     conn.execute(
-        "INSERT INTO game_events (game_id, seq, kind, seat, public, secret, audience)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO game_events (game_id, seq, kind, seat, public, secret, audience, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game_id,
             seq,
@@ -118,6 +119,7 @@ def record_event(
             _json(public),
             None if secret is None else _json(secret),
             None if secret is None else _json(list(audience)),
+            None if at is None else to_text(at),
         ),
     )
 
@@ -146,6 +148,19 @@ def finish_game(
 def abandon_game(conn: sqlite3.Connection, game_id: int, ended_at: datetime) -> None:
     """The game stopped before anyone won (table closed, server restarted); not in stats."""
     _end(conn, game_id, "abandoned", (), ended_at)
+
+
+def abandon_unfinished(conn: sqlite3.Connection) -> list[int]:
+    """Mark every game still in progress abandoned, ended at its last recorded event (or its
+    start if it has none): the moment play stopped, not the moment this runs. Their ids."""
+    rows = conn.execute(
+        "SELECT g.id, coalesce((SELECT max(e.at) FROM game_events e WHERE e.game_id = g.id),"
+        " g.started_at) FROM games g WHERE g.status = 'playing'"
+    ).fetchall()
+    with transaction(conn):
+        for game_id, last in rows:
+            abandon_game(conn, game_id, datetime.fromisoformat(last))
+    return [game_id for game_id, _ in rows]
 
 
 def _end(

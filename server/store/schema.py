@@ -83,7 +83,15 @@ CREATE TABLE settings (
 );
 """
 
-MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION)
+V3_USE_TIMES = """
+ALTER TABLE nicknames ADD COLUMN used_at TEXT;
+UPDATE nicknames SET used_at = claimed_at;
+CREATE INDEX nicknames_by_use ON nicknames (used_at);
+
+ALTER TABLE game_events ADD COLUMN at TEXT;
+"""
+
+MIGRATIONS: tuple[str, ...] = (V1_GAMES, V2_MODERATION, V3_USE_TIMES)
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 
 SCHEMA_VERSION = len(MIGRATIONS)

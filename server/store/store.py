@@ -16,7 +16,7 @@ from . import bans, games, players, settings, stats
 from .bans import Ban, BanKind
 from .db import connect, schema_version, transaction
 from .games import GameLog, GameRecord, SeatRecord
-from .players import Claim, Player
+from .players import DEFAULT_NAME_RULES, Claim, NameRules, Player
 from .stats import EditionStats, LeaderRow, RecentGame
 from .times import now as utc_now
 
@@ -68,10 +68,17 @@ class Store:
     # ------------------------------------------------------------- players
 
     def claim_nickname(
-        self, fingerprint: str | None, wanted: str, online: set[str], now: datetime | None = None
+        self,
+        fingerprint: str | None,
+        wanted: str,
+        online: set[str],
+        now: datetime | None = None,
+        rules: NameRules = DEFAULT_NAME_RULES,
     ) -> Claim:
         """The name a player gets (see `players.claim_nickname`); guests are not stored."""
-        return players.claim_nickname(self._conn, fingerprint, wanted, online, now or self._clock())
+        return players.claim_nickname(
+            self._conn, fingerprint, wanted, online, now or self._clock(), rules
+        )
 
     def players(self) -> list[Player]:
         """Every keyed player, most recently seen first."""
@@ -100,7 +107,9 @@ class Store:
         audience: Sequence[int] = (),
     ) -> None:
         """Append event `seq`: `data` is public, `secret` only for the seats in `audience`."""
-        games.record_event(self._conn, game_id, seq, kind, seat, data, secret, audience)
+        games.record_event(
+            self._conn, game_id, seq, kind, seat, data, secret, audience, self._clock()
+        )
 
     def record_round(
         self, game_id: int, round_no: int, winners: Sequence[int], tokens: Sequence[int]
@@ -117,6 +126,11 @@ class Store:
     def abandon_game(self, game_id: int, ended_at: datetime | None = None) -> None:
         """The game stopped unfinished; it never counts in the stats."""
         games.abandon_game(self._conn, game_id, ended_at or self._clock())
+
+    def abandon_unfinished(self) -> list[int]:
+        """Mark games left in progress (by a crash or a kill) abandoned, ended at their last
+        recorded event; their ids. Their logs are kept."""
+        return games.abandon_unfinished(self._conn)
 
     def unfinished_games(self) -> list[GameRecord]:
         """Games still marked in progress."""

@@ -1,0 +1,208 @@
+"""Input from one client: budgets, bounded buffering and a fair share of the event loop.
+
+Bytes from the channel wait in an `InputPump`, which hands at most `chunk` bytes per turn of
+the event loop to its consumer (the driver) and none while the consumer is behind. While
+`buffer` bytes wait, or the byte budget is overdrawn, the pump pauses reading from the channel:
+asyncssh then stops reopening the SSH window, so the client's sends back up over TCP instead
+of piling up in the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Protocol
+
+
+class TokenBucket:
+    """`rate` tokens a second, at most `burst` saved up."""
+
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._rate = rate
+        self._burst = burst
+        self._clock = clock
+        self._tokens = float(burst)
+        self._last = clock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+
+    def take(self, amount: float) -> bool:
+        """Take `amount` tokens if there are that many; False (and take none) if not."""
+        self._refill()
+        if self._tokens < amount:
+            return False
+        self._tokens -= amount
+        return True
+
+    def spend(self, amount: float) -> float:
+        """Take `amount` tokens, going into debt if need be; return the seconds to repay it."""
+        self._refill()
+        self._tokens -= amount
+        return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
+
+
+class Reader(Protocol):
+    """The part of an asyncssh channel that delivers input."""
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
+
+Consumer = Callable[[bytes], bool]
+"""Takes a chunk of input; True when it handed work to the app and will call `release()`."""
+
+
+class InputPump:
+    """Bytes from one channel to one consumer: bounded, paced, a chunk per loop turn.
+
+    `rate`/`burst` bound the bytes read per second (reading pauses until the debt is repaid);
+    at most `buffer` bytes wait for the consumer before reading pauses.
+    """
+
+    def __init__(self, reader: Reader, *, rate: float, burst: int, buffer: int, chunk: int) -> None:
+        self._reader: Reader | None = reader
+        self._budget = TokenBucket(rate, burst)
+        self._buffer = buffer
+        self._chunk = chunk
+        self._inbox = bytearray()
+        self._consumer: Consumer | None = None
+        self._held = False
+        self._scheduled = False
+        self._pumping = False
+        self._pauses: set[str] = set()
+        self._budget_timer: asyncio.TimerHandle | None = None
+
+    @property
+    def waiting(self) -> int:
+        """Bytes received and not yet handed to the consumer."""
+        return len(self._inbox)
+
+    @property
+    def reading(self) -> bool:
+        """False while reading from the channel is paused."""
+        return not self._pauses
+
+    def received(self, data: bytes) -> None:
+        """Input from the channel."""
+        if self._reader is None:
+            return
+        self._inbox += data
+        wait = self._budget.spend(len(data))
+        if wait > 0 and self._budget_timer is None:
+            self._pause("budget")
+            loop = asyncio.get_running_loop()
+            self._budget_timer = loop.call_later(wait, self._budget_repaid)
+        if len(self._inbox) >= self._buffer:
+            self._pause("buffer")
+        self._pump()
+
+    def attach(self, consumer: Consumer) -> None:
+        """Start handing input to `consumer` (what arrived before it waits for it)."""
+        self._consumer = consumer
+        self._pump()
+
+    def release(self) -> None:
+        """The consumer has caught up: hand it more."""
+        self._held = False
+        self._schedule()
+
+    def close(self) -> None:
+        """Drop everything waiting and stop; the channel is gone or input no longer wanted."""
+        self._reader = None
+        self._consumer = None
+        self._inbox.clear()
+        if self._budget_timer is not None:
+            self._budget_timer.cancel()
+            self._budget_timer = None
+
+    def _pump(self) -> None:
+        """Hand over one chunk (resuming reading may deliver more input re-entrantly)."""
+        consumer = self._consumer
+        if self._pumping or self._held or consumer is None or not self._inbox:
+            return
+        self._pumping = True
+        try:
+            chunk = bytes(self._inbox[: self._chunk])
+            del self._inbox[: self._chunk]
+            self._held = consumer(chunk)
+            if len(self._inbox) < self._buffer:
+                self._resume("buffer")
+        finally:
+            self._pumping = False
+        self._schedule()
+
+    def _schedule(self) -> None:
+        """Take the next chunk on a later turn of the loop, so other sessions go first."""
+        if self._scheduled or self._held or not self._inbox or self._consumer is None:
+            return
+        self._scheduled = True
+        asyncio.get_running_loop().call_soon(self._scheduled_pump)
+
+    def _scheduled_pump(self) -> None:
+        self._scheduled = False
+        self._pump()
+
+    def _budget_repaid(self) -> None:
+        self._budget_timer = None
+        self._resume("budget")
+
+    def _pause(self, reason: str) -> None:
+        if not self._pauses and self._reader is not None:
+            self._reader.pause_reading()
+        self._pauses.add(reason)
+
+    def _resume(self, reason: str) -> None:
+        if reason not in self._pauses:
+            return
+        self._pauses.discard(reason)
+        if not self._pauses and self._reader is not None:
+            self._reader.resume_reading()
+
+
+PASTE_CHARS_PER_KEY = 16
+"""A bracketed paste costs one key per this many characters (at least one)."""
+NOTICE_INTERVAL = 10.0
+"""Seconds between two notices about dropped keys to the same player."""
+
+
+class KeyBudget:
+    """Keys one session may send: `rate` a second in bursts of `burst`; the excess is dropped.
+
+    Dropped keys are counted in a second bucket of `flood` keys, refilled at `rate`: once it
+    is empty the session counts as a flooder. `admit` says what to do with one key.
+    """
+
+    ACCEPT = "accept"
+    DROP = "drop"
+    DROP_AND_NOTIFY = "drop and notify"
+    FLOOD = "flood"
+
+    def __init__(
+        self, rate: float, burst: int, flood: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._keys = TokenBucket(rate, burst, clock)
+        self._tolerance = TokenBucket(rate, flood, clock)
+        self._clock = clock
+        self._noticed_at: float | None = None
+        self.dropped = 0
+        """Keys dropped so far."""
+
+    def admit(self, cost: float = 1.0) -> str:
+        """ACCEPT, DROP, DROP_AND_NOTIFY (the first drop in a while) or FLOOD."""
+        if self._keys.take(cost):
+            return self.ACCEPT
+        self.dropped += 1
+        if not self._tolerance.take(cost):
+            return self.FLOOD
+        now = self._clock()
+        if self._noticed_at is None or now - self._noticed_at >= NOTICE_INTERVAL:
+            self._noticed_at = now
+            return self.DROP_AND_NOTIFY
+        return self.DROP
