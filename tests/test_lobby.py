@@ -223,7 +223,7 @@ def test_turn_timer_lets_a_bot_play_and_marks_it() -> None:
     ana.send(Start())
     clock.settle()
     while not ana.my_turn():
-        clock.advance(0.8)
+        clock.next()  # stops at the moment ana's turn starts
     clock.advance(29.9)
     assert not any(e["kind"] == "autoplay" for e in ana.events)
     clock.advance(0.1)
@@ -314,7 +314,7 @@ def test_a_player_back_in_time_makes_their_own_decision() -> None:
     ana.send(Start())
     clock.settle()
     while not ana.my_turn():
-        clock.advance(0.8)
+        clock.next()  # stops at the moment ana's turn starts
     table = next(iter(lobby.tables.values()))
     step = table.runner.step
     ana.attachment.detach()

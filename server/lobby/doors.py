@@ -117,9 +117,10 @@ class Doors:
         self.runner.seats_changed()
 
     def tell_code(self, index: int) -> None:
-        """A guest's seat gets a new one-time rejoin code, told to that guest only."""
+        """A guest's seat gets a new one-time rejoin code, told to that guest only, once the
+        game runs (before it, a dropped guest's seat is simply freed)."""
         seat = self.seats[index]
-        if seat.member is None or not seat.guest:
+        if seat.member is None or not seat.guest or self.runner.status == "waiting":
             return
         seat.rejoin = rejoin_code()
         grace = idle_time(self.settings.grace)

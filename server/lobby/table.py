@@ -204,6 +204,8 @@ class Table:
         self.runner.require_waiting()
         self.seating.fill_with_bots("easy")
         self._new_game()
+        for index in range(len(self.seats)):
+            self.doors.tell_code(index)
 
     def _rematch(self, member: Member) -> None:
         self.seating.require_seated(member)
