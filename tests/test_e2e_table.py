@@ -50,9 +50,16 @@ async def test_every_player_at_the_table_sees_the_turn_timer_count_down(server: 
         on_turn, waiting = (ana, bob) if whose == "your" else (bob, ana)
         assert first > 80 and "Your turn: " in "\n".join(screen_lines(on_turn))
         assert clock(waiting) is not None and clock(waiting)[0] != "your"  # type: ignore[index]
-        seconds = clock(waiting)[1]  # type: ignore[index]
-        before = len(waiting.raw)
-        await waiting.wait_for(lambda: clock(waiting)[1] < seconds, "one second less")  # type: ignore[index]
-        tick = len(waiting.raw) - before
-        assert tick < 400, f"a tick sent {tick} bytes to a player waiting"  # one line (159 seen)
+        ticks = [await tick_bytes(waiting) for _ in range(3)]
+        # One line (159 bytes seen); a tick may share its second with another frame (a bot's
+        # play, a notice), so the smallest of three is the tick alone.
+        assert min(ticks) < 400, f"each tick sent a screen to a player waiting: {ticks}"
         await on_turn.wait_for(lambda: clock(on_turn)[1] < first, "the clock moving on")  # type: ignore[index]
+
+
+async def tick_bytes(term: SSHTerminal) -> int:
+    """The bytes the screen received while its clock went down by one second."""
+    seconds = clock(term)[1]  # type: ignore[index]
+    before = len(term.raw)
+    await term.wait_for(lambda: clock(term)[1] < seconds, "one second less")  # type: ignore[index]
+    return len(term.raw) - before
