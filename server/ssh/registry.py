@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from typing import Generic, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from server.sanitize import with_suffix
 
@@ -22,39 +23,53 @@ def _key(nickname: str) -> str:
     return nickname.casefold()
 
 
+@dataclass(frozen=True, slots=True)
+class _Held:
+    nickname: str
+    session: Any
+    owner: str | None  # the identity of a player with a key; None for a guest
+
+
 class SessionRegistry(Generic[S]):
-    """Sessions by nickname; nicknames are unique case-insensitively while held."""
+    """Sessions by nickname; nicknames are unique case-insensitively while held, except that
+    a player with a key is one player: their newest session holds their nickname."""
 
     def __init__(self) -> None:
-        self._by_name: dict[str, tuple[str, S]] = {}
+        self._by_name: dict[str, _Held] = {}
         self.turnover = 0  # nicknames held or released so far: sessions started and ended
 
-    def register(self, wanted: str, session: S) -> str:
-        """Hold a nickname for `session`: `wanted`, or `wanted-2`, `wanted-3`... if taken."""
+    def register(self, wanted: str, session: S, owner: str | None = None) -> str:
+        """Hold a nickname for `session`: `wanted`, or `wanted-2`, `wanted-3`... if someone
+        else holds it. A session of the same `owner` (identity) takes its nickname over."""
         nickname, number = wanted, 1
-        while _key(nickname) in self._by_name:
+        while (held := self._by_name.get(_key(nickname))) is not None:
+            if owner is not None and held.owner == owner:
+                break
             number += 1
             nickname = with_suffix(wanted, number)
-        self._by_name[_key(nickname)] = (nickname, session)
+        self._by_name[_key(nickname)] = _Held(nickname, session, owner)
         self.turnover += 1
         return nickname
 
-    def unregister(self, nickname: str) -> None:
-        """Release a nickname (no error if it is not held)."""
-        if self._by_name.pop(_key(nickname), None) is not None:
+    def unregister(self, nickname: str, session: S) -> None:
+        """Release `session`'s nickname (nothing if it is not held, or held by a newer
+        session of the same player)."""
+        held = self._by_name.get(_key(nickname))
+        if held is not None and held.session is session:
+            del self._by_name[_key(nickname)]
             self.turnover += 1
 
     def get(self, nickname: str) -> S | None:
         """The session holding `nickname`, if any."""
-        entry = self._by_name.get(_key(nickname))
-        return entry[1] if entry else None
+        held = self._by_name.get(_key(nickname))
+        return held.session if held else None
 
     def nicknames(self) -> list[str]:
         """Nicknames online."""
-        return [nickname for nickname, _ in self._by_name.values()]
+        return [held.nickname for held in self._by_name.values()]
 
     def __iter__(self) -> Iterator[S]:
-        return iter([session for _, session in self._by_name.values()])
+        return iter([held.session for held in self._by_name.values()])
 
     def __len__(self) -> int:
         return len(self._by_name)

@@ -279,7 +279,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._refused = True
             self._finish()
             return
-        self._nickname = config.registry.register(admission.name, self)
+        self._nickname = config.registry.register(admission.name, self, login.identity)
         self._log_login()
         try:
             self._info = self._make_info(name_notice(login, admission, self._nickname))
@@ -292,7 +292,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         except Exception as error:
             self._on_app_error(error)
         finally:
-            config.registry.unregister(self._nickname)
+            config.registry.unregister(self._nickname, self)
             self._finish()
 
     def _log_login(self) -> None:

@@ -1,0 +1,35 @@
+"""The session registry: nicknames unique between people, one nickname per player with a key."""
+
+from server.ssh.registry import SessionRegistry
+
+
+class FakeSession:
+    """Stands for a session: the registry only holds it and may close it."""
+
+    async def close(self, message: str | None = None) -> None:
+        """Nothing to close."""
+
+
+def test_a_second_person_gets_a_suffix() -> None:
+    registry: SessionRegistry[FakeSession] = SessionRegistry()
+    assert registry.register("ana", FakeSession(), "key:ana") == "ana"
+    assert registry.register("ana", FakeSession(), "key:other") == "ana-2"
+    assert registry.register("ana", FakeSession(), None) == "ana-3"
+
+
+def test_the_same_player_keeps_their_name_on_a_new_session() -> None:
+    registry: SessionRegistry[FakeSession] = SessionRegistry()
+    old, new = FakeSession(), FakeSession()
+    registry.register("ana", old, "key:ana")
+    assert registry.register("ana", new, "key:ana") == "ana"
+    assert registry.get("ana") is new
+    registry.unregister("ana", old)  # the old session closing leaves the name to the new one
+    assert registry.get("ana") is new
+    registry.unregister("ana", new)
+    assert registry.get("ana") is None
+
+
+def test_guests_never_share_a_name() -> None:
+    registry: SessionRegistry[FakeSession] = SessionRegistry()
+    assert registry.register("bob", FakeSession()) == "bob"
+    assert registry.register("bob", FakeSession()) == "bob-2"
