@@ -93,3 +93,20 @@ def test_a_dropped_players_turn_says_the_bot_played_because_they_left() -> None:
     autoplay = next(e for e in eve.events if e["kind"] == "autoplay")
     assert (autoplay["seat"], autoplay["reason"]) == (0, "disconnected")
     assert autoplay["card"] == eve.events[eve.events.index(autoplay) + 1]["card"]
+
+
+def test_a_new_session_of_the_player_on_turn_keeps_the_time_left() -> None:
+    clock = FakeClock()
+    lobby = Lobby(LobbySettings(table=SLOW), clock=clock)
+    ana = Client(lobby, "ana", key="SHA256:ana")
+    ana.hello()
+    ana.send(CreateTable("t", "2019", 2, timer=30))
+    ana.send(Start())
+    clock.settle()
+    ana_to_decide(clock, ana)
+    clock.advance(20)
+    again = Client(lobby, "ana", key="SHA256:ana")
+    again.hello()
+    clock.settle()
+    assert again.my_turn()
+    assert again.state.countdown == Countdown("turn", 10_000, 0)

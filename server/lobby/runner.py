@@ -85,6 +85,7 @@ class GameRunner:
         self._ready: set[int] = set()
         self._timer: Timer | None = None
         self._countdown: tuple[str, float, int | None] | None = None  # kind, due, seat
+        self._countdown_step = -1  # the step the countdown was started at
         self._game_started = 0.0
 
     def require_waiting(self) -> None:
@@ -216,9 +217,19 @@ class GameRunner:
         if seat.played_by_bot:
             self._schedule(self.settings.bot_delay, self._bot_turn)
         elif self.timer:
-            self._schedule(self.timer, self._timed_out, ("turn", game.pending.seat))
+            if not self._turn_timer_runs(game.pending.seat):  # back on a new session: time kept
+                self._schedule(self.timer, self._timed_out, ("turn", game.pending.seat))
         else:
             self._cancel_timer()  # e.g. a takeover bot's turn, now that its player is back
+
+    def _turn_timer_runs(self, seat: int) -> bool:
+        """`seat`'s turn timer already runs for the decision pending now."""
+        return (
+            self._countdown is not None
+            and self._countdown[0] == "turn"
+            and self._countdown[2] == seat
+            and self._countdown_step == self.step
+        )
 
     def countdown(self) -> Countdown | None:
         """The timer players see running now (a turn's or the pause's), with the time left."""
@@ -240,6 +251,7 @@ class GameRunner:
         self._timer = clock.call_later(delay, callback, self.step)
         if shown is not None:
             self._countdown = (shown[0], clock.now() + delay, shown[1])
+            self._countdown_step = self.step
 
     def _cancel_timer(self) -> None:
         self._countdown = None
