@@ -429,3 +429,33 @@ class Tmux:
             if loop.time() > deadline:
                 raise AssertionError(f"timed out waiting for {text!r}\n{screen}")
             await asyncio.sleep(0.05)
+
+
+async def test_a_guest_who_drops_takes_the_seat_back_with_the_rejoin_code(
+    frozen_server: Server, key: asyncssh.SSHKey
+) -> None:
+    server = frozen_server
+    async with SSHTerminal.connect(server.port, username="ana", key=key) as ana:
+        await wait_text(ana, "signed in as ana")
+        code = await create_table(ana, seats=2)
+        async with SSHTerminal.connect(server.port, username="bob") as bob:
+            await join_first_table(bob, code)
+            await wait_text(ana, "bob")
+            await ana.send_keys("g")
+            await wait_text(bob, "Your rejoin code")  # a toast, told to bob alone
+            rejoin = server.table(code).seats[1].rejoin
+            assert rejoin is not None and rejoin not in screen_text(ana)
+            session = server.service.sessions.get("bob")
+            assert session is not None
+        await session.wait_closed()
+        await wait_text(ana, "away")
+        async with SSHTerminal.connect(server.port, username="bob") as bob:
+            await wait_text(bob, "signed in as bob")
+            await bob.send_keys("r")
+            await wait_text(bob, "Your rejoin code (e.g.")
+            await bob.send(rejoin)
+            await bob.send_keys("enter")
+            await bob.wait_for(lambda: header_code(bob) == code, "bob back at the table")
+            assert "bob (you)" in screen_text(bob)
+            await ana.wait_for(lambda: "away" not in screen_text(ana), "bob back at the table")
+            assert server.table(code).seats[1].held is None
