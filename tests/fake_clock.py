@@ -60,11 +60,15 @@ class FakeClock:
         self.settle()
 
     def next(self) -> None:
-        """Move to the next call and make it (and whatever is due with it)."""
+        """Move to the next call and make it (and whatever is due with it).
+
+        Raises `LookupError` when no call is left: a test waiting for one would wait forever.
+        """
         self.settle()
         live = [t for t in self._due if not t.cancelled]
-        if live:
-            self.time = max(self.time, min(live).due)
+        if not live:
+            raise LookupError("nothing is scheduled: the awaited state will never come")
+        self.time = max(self.time, min(live).due)
         self.settle()
 
     def pending(self) -> list[float]:

@@ -61,10 +61,12 @@ def test_no_countdown_without_a_timer_nor_while_a_bot_thinks() -> None:
 
 def test_the_pause_between_rounds_is_counted_down() -> None:
     clock, ana = table_with_ana(timer=None)
-    while ana.state.info.status != "round_over":
+    while ana.state.info.status != "round_over":  # checked after each step, hers or the bot's
         if ana.my_turn():
             ana.send_choice(0)
-        clock.next()  # stops at the moment the round ends
+            clock.settle()
+        else:
+            clock.next()
     assert ana.state.countdown == Countdown("pause", 20_000, None)
     pause = ana.state.countdown
     clock.advance(pause.remaining_ms / 1000 - 0.01)
