@@ -172,3 +172,17 @@ def test_the_try_budget_refills_and_forgets_the_oldest_keys_beyond_its_size() ->
     budget.spend(["b"], 1)
     budget.spend(["c"], 1)  # "a" was touched longest ago: forgotten, a full budget again
     assert budget.wait(["a"], 1) == 0
+
+
+def test_a_player_back_in_their_seat_by_key_takes_the_invite_to_it_as_done() -> None:
+    clock, lobby, (ana, bob) = lobby_with("ana", "bob")
+    code = open_table(clock, ana, seats=2)
+    bob.send(Visit(code))
+    ana.send(Start())
+    clock.settle()
+    bob.attachment.detach()
+    back = Client(lobby, "bob", address="198.51.100.7")  # the same key, a new session
+    back.hello()
+    back.send(Visit(code.lower()))  # as `ssh -t host code` sends it once welcomed
+    clock.settle()
+    assert back.state.info.you == 1 and error_codes(back) == []

@@ -292,6 +292,9 @@ class Lobby:
         self.board.open(session, message, self.settings.table, deps)
 
     def _to_table(self, session: Session, message: Join | Spectate | Visit) -> None:
+        here = session.table
+        if isinstance(message, Visit) and here is not None and self.board.get(message.code) is here:
+            return  # a player back in their seat at the table they were invited to
         self._require_in_lobby(session)
         self._find(session, message.code).submit(session, message)
 
