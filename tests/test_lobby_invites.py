@@ -4,7 +4,7 @@ and per key."""
 
 from __future__ import annotations
 
-from protocol import CreateTable, Join, Spectate, Start, Visit
+from protocol import CreateTable, Join, Leave, Spectate, Start, Visit
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.board import PRIVATE_ALPHABET
 from server.lobby.limits import TryBudget
@@ -87,14 +87,26 @@ def test_a_visit_takes_a_free_seat_while_the_table_waits_and_watches_otherwise()
     assert error_codes(bob) == error_codes(cat) == error_codes(eve) == []
 
 
-def test_an_unknown_code_is_refused_in_one_line_and_leaves_the_player_in_the_lobby() -> None:
-    clock, lobby, (ana,) = lobby_with("ana")
+def test_an_unknown_or_closed_code_is_refused_in_one_line_and_leaves_the_player_in_the_lobby() -> (
+    None
+):
+    clock, lobby, (ana, bob) = lobby_with("ana", "bob")
     ana.send(Visit("NOPE"))
     clock.settle()
     (error,) = ana.errors()
     assert error.code == "no_such_table"
     assert error.message == "No open table has the code NOPE: here is the lobby."
     assert ana.state is None and not lobby.tables
+
+    code = open_table(clock, ana, seats=2)
+    ana.send(Leave())  # the only one there: the table closes
+    bob.send(Visit(code))
+    clock.settle()
+    assert not lobby.tables
+    assert [e.message for e in bob.errors()] == [
+        f"No open table has the code {code}: here is the lobby."
+    ]
+    assert bob.state is None
 
 
 def test_guessing_codes_is_limited_per_address_and_the_limit_changes_nothing() -> None:
