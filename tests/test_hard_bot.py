@@ -143,7 +143,6 @@ def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_me
     assert runner.step > step
 
 
-
 def pool_workers() -> list[int]:
     """Process ids of this process's spawned multiprocessing children: the bot pool's."""
     children: list[int] = []
