@@ -271,11 +271,15 @@ class Lobby:
                 return
 
     def _rejoin_seat(self, session: Session, message: RejoinSeat) -> None:
+        """A guest's rejoin code: a wrong one is a try on the same budget as table codes."""
         self._require_in_lobby(session)
+        keys, now = try_keys(session.identity), self.clock.now()
+        self._refuse_without_tries(keys, now)
         for table in list(self.tables.values()):
             table.submit(session, message)
             if session.table is not None:
                 return
+        self.code_tries.spend(keys, now)
         raise TableError("no_such_seat_code", "no seat is held with that code")
 
     def _close(self, session: Session, reason: str) -> None:
@@ -318,18 +322,21 @@ class Lobby:
             if table is None:
                 raise TableError("no_such_table", no_table(code))
             return table
-        keys = try_keys(session.identity)
-        now = self.clock.now()
-        wait = self.code_tries.wait(keys, now)
-        if wait > 0:
-            raise TableError(
-                "too_many_tries",
-                f"Too many tries of table codes: wait {math.ceil(round(wait, 3))} s.",
-            )
+        keys, now = try_keys(session.identity), self.clock.now()
+        self._refuse_without_tries(keys, now)
         if table is None:
             self.code_tries.spend(keys, now)
             raise TableError("no_such_table", no_table(code))
         return table
+
+    def _refuse_without_tries(self, keys: list[str], now: float) -> None:
+        """Refuse any code (table or rejoin) while these keys have no tries left."""
+        wait = self.code_tries.wait(keys, now)
+        if wait > 0:
+            raise TableError(
+                "too_many_tries",
+                f"Too many tries of codes: wait {math.ceil(round(wait, 3))} s.",
+            )
 
     def _table_of(self, session: Session) -> Table:
         if session.table is None:
