@@ -163,6 +163,16 @@ def test_nobody_decides_for_an_awaited_player_until_the_grace_is_over(path: Path
     assert ana.state.info.seats[0].connected and ana.my_turn()
 
 
+def test_a_table_nobody_comes_back_to_closes_after_the_grace(path: Path) -> None:
+    before = Server(path, seed=10)
+    open_table(before, "2019", humans=2, bots=1)
+    after = before.restart(path)
+    assert len(after.lobby.tables) == 1
+    after.clock.advance(121)
+    assert after.lobby.tables == {}
+    assert [game.status for game in after.store.games()] == ["abandoned"]
+
+
 def test_the_turn_timer_starts_afresh_for_the_pending_decision(path: Path) -> None:
     before = Server(path, seed=2)
     ana, bob = open_table(before, "2019", humans=2, timer=30)
