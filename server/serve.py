@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -11,7 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 from . import cursor_moves, strips
 from .clock import LoopClock
 from .collector import Collector
-from .config import Config, lobby_settings, name_rules, ssh_limits
+from .config import Config, invite_command, lobby_settings, name_rules, ssh_limits
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings, resume_tables
 from .logs import log_started, log_stopped, log_stopping
@@ -89,6 +90,8 @@ async def start(
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
     )
+    invite = invite_command(config, service.port)  # the port is known once bound
+    lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
     metrics.watch_lobby(lobby)
     metrics_server = None
     if config.metrics_address is not None:
