@@ -56,11 +56,16 @@ def path(tmp_path: Path) -> Iterator[Path]:
 
 
 def open_table(
-    server: Server, edition: str, humans: int, bots: int = 0, timer: int | None = None
+    server: Server,
+    edition: str,
+    humans: int,
+    bots: int = 0,
+    timer: int | None = None,
+    private: bool = False,
 ) -> list[Client]:
     """Keyed players in the first seats (ana hosts), easy bots after, the game started."""
     ana = server.player("ana")
-    ana.send(CreateTable("the table", edition, humans + bots, timer))
+    ana.send(CreateTable("the table", edition, humans + bots, timer, private=private))
     server.clock.settle()
     others = [server.player(name) for name in KEYS[1:humans]]
     for other in others:
@@ -146,6 +151,17 @@ def test_a_killed_servers_table_comes_back_with_hands_log_deck_and_tokens(path: 
     assert [e.seq for e in log.events] == list(range(len(log.events)))
     assert after.store.player_stats("SHA256:ana")["2019"].games == 1
     assert after.store.kept_tables() == []
+
+
+def test_a_private_table_stays_private_under_its_long_code(path: Path) -> None:
+    before = Server(path, seed=11)
+    (ana,) = open_table(before, "2019", humans=1, bots=1, private=True)
+    code = ana.state.info.code
+    after = before.restart(path)
+    eve = after.player("eve")
+    assert after.resumed.tables == (code,) and eve.lobby.tables == ()
+    ana = after.player("ana")
+    assert ana.state.info.code == code and ana.state.info.private
 
 
 def test_nobody_decides_for_an_awaited_player_until_the_grace_is_over(path: Path) -> None:

@@ -76,7 +76,8 @@ def rebuild_table(kept: KeptTable, settings: TableSettings, board: Board, deps: 
     assert deps.store is not None
     game, log = rebuild_game(kept)
     record = kept.table
-    code = record.code if record.code not in board.tables else board.new_code()
+    private = bool(record.settings.get("private", False))
+    code = record.code if record.code not in board.tables else board.new_code(private)
     table = Table(
         code,
         record.name,
@@ -87,6 +88,7 @@ def rebuild_table(kept: KeptTable, settings: TableSettings, board: Board, deps: 
         board,
         deps,
         bool(record.settings.get("takeover", False)),
+        private,
     )
     board.adopt(table)
     _seat_everyone(table, kept)

@@ -187,7 +187,7 @@ class Table:
         return TableRecord(
             self.code,
             self.name,
-            {"timer": self.runner.timer, "takeover": self.doors.takeover},
+            {"timer": self.runner.timer, "takeover": self.doors.takeover, "private": self.private},
             None if host is None else self.seating.seat_of_identity(host),
         )
 
