@@ -391,7 +391,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "shutdown_grace",
         Number(0, 3600),
-        "Seconds running rounds get to finish after SIGTERM before everyone is disconnected.",
+        "Seconds a round that cannot be kept for the restart (its game not stored) gets to "
+        "finish after SIGTERM; kept tables do not wait.",
     ),
     Setting(
         "leaderboard_min_games",

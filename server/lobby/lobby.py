@@ -365,7 +365,8 @@ class Lobby:
         return self.board.games_in_progress()
 
     def when_rounds_over(self, callback: Callable[[], object]) -> None:
-        """Call `callback()` once no table is in the middle of a round (at once if none is)."""
+        """Call `callback()` once no table is in the middle of a round a restart would lose
+        (kept tables are rebuilt; at once if none is)."""
         self.board.when_rounds_over(callback)
 
     def announce(self, text: str) -> None:
@@ -374,6 +375,7 @@ class Lobby:
             if session.greeted:
                 session.send(Notice(clean_text(text, 1000)))
 
-    def shut_down(self) -> None:
-        """Stop every table: running games are recorded as abandoned, timers cancelled."""
-        self.board.close_all()
+    def shut_down(self, keep: bool = False) -> None:
+        """Stop every table, timers cancelled: running games are recorded as abandoned, or
+        with `keep` left in the store for the next start to rebuild."""
+        self.board.close_all(keep)

@@ -50,6 +50,7 @@ class Seat:
     held: Timer | None = None  # grace timer of a dropped human
     address: str | None = None  # a guest's address, to remind them of their held seat
     rejoin: str | None = None  # a guest's one-time code to take the seat back
+    awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
 
     @property
     def empty(self) -> bool:
@@ -167,6 +168,7 @@ class Seating:
         """`member` (same identity) takes the seat back; the session it replaces, if any."""
         seat = self.seats[index]
         seat.release()
+        seat.awaited = False
         old, seat.member = seat.member, member
         return old if old is not member else None
 
