@@ -36,6 +36,7 @@ from protocol import (
     decode,
 )
 
+from ..catalogue import catalogue
 from ..metrics import Metrics
 from ..sanitize import clean_text
 from ..store import MOTD, Store
@@ -226,6 +227,7 @@ class Lobby:
                 self.motd(),
                 self.is_admin(identity),
                 self.settings.default_timer,
+                catalogue=catalogue(),
             )
         )
         if session.notice:
