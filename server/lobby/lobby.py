@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import (
-    DEFAULT_TIMER,
     PROTOCOL_VERSION,
     Act,
     AddBot,
@@ -37,6 +36,7 @@ from protocol import (
 )
 
 from ..catalogue import catalogue
+from ..config import DEFAULTS
 from ..metrics import Metrics
 from ..sanitize import clean_text
 from ..store import MOTD, Store
@@ -66,14 +66,14 @@ class LobbySettings:
     """What the lobby needs beyond the tables' timings."""
 
     table: TableSettings = field(default_factory=TableSettings)
-    motd: str = ""
-    default_timer: int | None = DEFAULT_TIMER  # the turn timer the new-table form offers first
-    chat_max_length: int = 200
-    chat_burst: int = 5  # chat lines allowed in any `chat_interval` seconds
-    chat_interval: float = 10.0
-    lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
-    admins: frozenset[str] = frozenset()  # key fingerprints that may send `admin` commands
-    leaderboard_min_games: int = 3  # rated games before a player is on the leaderboard
+    motd: str = DEFAULTS.motd
+    default_timer: int | None = DEFAULTS.table.turn_timer or None  # the form's first timer
+    chat_max_length: int = DEFAULTS.limits.chat_max_length
+    chat_burst: int = DEFAULTS.limits.chat_messages  # chat lines in any `chat_interval` seconds
+    chat_interval: float = DEFAULTS.limits.chat_interval
+    lobby_idle: float = DEFAULTS.limits.idle_timeout  # seconds idle in the lobby, at most
+    admins: frozenset[str] = frozenset(DEFAULTS.admins)  # keys that may send `admin` commands
+    leaderboard_min_games: int = DEFAULTS.leaderboard_min_games  # rated games to be listed
 
 
 class Attachment:
