@@ -63,6 +63,7 @@ from protocol.messages import (
     TableInfo,
     TableState,
     TableSummary,
+    Visit,
     Welcome,
 )
 from protocol.version import PROTOCOL_VERSION
@@ -122,6 +123,7 @@ __all__ = [
     "TableInfo",
     "TableState",
     "TableSummary",
+    "Visit",
     "Welcome",
     "choice_from_wire",
     "choice_to_wire",

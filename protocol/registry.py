@@ -49,6 +49,7 @@ MAX_CARDS = 32  # kinds of card in one edition
 MAX_CARD_TEXT = 200  # a card's name (MAX_NAME) and effect
 MAX_RULES = 4000  # an edition's short rules
 MAX_LEVELS = 16  # bot levels in the catalogue
+MAX_INVITE = 300  # `welcome.invite`: ssh, options, a user name and a host name
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
@@ -91,9 +92,11 @@ TO_SERVER = Tagged(
                 "timer": Nullable(Int(1, MAX_TIMER)),
                 "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
                 "takeover": Bool(),
+                "private": Bool(),
             },
         ),
         Record(m.Join, {"code": CODE}),
+        Record(m.Visit, {"code": CODE}),
         Record(m.RejoinSeat, {"code": CODE}),
         Record(m.Spectate, {"code": CODE}),
         Record(m.Leave, {}),
@@ -130,6 +133,7 @@ TABLE_SUMMARY = Record(
         "taken": Int(0, MAX_SEATS),
         "status": STATUS,
         "spectators": COUNT,
+        "private": Bool(),
     },
 )
 
@@ -149,6 +153,7 @@ TABLE_INFO = Record(
         "status": STATUS,
         "timer": Nullable(Int(1, MAX_TIMER)),
         "you": Nullable(SEAT),
+        "private": Bool(),
     },
 )
 
@@ -249,6 +254,7 @@ TO_CLIENT = Tagged(
                 "motd": Text(MAX_MOTD, min_len=0, multiline=True),
                 "admin": Bool(),
                 "timer": Nullable(Int(1, MAX_TIMER)),
+                "invite": Nullable(Text(MAX_INVITE)),
                 "catalogue": CATALOGUE,
             },
         ),

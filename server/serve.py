@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
 from .clock import LoopClock
 from .collector import Collector
-from .config import Config, lobby_settings, name_rules, ssh_limits
+from .config import Config, invite_command, lobby_settings, name_rules, ssh_limits
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
 from .logs import log_started, log_stopped, log_stopping
@@ -83,6 +84,8 @@ async def start(
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
     )
+    invite = invite_command(config, service.port)  # the port is known once bound
+    lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
     metrics.watch_lobby(lobby)
     metrics_server = None
     if config.metrics_address is not None:

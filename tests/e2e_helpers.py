@@ -7,6 +7,7 @@ on sleeps. The server's own table state is read only to check what the screens s
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import io
 import random
@@ -15,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from sshclient import SSHTerminal
@@ -69,12 +71,15 @@ class Server:
 
 
 @asynccontextmanager
-async def running_server(data_dir: Path, table: TableSettings) -> AsyncIterator[Server]:
-    """`lovelet serve` in-process on a free port; stopped (without a grace period) after."""
+async def running_server(
+    data_dir: Path, table: TableSettings, lobby: LobbySettings | None = None, **config: Any
+) -> AsyncIterator[Server]:
+    """`lovelet serve` in-process on a free port; stopped (without a grace period) after.
+
+    `lobby` replaces the lobby's settings but the tables'; `config` sets `Config` fields."""
+    settings = dataclasses.replace(lobby or LobbySettings(), table=table)
     with contextlib.redirect_stdout(io.StringIO()):  # where to connect: not news to a test
-        running = await start(
-            Config(listen="127.0.0.1:0", data_dir=data_dir), LobbySettings(table=table)
-        )
+        running = await start(Config(listen="127.0.0.1:0", data_dir=data_dir, **config), settings)
     gc.unfreeze()  # `start` freezes start-up objects for a long-lived server; not in tests
     try:
         yield Server(running)

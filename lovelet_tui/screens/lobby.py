@@ -208,9 +208,11 @@ class LobbyScreen(Screen[None]):
 def _column_widths(tables: tuple[TableSummary, ...], catalogue: Catalogue) -> list[tuple[str, int]]:
     """Each column's label and width, set here: a DataTable that sizes its own columns draws
     rows added between two refreshes at the old widths until something else redraws it."""
-    name = max((cell_len(table.name) for table in tables), default=0)
+    name = max((_name(table).cell_len for table in tables), default=0)
+    code = max((len(table.code) for table in tables), default=0)  # private codes are longer
     edition = max((cell_len(e.short) for e in catalogue.editions), default=0)
-    widths = {**FIXED_WIDTHS, "Name": name, "Edition": edition}
+    widths = {**FIXED_WIDTHS, "Name": name, "Code": max(code, FIXED_WIDTHS["Code"])}
+    widths["Edition"] = edition
     return [(label, max(len(label), widths[label])) for label in COLUMNS]
 
 
@@ -218,9 +220,17 @@ def _row(table: TableSummary, catalogue: Catalogue) -> tuple[Text, ...]:
     """A table's cells; every text that came from a client stays a plain Text."""
     return (
         Text(table.code),
-        Text(table.name),
+        _name(table),
         Text(edition_name(catalogue, table.edition, short=True)),
         Text(f"{table.taken}/{table.seats}"),
         Text(STATUS.get(table.status, table.status)),
         Text(str(table.spectators)),
     )
+
+
+def _name(table: TableSummary) -> Text:
+    """The table's name, marked when it is private (only administrators see those)."""
+    name = Text(table.name)
+    if table.private:
+        name.append(" (private)", style="italic")
+    return name

@@ -76,6 +76,15 @@ class Doors:
         else:
             raise TableError("in_progress", "the game has started: spectate instead")
 
+    def visit(self, member: Member) -> None:
+        """An invite: one's own seat back, a free seat while the table waits, else watching."""
+        free = any(seat.empty for seat in self.seats)
+        mine = self.seating.seat_of_identity(member.identity.id) is not None
+        if mine or (free and self.runner.status == "waiting"):
+            self.join(member)
+        else:
+            self.spectate(member)
+
     def claim(self, member: Member, index: int | None) -> None:
         index = self.seating.claim(member, index)
         name = self.seats[index].name

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -31,21 +32,24 @@ from protocol import (
     Stand,
     Start,
     StatsRequest,
+    Visit,
     Welcome,
     decode,
 )
+from protocol.registry import MAX_CODE
 
 from ..catalogue import catalogue
 from ..config import DEFAULTS
 from ..metrics import Metrics
 from ..sanitize import clean_text
+from ..ssh.limits import address_key
 from ..store import MOTD, Store
 from .admin import run_admin
 from .board import Board
 from .chat import chat
 from .clock import Clock
 from .errors import TableError
-from .limits import RateLimit
+from .limits import RateLimit, TryBudget
 from .lobby_list import LobbyList
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
@@ -74,6 +78,23 @@ class LobbySettings:
     lobby_idle: float = DEFAULTS.limits.idle_timeout  # seconds idle in the lobby, at most
     admins: frozenset[str] = frozenset(DEFAULTS.admins)  # keys that may send `admin` commands
     leaderboard_min_games: int = DEFAULTS.leaderboard_min_games  # rated games to be listed
+    invite: str | None = None  # the command before a table code, e.g. "ssh -t host"
+    code_tries: int = DEFAULTS.limits.code_tries  # unknown codes one address may try at once
+    code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
+
+
+def no_table(code: str) -> str:
+    """The refusal for a code no open table has (that table may have closed)."""
+    return f"No open table has the code {clean_text(code, MAX_CODE)}: here is the lobby."
+
+
+def try_keys(identity: Identity) -> list[str]:
+    """Whose budget a try of a table code spends: the address's (an IPv6 address's /64
+    network), and a key's own."""
+    keys = [] if identity.guest else [f"key:{identity.id}"]
+    if identity.address:
+        keys.append(f"address:{address_key(identity.address)}")
+    return keys or [identity.id]
 
 
 class Attachment:
@@ -115,11 +136,15 @@ class Lobby:
         self.board = Board(
             self.rng, lambda: self.lobby_list.changed(), lambda s: self._close(s, REPLACED)
         )
-        self.lobby_list = LobbyList(clock, self.sessions, self.board.listing, store)
+        self.lobby_list = LobbyList(
+            clock, self.sessions, self.board.listing, store, lambda s: self.is_admin(s.identity)
+        )
+        self.code_tries = TryBudget(self.settings.code_tries, self.settings.code_try_seconds)
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
             Join: self._to_table,
+            Visit: self._to_table,
             RejoinSeat: self._rejoin_seat,
             Spectate: self._to_table,
             Leave: self._leave,
@@ -227,6 +252,7 @@ class Lobby:
                 self.motd(),
                 self.is_admin(identity),
                 self.settings.default_timer,
+                self.settings.invite,
                 catalogue=catalogue(),
             )
         )
@@ -267,9 +293,12 @@ class Lobby:
         deps = Deps(self.rng, self.clock, self.store, self.metrics)
         self.board.open(session, message, self.settings.table, deps)
 
-    def _to_table(self, session: Session, message: Join | Spectate) -> None:
+    def _to_table(self, session: Session, message: Join | Spectate | Visit) -> None:
+        here = session.table
+        if isinstance(message, Visit) and here is not None and self.board.get(message.code) is here:
+            return  # a player back in their seat at the table they were invited to
         self._require_in_lobby(session)
-        self.board.find(message.code).submit(session, message)
+        self._find(session, message.code).submit(session, message)
 
     def _leave(self, session: Session, message: Leave) -> None:
         self._table_of(session).submit(session, message)
@@ -280,6 +309,29 @@ class Lobby:
         self._table_of(session).submit(session, message)
 
     # ------------------------------------------------------------- tables
+
+    def _find(self, session: Session, code: str) -> Table:
+        """The table with `code`. A code not in the lobby list is a try: unknown codes spend
+        the address's (and key's) budget, and with none left every try is refused until one
+        comes back. The lobby list's codes and administrators are not counted."""
+        table = self.board.get(code)
+        listed = table is not None and not table.private
+        if listed or self.is_admin(session.identity):
+            if table is None:
+                raise TableError("no_such_table", no_table(code))
+            return table
+        keys = try_keys(session.identity)
+        now = self.clock.now()
+        wait = self.code_tries.wait(keys, now)
+        if wait > 0:
+            raise TableError(
+                "too_many_tries",
+                f"Too many tries of table codes: wait {math.ceil(round(wait, 3))} s.",
+            )
+        if table is None:
+            self.code_tries.spend(keys, now)
+            raise TableError("no_such_table", no_table(code))
+        return table
 
     def _table_of(self, session: Session) -> Table:
         if session.table is None:

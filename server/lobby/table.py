@@ -31,6 +31,7 @@ from protocol import (
     Stand,
     Start,
     TableSummary,
+    Visit,
 )
 
 from ..engine import Choice, Edition, Game, Keep, Look, Play, Redraw
@@ -86,9 +87,11 @@ class Table:
         output: TableOutput,
         deps: Deps,
         takeover: bool = False,
+        private: bool = False,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
+        self.private = private  # not listed in the lobby (but to administrators)
         self.settings = settings
         self.seating = Seating(seats)
         self.runner = GameRunner(
@@ -96,7 +99,7 @@ class Table:
         )
         self._clock = deps.clock
         self._output = output
-        header = Header(code, name, edition.id)
+        header = Header(code, name, edition.id, private)
         self._broadcast = Broadcaster(
             header, self.seating, self.runner, output.send, deps.clock, deps.metrics
         )
@@ -118,6 +121,7 @@ class Table:
         self._commands: dict[type, Callable[[Member, Any], None]] = {
             Host: lambda m, c: doors.take_seat(m, 0, host=True),
             Join: lambda m, c: doors.join(m),
+            Visit: lambda m, c: doors.visit(m),
             Rejoin: lambda m, c: doors.rejoin(m),
             RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
             Spectate: lambda m, c: doors.spectate(m),
