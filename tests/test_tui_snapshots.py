@@ -1,11 +1,10 @@
 """Text snapshots of every screen at 80×24 and 120×40, compared with the files in
 `tests/snapshots/`: the lobby, the new-table form, the table in each state (and with 2, 4 and
 8 players), help, the rules of each edition, stats, the admin command line and rejoin. Each
-scene is also drawn in the monochrome look: the same text, and a `-mono` file listing the runs
-shown in reverse video (how that look marks focus and selection without colour). Every screen
-class in
-`lovelet_tui/screens/` must appear in a scene. After a deliberate layout change, regenerate
-them with
+scene is then switched to the monochrome look (as Ctrl+T does): the same text, and a `-mono`
+file listing the runs shown in reverse video (how that look marks focus and selection without
+colour). Every screen class in `lovelet_tui/screens/` must appear in a scene. After a
+deliberate layout change, regenerate them with
 
     LOVELET_SNAPSHOTS=update python3 -m pytest tests/test_tui_snapshots.py
 
@@ -348,10 +347,11 @@ def _consecutive(runs: list[tuple[int, int, str]]) -> list[list[tuple[int, int, 
     return sorted(groups, key=lambda g: (g[0][0], g[0][1]))
 
 
-async def scene_text(scene: Scene, size: tuple[int, int], look: Look) -> tuple[str, str]:
-    """What `scene` shows at `size` in `look`, and its reverse-video runs."""
+async def scene_texts(scene: Scene, size: tuple[int, int]) -> tuple[str, str, str]:
+    """What `scene` shows at `size` in the colour look; then, switched to monochrome as
+    Ctrl+T does, what it shows and its reverse-video runs."""
     link = FakeLink()
-    app = served(link, scene.player, look=look)
+    app = served(link, scene.player, look=Look.COLOUR)
     async with app.run_test(size=size) as pilot:
         welcome = Welcome(
             PROTOCOL_VERSION,
@@ -365,8 +365,13 @@ async def scene_text(scene: Scene, size: tuple[int, int], look: Look) -> tuple[s
         await _deliver(pilot, welcome)
         await scene.drive(app, pilot)
         assert type(app.screen) is scene.screen, f"{type(app.screen).__name__} on top"
+        colour = CLOCK.sub(r"\1NN s", screen_text(app))
+        app.action_next_look()  # Ctrl+T's action (forms, being modal, take no app keys)
+        assert app.look is Look.MONOCHROME
+        app.clear_notifications()  # the toast naming the new look
+        await pilot.pause()
         runs = "\n".join(reverse_runs(app)) or "none"
-        return CLOCK.sub(r"\1NN s", screen_text(app)), f"{REVERSE}\n{runs}\n"
+        return colour, CLOCK.sub(r"\1NN s", screen_text(app)), f"{REVERSE}\n{runs}\n"
 
 
 def compare(text: str, name: str) -> None:
@@ -381,20 +386,13 @@ def compare(text: str, name: str) -> None:
 
 @pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
 @pytest.mark.parametrize("name", SCENES)
-async def test_each_screen_matches_its_snapshot(name: str, size: tuple[int, int]) -> None:
-    text, _ = await scene_text(SCENES[name], size, Look.COLOUR)
-    compare(text, f"{name}-{size[0]}x{size[1]}")
-
-
-@pytest.mark.parametrize("size", SIZES, ids=SIZE_IDS)
-@pytest.mark.parametrize("name", SCENES)
-async def test_monochrome_draws_the_same_screen_marking_focus_in_reverse_video(
+async def test_each_screen_matches_its_snapshots_in_colour_and_monochrome(
     name: str, size: tuple[int, int]
 ) -> None:
-    text, runs = await scene_text(SCENES[name], size, Look.MONOCHROME)
-    if not UPDATE:
-        colour = (SNAPSHOTS / f"{name}-{size[0]}x{size[1]}.txt").read_text(encoding="utf-8")
-        assert text == colour, "the monochrome look draws other text than the colour one"
+    """The monochrome look draws the same text; its file lists what it marks in reverse."""
+    colour, monochrome, runs = await scene_texts(SCENES[name], size)
+    compare(colour, f"{name}-{size[0]}x{size[1]}")
+    assert monochrome == colour, "the monochrome look draws other text than the colour one"
     compare(runs, f"{name}-{size[0]}x{size[1]}-mono")
 
 
