@@ -44,6 +44,10 @@ MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
+MAX_ROUNDS = 1000  # rounds in one game, as a replay counts them
+MAX_REPLAY_FRAMES = 400  # steps in one round of a replay (the deal, then each decision)
+MAX_REPLAY_EVENTS = 64  # events one step of a replay brings
 BOT_LEVELS = ("easy", "medium", "hard")  # server.bots.LEVELS, weakest first
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
@@ -58,6 +62,7 @@ COUNT = Int(0, 1_000_000)
 TALLY = Int(0, MAX_TALLY)
 EDITION = Ident(32)
 RATING = Int(0, MAX_RATING)
+GAME_ID = Int(1, MAX_GAME_ID)
 
 CHOICE = Tagged(
     [
@@ -103,6 +108,10 @@ TO_SERVER = Tagged(
         Record(m.Chat, {"text": Text(MAX_CHAT)}),
         Record(m.ContinueRound, {}),
         Record(m.StatsRequest, {}),
+        Record(
+            m.ReplayRequest,
+            {"game_id": GAME_ID, "seat": Nullable(SEAT), "round": Int(1, MAX_ROUNDS)},
+        ),
         Record(
             m.Admin,
             {
@@ -168,11 +177,12 @@ STATS = Record(
             Record(
                 m.PlayedGame,
                 {
-                    "game_id": Int(1, 2**63 - 1),
+                    "game_id": GAME_ID,
                     "edition": EDITION,
                     "ended_at": Text(MAX_TIMESTAMP),
                     "won": Bool(),
                     "players": ListOf(NAME, MAX_SEATS),
+                    "seat": SEAT,
                 },
             ),
             MAX_STATS_ROWS,
@@ -193,6 +203,45 @@ STATS = Record(
         "note": Text(MAX_NOTE, min_len=0),
         "rating": Nullable(
             Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
+        ),
+        "latest": ListOf(
+            Record(
+                m.FinishedGame,
+                {
+                    "game_id": GAME_ID,
+                    "edition": EDITION,
+                    "ended_at": Text(MAX_TIMESTAMP),
+                    "players": ListOf(NAME, MAX_SEATS),
+                    "winners": ListOf(SEAT, MAX_SEATS),
+                },
+            ),
+            MAX_STATS_ROWS,
+        ),
+    },
+)
+
+REPLAY = Record(
+    m.Replay,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "seats": ListOf(
+            Record(m.ReplaySeat, {"name": NAME, "bot": Nullable(LEVEL)}), MAX_SEATS, min_items=2
+        ),
+        "seat": Nullable(SEAT),
+        "round": Int(1, MAX_ROUNDS),
+        "rounds": Int(1, MAX_ROUNDS),
+        "frames": ListOf(
+            Record(
+                m.ReplayFrame,
+                {
+                    "actor": Nullable(SEAT),
+                    "view": PlainMap(),
+                    "events": ListOf(PlainMap(), MAX_REPLAY_EVENTS),
+                },
+            ),
+            MAX_REPLAY_FRAMES,
+            min_items=1,
         ),
     },
 )
@@ -238,6 +287,7 @@ TO_CLIENT = Tagged(
         ),
         Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
         STATS,
+        REPLAY,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )

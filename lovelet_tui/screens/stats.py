@@ -1,4 +1,6 @@
-"""Stats: your games and wins per edition, your recent games, and the leaderboard."""
+"""Stats: your games and wins per edition, your recent games, the server's latest games and
+the leaderboard. ↑↓ choose a game, Enter replays it (your own seat's view of a game you
+played, else the public view), p the public view."""
 
 from __future__ import annotations
 
@@ -15,9 +17,20 @@ from textual.widgets import Static
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import edition_name
 from lovelet_tui.messages import send
+from lovelet_tui.screens.replay import ReplayScreen
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import EditionTally, LeaderEntry, PlayedGame, RatingInfo, Stats, StatsRequest
+from protocol import (
+    EditionTally,
+    FinishedGame,
+    LeaderEntry,
+    PlayedGame,
+    RatingInfo,
+    Stats,
+    StatsRequest,
+)
+
+CURSOR = "› "
 
 
 class StatsScreen(Screen[None]):
@@ -29,6 +42,9 @@ class StatsScreen(Screen[None]):
     def __init__(self, player: str = "") -> None:
         super().__init__()
         self.player = player
+        self.stats: Stats | None = None
+        self.games: list[tuple[int, int | None]] = []  # (game id, your seat) in list order
+        self.cursor = 0
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -41,6 +57,18 @@ class StatsScreen(Screen[None]):
 
     def show_stats(self, stats: Stats) -> None:
         """Draw the server's answer; every name is plain text, never markup."""
+        self.stats = stats
+        mine = {game.game_id: game.seat for game in stats.recent}
+        self.games = [(game.game_id, game.seat) for game in stats.recent]
+        self.games += [(game.game_id, mine.get(game.game_id)) for game in stats.latest]
+        self.cursor = min(self.cursor, max(0, len(self.games) - 1))
+        self._draw()
+        self.refresh_bindings()
+
+    def _draw(self) -> None:
+        stats = self.stats
+        if stats is None:
+            return
         sections: list[RenderableType] = [_title("Your games")]
         if stats.rating is not None:
             sections.append(_your_rating(stats.rating))
@@ -51,9 +79,39 @@ class StatsScreen(Screen[None]):
         if stats.editions:
             sections.append(_editions(stats.editions))
         if stats.recent:
-            sections += [Text(), _title("Recent games"), _recent(stats.recent)]
+            recent = _recent(stats.recent, self.cursor)
+            sections += [Text(), _title("Recent games"), recent]
+        if stats.latest:
+            latest = _latest(stats.latest, self.cursor - len(stats.recent))
+            sections += [Text(), _title("Latest games on this server"), latest]
+        if self.games:
+            sections.append(Text("↑↓: choose a game · Enter: replay it · p: its public view"))
         sections += [Text(), _title("Leaderboard"), _leaders(stats.leaderboard, self.player)]
         self.query_one("#stats", Static).update(Group(*sections))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The game keys only when there are games to choose."""
+        if action in ("move", "replay", "replay_public"):
+            return bool(self.games)
+        return True
+
+    def action_move(self, delta: int) -> None:
+        """↑↓: the previous or next game of the lists."""
+        if self.games:
+            self.cursor = max(0, min(len(self.games) - 1, self.cursor + delta))
+            self._draw()
+
+    def action_replay(self) -> None:
+        """Enter: replay the chosen game, from your own seat if you played it."""
+        if self.games:
+            game_id, seat = self.games[self.cursor]
+            self.app.push_screen(ReplayScreen(game_id, seat, seat))
+
+    def action_replay_public(self) -> None:
+        """p: replay the chosen game's public view."""
+        if self.games:
+            game_id, seat = self.games[self.cursor]
+            self.app.push_screen(ReplayScreen(game_id, None, seat))
 
     def action_close(self) -> None:
         """Back to the lobby."""
@@ -79,14 +137,31 @@ def _editions(editions: tuple[EditionTally, ...]) -> Table:
     return table
 
 
-def _recent(games: tuple[PlayedGame, ...]) -> Table:
-    table = _grid("Ended (UTC)", "Edition", "Result", "Players")
-    for game in games:
+def _recent(games: tuple[PlayedGame, ...], cursor: int) -> Table:
+    table = _grid("", "Ended (UTC)", "Edition", "Result", "Players")
+    for index, game in enumerate(games):
         table.add_row(
+            Text(CURSOR if index == cursor else ""),
             Text(_when(game.ended_at)),
             Text(edition_name(game.edition, short=True)),
             Text("won", style="bold green") if game.won else Text("lost"),
             Text(", ".join(game.players)),
+            style="reverse" if index == cursor else "",
+        )
+    return table
+
+
+def _latest(games: tuple[FinishedGame, ...], cursor: int) -> Table:
+    table = _grid("", "Ended (UTC)", "Edition", "Won by", "Players")
+    for index, game in enumerate(games):
+        winners = [game.players[s] for s in game.winners if 0 <= s < len(game.players)]
+        table.add_row(
+            Text(CURSOR if index == cursor else ""),
+            Text(_when(game.ended_at)),
+            Text(edition_name(game.edition, short=True)),
+            Text(", ".join(winners)),
+            Text(", ".join(game.players)),
+            style="reverse" if index == cursor else "",
         )
     return table
 

@@ -27,6 +27,7 @@ from protocol import (
     RejoinSeat,
     Rematch,
     RemoveBot,
+    ReplayRequest,
     Sit,
     Spectate,
     Stand,
@@ -46,6 +47,7 @@ from .clock import Clock
 from .errors import TableError
 from .limits import RateLimit
 from .lobby_list import LobbyList
+from .replays import replay_for
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
 from .stats import stats_for
@@ -73,6 +75,8 @@ class LobbySettings:
     lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
     admins: frozenset[str] = frozenset()  # key fingerprints that may send `admin` commands
     leaderboard_min_games: int = 3  # rated games before a player is on the leaderboard
+    replay_burst: int = 20  # replay requests allowed in any `replay_interval` seconds
+    replay_interval: float = 10.0
 
 
 class Attachment:
@@ -134,6 +138,7 @@ class Lobby:
             StatsRequest: lambda s, m: s.send(
                 stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
             ),
+            ReplayRequest: self._replay,
             Admin: lambda s, m: run_admin(self, s, m),
         }
 
@@ -146,6 +151,7 @@ class Lobby:
         session = Session(identity, send_frame, notice=notice)
         settings = self.settings
         session.chat_limit = RateLimit(settings.chat_burst, settings.chat_interval)
+        session.replay_limit = RateLimit(settings.replay_burst, settings.replay_interval)
         self.sessions[session] = None
         self._reset_idle(session)
         return Attachment(self, session)
@@ -251,6 +257,15 @@ class Lobby:
             if session.table is not None:
                 return
         raise TableError("no_such_seat_code", "no seat is held with that code")
+
+    def _replay(self, session: Session, message: ReplayRequest) -> None:
+        """One round of a finished game, as this session may see it (each request rebuilds
+        the game: they are rate-limited)."""
+        limit = session.replay_limit
+        if limit is not None and not limit.allow(self.clock.now()):
+            raise TableError("too_fast", "too many replay requests: wait a few seconds")
+        viewer = None if session.identity.guest else session.identity.id
+        session.send(replay_for(self.store, message, viewer))
 
     def _close(self, session: Session, reason: str) -> None:
         """Tell `session` why, then end it (or, with no closer, detach it)."""

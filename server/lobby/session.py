@@ -47,6 +47,7 @@ class Session:
     greeted: bool = False
     notice: str | None = None  # said once after the welcome (e.g. why the name has a suffix)
     chat_limit: RateLimit | None = None
+    replay_limit: RateLimit | None = None
     idle_timer: Timer | None = None
     closed: bool = field(default=False)
 

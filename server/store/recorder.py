@@ -35,11 +35,17 @@ class GameRecorder:
 
     @classmethod
     def start(
-        cls, store: Store, edition: str, seats: Sequence[SeatRecord], seed: int | None = None
+        cls,
+        store: Store,
+        edition: str,
+        seats: Sequence[SeatRecord],
+        seed: int | None = None,
+        private: bool = False,
     ) -> GameRecorder:
-        """Record a new game seeded with `seed`; if that fails, a recorder that records nothing."""
+        """Record a new game seeded with `seed` (`private`: at a private table); if that
+        fails, a recorder that records nothing."""
         try:
-            return cls(store, store.start_game(edition, seats, seed=seed))
+            return cls(store, store.start_game(edition, seats, seed=seed, private=private))
         except Exception as err:
             log_error("could not record a new game", err, edition=edition)
             return cls(store, None)
@@ -88,8 +94,9 @@ class GameRecorder:
             self.finished = True
 
     def replace_seat(self, seat: int, record: SeatRecord) -> None:
-        """`record` plays `seat` from now on (and is credited with its result)."""
-        if self.game_id is None:
+        """`record` plays `seat` from now on (and is credited with its result); once the game
+        is over, nothing changes (a player leaving a finished table keeps their result)."""
+        if self.game_id is None or self.finished:
             return
         try:
             self._store.replace_seat(self.game_id, seat, record)

@@ -114,12 +114,18 @@ CREATE TABLE game_actions (
 ) WITHOUT ROWID;
 """
 
+V6_PRIVATE_GAMES = """
+ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX games_finished ON games (ended_at) WHERE status = 'finished' AND private = 0;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES,
     V2_MODERATION,
     V3_USE_TIMES,
     V4_RATINGS,
     V5_ACTIONS,
+    V6_PRIVATE_GAMES,
 )
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 

@@ -93,9 +93,13 @@ class Store:
         seats: Sequence[SeatRecord],
         started_at: datetime | None = None,
         seed: int | None = None,
+        private: bool = False,
     ) -> int:
-        """Record a new game in progress (seeded with `seed`); its id."""
-        return games.start_game(self._conn, edition, seats, started_at or self._clock(), seed)
+        """Record a new game in progress (seeded with `seed`; `private`: at a private table,
+        replayed only by its players); its id."""
+        return games.start_game(
+            self._conn, edition, seats, started_at or self._clock(), seed, private
+        )
 
     def record_action(self, game_id: int, seq: int, seat: int, choice: dict[str, Any]) -> None:
         """Append action `seq`: `seat` chose `choice` (as `choice_to_dict` writes it)."""
@@ -158,6 +162,14 @@ class Store:
     def games(self, limit: int = 50) -> list[GameRecord]:
         """The latest games in any state, newest first."""
         return games.recent_games(self._conn, limit)
+
+    def game(self, game_id: int) -> GameRecord:
+        """One game's header and seats; KeyError if there is no such game."""
+        return games.game(self._conn, game_id)
+
+    def finished_public_games(self, limit: int = 10) -> list[GameRecord]:
+        """The latest finished games not played at a private table, newest first."""
+        return games.finished_public_games(self._conn, limit)
 
     # ------------------------------------------------------------- stats
 
