@@ -92,7 +92,8 @@ class LoveletApp(App[None]):
         self.push_screen(self.lobby)
         self.send(Hello(PROTOCOL_VERSION, self.player_name or GUEST_NAME))
         if self.opening is not None:
-            replay = ReplayScreen(self.opening.game_id, self.opening.seat)
+            seat = self.opening.seat
+            replay = ReplayScreen(self.opening.game_id, seat, seat)
             self.push_screen(replay, callback=lambda _: self.exit())
 
     def on_unmount(self) -> None:
