@@ -192,6 +192,8 @@ class ReplayScreen(Screen[None]):
         if shown is None or frame is None or self.wanted is not None:
             waiting = self.problem or f"Loading round {self.wanted[0] if self.wanted else 1}…"
             status.show_text(Text(waiting, style="" if self.problem else "italic"))
+            if self.problem:
+                self.query_one(HandView).show_note(f"No replay: {self.problem}")
             return
         info = _table_info(shown, frame.view)
         names = Names.for_table(info, frame.view)
