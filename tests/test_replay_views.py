@@ -121,6 +121,9 @@ async def test_every_stored_game_replays_as_each_receiver_saw_it(store: Store) -
     starts.append([len(c.messages) for c in clients])
     games = sorted(store.games(10), key=lambda game: game.id)
     assert [game.edition for game in games] == [edition for edition, _ in GAMES]
+    # they left each table after its game: the finished game is still theirs (not a bot's)
+    assert all([s.identity for s in game.seats[:2]] == [ANN, BOB] for game in games)
+    assert len(store.recent_games(ANN)) == len(GAMES)
     for number, game in enumerate(games):
         for index, (client, seat) in enumerate(zip(clients, (0, 1, None), strict=True)):
             sent = game_frames(client, starts[number][index], starts[number + 1][index])
