@@ -217,3 +217,28 @@ async def test_stats_choose_a_game_and_replay_it_from_your_seat_or_in_public() -
         await pilot.pause()
         assert link.requests()[-1] == ReplayRequest(5, None, 1)  # not yours: the public view
         assert "v " not in screen_text(app).splitlines()[-1]
+
+
+async def test_the_chosen_game_stays_in_view_down_a_long_list() -> None:
+    recent = tuple(
+        PlayedGame(100 + i, "classic", "2025-06-01T20:30:00+00:00", True, ("Bo", "Ana"), 1)
+        for i in range(10)
+    )
+    latest = tuple(
+        FinishedGame(200 + i, "2019", f"2025-06-0{1 + i % 9}T19:00:00+00:00", ("Cy", "Di"), (0,))
+        for i in range(10)
+    )
+    app = replay_app(ServerLink(played_log()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("i")
+        app.deliver(encode(Stats((), recent, (), latest=latest)))
+        await pilot.pause()
+        for _ in range(19):
+            await pilot.press("down")
+        await pilot.pause()
+        rows = screen_text(app).splitlines()
+        chosen = [row for row in rows if row.lstrip().startswith("›")]
+        assert len(chosen) == 1 and "2025-06-01" in chosen[0] and "Cy, Di" in chosen[0]
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.link.requests()[-1] == ReplayRequest(209, None, 1)

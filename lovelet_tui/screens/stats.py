@@ -87,7 +87,21 @@ class StatsScreen(Screen[None]):
         if self.games:
             sections.append(Text("↑↓: choose a game · Enter: replay it · p: its public view"))
         sections += [Text(), _title("Leaderboard"), _leaders(stats.leaderboard, self.player)]
-        self.query_one("#stats", Static).update(Group(*sections))
+        shown = Group(*sections)
+        self.query_one("#stats", Static).update(shown)
+        self._scroll_to_cursor(shown)
+
+    def _scroll_to_cursor(self, shown: Group) -> None:
+        """Keep the chosen game's row in view: found as the rendered row that starts with
+        the cursor (names never do: a row's first cell is the cursor column)."""
+        main = self.query_one("#main", VerticalScroll)
+        width = self.query_one("#stats", Static).content_size.width or self.app.size.width
+        console = self.app.console
+        lines = console.render_lines(shown, console.options.update_width(width), pad=False)
+        for row, line in enumerate(lines):
+            if "".join(segment.text for segment in line).startswith(CURSOR):
+                main.scroll_to(y=max(0, row - main.size.height // 2), animate=False)
+                return
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The game keys only when there are games to choose."""
