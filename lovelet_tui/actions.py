@@ -82,7 +82,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("rules", "escape", "close", "Close"),
     KeyAction("stats", "up", "move(-1)", "Up", show=False, priority=True),
     KeyAction("stats", "down", "move(1)", "Down", show=False, priority=True),
-    KeyAction("stats", "enter", "replay", "Replay"),
+    KeyAction("stats", "enter", "open", "Open"),
     KeyAction("stats", "p", "replay_public", "Public replay"),
     KeyAction("stats", "escape", "close", "Close"),
     KeyAction("replay", "right", "step(1)", "Step", key_display="→"),

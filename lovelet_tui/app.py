@@ -31,6 +31,7 @@ from protocol import (
     Lobby,
     LocalProtocolError,
     Notice,
+    PlayerGames,
     ProtocolError,
     Replay,
     ReplayRequest,
@@ -164,6 +165,10 @@ class LoveletApp(App[None]):
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):
                         screen.show_stats(message)
+            case PlayerGames():
+                for screen in self.screen_stack:
+                    if isinstance(screen, StatsScreen):
+                        screen.show_player_games(message)
             case Replay():
                 for screen in self.screen_stack:
                     if isinstance(screen, ReplayScreen):

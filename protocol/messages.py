@@ -203,6 +203,14 @@ class ReplayRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class GamesRequest:
+    """Ask for the latest finished public games of the player called `name` (a leader)."""
+
+    TYPE: ClassVar[str] = "games_request"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Admin:
     """An administrator's command; the server says which fields each command needs."""
 
@@ -231,6 +239,7 @@ ClientMessage = (
     | ContinueRound
     | StatsRequest
     | ReplayRequest
+    | GamesRequest
     | Admin
 )
 
@@ -463,6 +472,17 @@ class Replay:
     frames: tuple[ReplayFrame, ...]
 
 
-ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats | Replay
+@dataclass(frozen=True, slots=True)
+class PlayerGames:
+    """Answer to `games_request`: that player's latest finished public games, newest first."""
+
+    TYPE: ClassVar[str] = "games"
+    name: str
+    games: tuple[FinishedGame, ...]
+
+
+ServerMessage = (
+    Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats | Replay | PlayerGames
+)
 
 Message = ClientMessage | ServerMessage

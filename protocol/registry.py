@@ -112,6 +112,7 @@ TO_SERVER = Tagged(
             m.ReplayRequest,
             {"game_id": GAME_ID, "seat": Nullable(SEAT), "round": Int(1, MAX_ROUNDS)},
         ),
+        Record(m.GamesRequest, {"name": NAME}),
         Record(
             m.Admin,
             {
@@ -166,6 +167,17 @@ COUNTDOWN = Record(
     },
 )
 
+FINISHED_GAME = Record(
+    m.FinishedGame,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "ended_at": Text(MAX_TIMESTAMP),
+        "players": ListOf(NAME, MAX_SEATS),
+        "winners": ListOf(SEAT, MAX_SEATS),
+    },
+)
+
 STATS = Record(
     m.Stats,
     {
@@ -204,21 +216,11 @@ STATS = Record(
         "rating": Nullable(
             Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
         ),
-        "latest": ListOf(
-            Record(
-                m.FinishedGame,
-                {
-                    "game_id": GAME_ID,
-                    "edition": EDITION,
-                    "ended_at": Text(MAX_TIMESTAMP),
-                    "players": ListOf(NAME, MAX_SEATS),
-                    "winners": ListOf(SEAT, MAX_SEATS),
-                },
-            ),
-            MAX_STATS_ROWS,
-        ),
+        "latest": ListOf(FINISHED_GAME, MAX_STATS_ROWS),
     },
 )
+
+PLAYER_GAMES = Record(m.PlayerGames, {"name": NAME, "games": ListOf(FINISHED_GAME, MAX_STATS_ROWS)})
 
 REPLAY = Record(
     m.Replay,
@@ -288,6 +290,7 @@ TO_CLIENT = Tagged(
         Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
         STATS,
         REPLAY,
+        PLAYER_GAMES,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )

@@ -28,7 +28,7 @@ async def test_a_replay_opens_from_the_stats_screen_and_steps_by_keys(tmp_path: 
     ):
         await wait_text(term, "Online:")
         await term.send_keys("i")
-        await wait_text(term, "Enter: replay it")
+        await wait_text(term, "Enter: replay a game")
         assert "Latest games on this server" in screen_text(term)
         await term.send_keys("enter")
         await wait_text(term, f"Replay of game {game_id}")

@@ -28,6 +28,7 @@ from protocol import (
     ErrorReply,
     FinishedGame,
     FrameReader,
+    GamesRequest,
     Hello,
     Join,
     KeepChoice,
@@ -41,6 +42,7 @@ from protocol import (
     OnlineRating,
     PlayChoice,
     PlayedGame,
+    PlayerGames,
     ProtocolError,
     RatingInfo,
     RedrawChoice,
@@ -166,6 +168,10 @@ SAMPLES: list[Message] = [
         (FinishedGame(40, "classic", "2025-06-01T10:00:00+00:00", ("cat", "dan"), (1,)),),
     ),
     ReplayRequest(41),
+    GamesRequest("cat"),
+    PlayerGames(
+        "cat", (FinishedGame(40, "classic", "2025-06-01T10:00:00Z", ("cat", "dan"), (0,)),)
+    ),
     ReplayRequest(41, 2, 3),
     Replay(
         41,
@@ -240,6 +246,7 @@ def test_wire_tags_are_written_down() -> None:
         "continue_round": "ContinueRound",
         "stats_request": "StatsRequest",
         "replay_request": "ReplayRequest",
+        "games_request": "GamesRequest",
         "admin": "Admin",
     }
     assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
@@ -251,6 +258,7 @@ def test_wire_tags_are_written_down() -> None:
         "notice": "Notice",
         "stats": "Stats",
         "replay": "Replay",
+        "games": "PlayerGames",
     }
     assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
         "play",

@@ -11,7 +11,15 @@ from pathlib import Path
 import msgpack
 import pytest
 
-from protocol import ErrorReply, Replay, ReplayRequest, Stats, StatsRequest
+from protocol import (
+    ErrorReply,
+    GamesRequest,
+    PlayerGames,
+    Replay,
+    ReplayRequest,
+    Stats,
+    StatsRequest,
+)
 from server.clock import LoopClock
 from server.engine import Game, choice_to_dict, find_edition
 from server.lobby import Lobby, LobbySettings
@@ -136,3 +144,22 @@ async def test_a_server_without_a_database_says_so() -> None:
     lobby = Lobby(LobbySettings(), random.Random(1), None, clock=LoopClock())
     refused = await ask(greeted(lobby, "ann", ANN), ReplayRequest(1))
     assert isinstance(refused, ErrorReply) and refused.code == "no_store"
+
+
+async def test_a_leaders_public_games_are_listed_by_name(store: Store, lobby: Lobby) -> None:
+    public = record_game(store, ANN_BOB)
+    record_game(store, ANN_BOB, private=True)
+    record_game(store, [SeatRecord(CY, "cy"), SeatRecord(None, "easy bot 2", "easy")])
+    guest = greeted(lobby, "g")
+    seen = len(guest.messages)
+    guest.send(GamesRequest("ANN"))
+    games = await guest.wait_for(
+        lambda c: next((m for m in c.messages[seen:] if isinstance(m, PlayerGames)), None)
+    )
+    assert [game.game_id for game in games.games] == [public]
+    seen = len(guest.messages)
+    guest.send(GamesRequest("nobody"))
+    refused = await guest.wait_for(
+        lambda c: next((m for m in c.messages[seen:] if isinstance(m, ErrorReply)), None)
+    )
+    assert refused.code == "no_such_player" and refused.message == "no player is called nobody"

@@ -18,7 +18,10 @@ from protocol import (
     Direction,
     ErrorReply,
     FinishedGame,
+    GamesRequest,
+    LeaderEntry,
     PlayedGame,
+    PlayerGames,
     Replay,
     ReplayFrame,
     ReplayRequest,
@@ -203,7 +206,7 @@ async def test_stats_choose_a_game_and_replay_it_from_your_seat_or_in_public() -
         app.deliver(encode(STATS))
         await pilot.pause()
         text = screen_text(app)
-        assert "Latest games on this server" in text and "Enter: replay it" in text
+        assert "Latest games on this server" in text and "Enter: replay a game" in text
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ReplayScreen)
@@ -242,3 +245,26 @@ async def test_the_chosen_game_stays_in_view_down_a_long_list() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.link.requests()[-1] == ReplayRequest(209, None, 1)
+
+
+async def test_enter_on_a_leader_lists_their_games_to_replay() -> None:
+    link = ServerLink(played_log())
+    app = replay_app(link)
+    stats = Stats((), (), (LeaderEntry("Cy", 9, 7, 1712, 180), LeaderEntry("Di", 6, 3, 1540, 90)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i")
+        app.deliver(encode(stats))
+        await pilot.pause()
+        assert "p Public" not in screen_text(app)  # a leader is no game
+        await pilot.press("down", "enter")
+        assert link.sent[-1] == GamesRequest("Di")
+        games = (FinishedGame(12, "2019", "2025-06-01T19:00:00+00:00", ("Di", "Ed"), (1,)),)
+        app.deliver(encode(PlayerGames("Di", games)))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Di's latest games" in text
+        assert any(row.lstrip().startswith("›") and "Di, Ed" in row for row in text.splitlines())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ReplayScreen)
+        assert link.requests()[-1] == ReplayRequest(12, None, 1)

@@ -18,6 +18,7 @@ from protocol import (
     CreateTable,
     Direction,
     ErrorReply,
+    GamesRequest,
     Hello,
     Join,
     Leave,
@@ -50,7 +51,7 @@ from .lobby_list import LobbyList
 from .replays import replay_for
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
-from .stats import stats_for
+from .stats import games_of, stats_for
 from .table import Disconnect, Rejoin, Table
 from .words import idle_time
 
@@ -139,6 +140,7 @@ class Lobby:
                 stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
             ),
             ReplayRequest: self._replay,
+            GamesRequest: self._games,
             Admin: lambda s, m: run_admin(self, s, m),
         }
 
@@ -261,11 +263,19 @@ class Lobby:
     def _replay(self, session: Session, message: ReplayRequest) -> None:
         """One round of a finished game, as this session may see it (each request rebuilds
         the game: they are rate-limited)."""
+        self._replay_allowed(session)
+        viewer = None if session.identity.guest else session.identity.id
+        session.send(replay_for(self.store, message, viewer))
+
+    def _games(self, session: Session, message: GamesRequest) -> None:
+        """A player's latest public games, to replay (rate-limited with replays)."""
+        self._replay_allowed(session)
+        session.send(games_of(message.name, self.store))
+
+    def _replay_allowed(self, session: Session) -> None:
         limit = session.replay_limit
         if limit is not None and not limit.allow(self.clock.now()):
             raise TableError("too_fast", "too many replay requests: wait a few seconds")
-        viewer = None if session.identity.guest else session.identity.id
-        session.send(replay_for(self.store, message, viewer))
 
     def _close(self, session: Session, reason: str) -> None:
         """Tell `session` why, then end it (or, with no closer, detach it)."""

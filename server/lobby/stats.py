@@ -10,6 +10,7 @@ from protocol import (
     LeaderEntry,
     OnlineRating,
     PlayedGame,
+    PlayerGames,
     RatingInfo,
     Stats,
 )
@@ -17,6 +18,7 @@ from protocol.registry import MAX_NAME, MAX_RATING
 
 from ..sanitize import clean_text
 from ..store import RatingRecord, Store
+from .errors import TableError
 from .session import Identity, Session
 
 RECENT_GAMES = 10
@@ -58,8 +60,19 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
     return Stats(editions, recent, leaders, rating=mine, latest=latest)
 
 
-def _latest(store: Store) -> tuple[FinishedGame, ...]:
-    """The server's latest finished public games, which anyone may replay."""
+def games_of(name: str, store: Store | None) -> PlayerGames:
+    """The latest finished public games of the player called `name` (as the leaderboard
+    names them); TableError if the server keeps no games or no one has that name."""
+    if store is None:
+        raise TableError("no_store", NO_STORE_NOTE)
+    identity = store.owner_of(name)
+    if identity is None:
+        raise TableError("no_such_player", f"no player is called {_name(name)}")
+    return PlayerGames(name, _latest(store, identity))
+
+
+def _latest(store: Store, identity: str | None = None) -> tuple[FinishedGame, ...]:
+    """The server's (or `identity`'s) latest finished public games: anyone may replay them."""
     return tuple(
         FinishedGame(
             game.id,
@@ -68,7 +81,7 @@ def _latest(store: Store) -> tuple[FinishedGame, ...]:
             tuple(_name(seat.nickname) for seat in game.seats),
             tuple(game.winners or ()),
         )
-        for game in store.finished_public_games(LATEST_GAMES)
+        for game in store.finished_public_games(LATEST_GAMES, identity)
     )
 
 

@@ -272,12 +272,17 @@ def recent_games(conn: sqlite3.Connection, limit: int = 50) -> list[GameRecord]:
     return [_game_record(conn, row) for row in rows]
 
 
-def finished_public_games(conn: sqlite3.Connection, limit: int = 10) -> list[GameRecord]:
-    """The latest finished games not played at a private table, newest first."""
+def finished_public_games(
+    conn: sqlite3.Connection, limit: int = 10, identity: str | None = None
+) -> list[GameRecord]:
+    """The latest finished games not played at a private table (only those `identity` sat
+    in, if given), newest first."""
+    played = " AND id IN (SELECT game_id FROM game_seats WHERE identity = ?)" if identity else ""
     rows = conn.execute(
         "SELECT id, edition, status, started_at, ended_at, winners, private FROM games"
-        " WHERE status = 'finished' AND private = 0 ORDER BY ended_at DESC, id DESC LIMIT ?",
-        (limit,),
+        f" WHERE status = 'finished' AND private = 0{played}"
+        " ORDER BY ended_at DESC, id DESC LIMIT ?",
+        (identity, limit) if identity else (limit,),
     ).fetchall()
     return [_game_record(conn, row) for row in rows]
 

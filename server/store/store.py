@@ -167,9 +167,16 @@ class Store:
         """One game's header and seats; KeyError if there is no such game."""
         return games.game(self._conn, game_id)
 
-    def finished_public_games(self, limit: int = 10) -> list[GameRecord]:
-        """The latest finished games not played at a private table, newest first."""
-        return games.finished_public_games(self._conn, limit)
+    def finished_public_games(
+        self, limit: int = 10, identity: str | None = None
+    ) -> list[GameRecord]:
+        """The latest finished games not played at a private table (only those `identity`
+        sat in, if given), newest first."""
+        return games.finished_public_games(self._conn, limit, identity)
+
+    def owner_of(self, name: str) -> str | None:
+        """The key fingerprint the nickname `name` is reserved to, if any."""
+        return players.owner_of(self._conn, name)
 
     # ------------------------------------------------------------- stats
 
