@@ -32,6 +32,7 @@ from lovelet_tui.widgets.tracker import Tracker
 from protocol import ErrorReply, Replay, ReplayFrame, ReplayRequest, SeatInfo, TableInfo
 
 KEPT_ROUNDS = 4  # rounds kept after they arrive; others are asked for again
+FIRST, LAST = 0, -1  # where to land in a round: its deal, its last step (or a step's index)
 STEP_MARK = "› "  # before the log lines of the step shown
 
 
@@ -49,7 +50,7 @@ class ReplayScreen(Screen[None]):
         self.rounds: dict[int, Replay] = {}
         self.round = 1
         self.step = 0
-        self.wanted: tuple[int, str] | None = None  # the round asked for, and where to land
+        self.wanted: tuple[int, int] | None = None  # the round asked for, and where to land
         self.problem = ""  # the server's refusal, shown instead of the game
 
     def compose(self) -> ComposeResult:
@@ -64,7 +65,7 @@ class ReplayScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
-        self._go(1, "first")
+        self._go(1, FIRST)
 
     # ---------------------------------------------------------------- what arrives
 
@@ -108,9 +109,9 @@ class ReplayScreen(Screen[None]):
             self.step = step
             self._draw()
         elif step < 0 and self.round > 1:
-            self._go(self.round - 1, "last")
+            self._go(self.round - 1, LAST)
         elif step >= len(shown.frames) and self.round < shown.rounds:
-            self._go(self.round + 1, "first")
+            self._go(self.round + 1, FIRST)
 
     def action_round(self, delta: int) -> None:
         """PgDn: the next round's deal (the last step in the last round); PgUp: this round's
@@ -119,23 +120,23 @@ class ReplayScreen(Screen[None]):
         if shown is None or self.wanted is not None:
             return
         if delta > 0 and self.round < shown.rounds:
-            self._go(self.round + 1, "first")
+            self._go(self.round + 1, FIRST)
         elif delta > 0:
-            self._land(self.round, "last")
+            self._land(self.round, LAST)
         elif self.step > 0 or self.round == 1:
-            self._land(self.round, "first")
+            self._land(self.round, FIRST)
         else:
-            self._go(self.round - 1, "first")
+            self._go(self.round - 1, FIRST)
 
     def action_first(self) -> None:
         """Home: the first deal."""
-        self._go(1, "first")
+        self._go(1, FIRST)
 
     def action_last(self) -> None:
         """End: the game's last step."""
         shown = self.shown
         if shown is not None:
-            self._go(shown.rounds, "last")
+            self._go(shown.rounds, LAST)
 
     def action_switch_view(self) -> None:
         """v: your own seat's view ↔ the public view, at the same step."""
@@ -143,7 +144,7 @@ class ReplayScreen(Screen[None]):
             return
         self.seat = None if self.seat is not None else self.mine
         self.rounds.clear()
-        self._go(self.round, f"at {self.step}")
+        self._go(self.round, self.step)
 
     def action_tracker(self) -> None:
         """Switch the log pane and the card tracker."""
@@ -159,9 +160,9 @@ class ReplayScreen(Screen[None]):
             return self.mine is not None
         return True
 
-    def _go(self, round_no: int, where: str) -> None:
-        """Show round `round_no` at `where` ("first", "last", "at N"), asking for it first if
-        it is not here."""
+    def _go(self, round_no: int, where: int) -> None:
+        """Show round `round_no` at step `where` (FIRST, LAST or an index), asking for it
+        first if it is not here."""
         if round_no in self.rounds:
             self._land(round_no, where)
             return
@@ -169,15 +170,10 @@ class ReplayScreen(Screen[None]):
         send(self, ReplayRequest(self.game_id, self.seat, round_no))
         self._draw()
 
-    def _land(self, round_no: int, where: str) -> None:
-        frames = self.rounds[round_no].frames
+    def _land(self, round_no: int, where: int) -> None:
+        last = len(self.rounds[round_no].frames) - 1
         self.round, self.wanted = round_no, None
-        if where == "first":
-            self.step = 0
-        elif where == "last":
-            self.step = len(frames) - 1
-        else:
-            self.step = min(int(where.split()[1]), len(frames) - 1)
+        self.step = last if where == LAST else min(where, last)
         self._draw()
 
     def _forget_far_rounds(self) -> None:

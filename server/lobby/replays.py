@@ -57,12 +57,13 @@ def replay_for(
 
 
 def _finished_game(store: Store, game_id: int) -> GameRecord:
+    missing = TableError("no_such_game", f"there is no finished game {game_id}")
     try:
         game = store.game(game_id)
     except KeyError:
-        game = None
-    if game is None or game.status != "finished":
-        raise TableError("no_such_game", f"there is no finished game {game_id}")
+        raise missing from None
+    if game.status != "finished":
+        raise missing
     return game
 
 

@@ -68,7 +68,7 @@ def games_of(name: str, store: Store | None) -> PlayerGames:
     identity = store.owner_of(name)
     if identity is None:
         raise TableError("no_such_player", f"no player is called {_name(name)}")
-    return PlayerGames(name, _latest(store, identity))
+    return PlayerGames(_name(name), _latest(store, identity))
 
 
 def _latest(store: Store, identity: str | None = None) -> tuple[FinishedGame, ...]:
