@@ -28,6 +28,7 @@ from protocol import (
     encode,
 )
 
+from .catalogue import catalogue
 from .lobby.errors import TableError
 from .lobby.replays import replay_for
 from .sanitize import clean_name
@@ -56,7 +57,9 @@ class ReplayLink:
 
     def _answer(self, message: Message) -> Message:
         if isinstance(message, Hello):
-            return Welcome(PROTOCOL_VERSION, self.name, None, False, "", False, None)
+            return Welcome(
+                PROTOCOL_VERSION, self.name, None, False, "", False, None, catalogue=catalogue()
+            )
         if isinstance(message, ReplayRequest):
             return replay_for(self.store, message, None, any_seat=True)
         return ErrorReply("not_here", HERE_ONLY)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from test_tui_support import screen_text
+from test_tui_support import CATALOGUE, screen_text
 
 from lovelet_tui import LoveletApp
 from lovelet_tui.names import Names
@@ -19,6 +19,7 @@ from protocol import (
     ErrorReply,
     FinishedGame,
     GamesRequest,
+    Hello,
     LeaderEntry,
     PlayedGame,
     PlayerGames,
@@ -64,7 +65,12 @@ class ServerLink:
     def send(self, frame: bytes) -> None:
         message = decode(frame, direction=Direction.TO_SERVER)
         self.sent.append(message)
-        if isinstance(message, ReplayRequest) and self.app is not None:
+        if self.app is None:
+            return
+        if isinstance(message, Hello):
+            welcome = Welcome(PROTOCOL_VERSION, "Ana", "SHA256:ana", False, catalogue=CATALOGUE)
+            self.app.deliver(encode(welcome))
+        elif isinstance(message, ReplayRequest):
             self.app.deliver(encode(self.answer(message)))
 
     def answer(self, request: ReplayRequest) -> Replay | ErrorReply:
@@ -201,7 +207,6 @@ async def test_stats_choose_a_game_and_replay_it_from_your_seat_or_in_public() -
     link = ServerLink(played_log())
     app = replay_app(link)
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:ana", False)))
         await pilot.press("i")
         app.deliver(encode(STATS))
         await pilot.pause()

@@ -16,7 +16,7 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import edition_name
+from lovelet_tui.editions import catalogue_of, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import narrate
@@ -205,10 +205,10 @@ class ReplayScreen(Screen[None]):
         status.show_text(self._status(shown, names))
 
     def _header(self, shown: Replay) -> list[tuple[str, str]]:
-        steps = len(shown.frames)
+        steps, catalogue, edition = len(shown.frames), catalogue_of(self), shown.edition
         return [
             (f"Replay of game {shown.game_id}", f"#{shown.game_id}"),
-            (edition_name(shown.edition), edition_name(shown.edition, short=True)),
+            (edition_name(catalogue, edition), edition_name(catalogue, edition, short=True)),
             (f"round {shown.round} of {shown.rounds}", f"r{shown.round}/{shown.rounds}"),
             (f"step {self.step + 1} of {steps}", f"{self.step + 1}/{steps}"),
         ]

@@ -16,12 +16,13 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import edition_name
+from lovelet_tui.editions import catalogue_of, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.screens.replay import ReplayScreen
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import (
+    Catalogue,
     EditionTally,
     FinishedGame,
     GamesRequest,
@@ -102,6 +103,7 @@ class StatsScreen(Screen[None]):
         if stats is None:
             return
         sections: list[RenderableType] = [_title("Your games")]
+        catalogue = catalogue_of(self)
         if stats.rating is not None:
             sections.append(_your_rating(stats.rating))
         if stats.note:
@@ -109,13 +111,13 @@ class StatsScreen(Screen[None]):
         elif not stats.editions:
             sections.append(Text("No finished games yet."))
         if stats.editions:
-            sections.append(_editions(stats.editions))
+            sections.append(_editions(stats.editions, catalogue))
         at = self.cursor
         if stats.recent:
-            sections += [Text(), _title("Recent games"), _recent(stats.recent, at)]
+            sections += [Text(), _title("Recent games"), _recent(stats.recent, at, catalogue)]
         at -= len(stats.recent)
         if stats.latest:
-            latest = _latest(stats.latest, at)
+            latest = _latest(stats.latest, at, catalogue)
             sections += [Text(), _title("Latest games on this server"), latest]
         at -= len(stats.latest)
         if self.picks:
@@ -128,7 +130,8 @@ class StatsScreen(Screen[None]):
         if self.player_games is not None:
             sections += [Text(), _title(f"{self.player_games.name}'s latest games")]
             games = self.player_games.games
-            sections.append(_latest(games, at) if games else Text("No public games yet."))
+            none = Text("No public games yet.")
+            sections.append(_latest(games, at, catalogue) if games else none)
         shown = Group(*sections)
         self.query_one("#stats", Static).update(shown)
         self._scroll_to_cursor(shown)
@@ -199,21 +202,22 @@ def _grid(*headers: str) -> Table:
     return table
 
 
-def _editions(editions: tuple[EditionTally, ...]) -> Table:
+def _editions(editions: tuple[EditionTally, ...], catalogue: Catalogue) -> Table:
     table = _grid("Edition", "Games", "Wins", "Won")
     for row in editions:
         share = f"{100 * row.wins // row.games}%" if row.games else "-"
-        table.add_row(*map(Text, (edition_name(row.edition), str(row.games), str(row.wins), share)))
+        name = edition_name(catalogue, row.edition)
+        table.add_row(*map(Text, (name, str(row.games), str(row.wins), share)))
     return table
 
 
-def _recent(games: tuple[PlayedGame, ...], cursor: int) -> Table:
+def _recent(games: tuple[PlayedGame, ...], cursor: int, catalogue: Catalogue) -> Table:
     table = _grid("", "Ended (UTC)", "Edition", "Result", "Players")
     for index, game in enumerate(games):
         table.add_row(
             Text(CURSOR if index == cursor else ""),
             Text(_when(game.ended_at)),
-            Text(edition_name(game.edition, short=True)),
+            Text(edition_name(catalogue, game.edition, short=True)),
             Text("won", style="bold green") if game.won else Text("lost"),
             Text(", ".join(game.players)),
             style="reverse" if index == cursor else "",
@@ -221,14 +225,14 @@ def _recent(games: tuple[PlayedGame, ...], cursor: int) -> Table:
     return table
 
 
-def _latest(games: tuple[FinishedGame, ...], cursor: int) -> Table:
+def _latest(games: tuple[FinishedGame, ...], cursor: int, catalogue: Catalogue) -> Table:
     table = _grid("", "Ended (UTC)", "Edition", "Won by", "Players")
     for index, game in enumerate(games):
         winners = [game.players[s] for s in game.winners if 0 <= s < len(game.players)]
         table.add_row(
             Text(CURSOR if index == cursor else ""),
             Text(_when(game.ended_at)),
-            Text(edition_name(game.edition, short=True)),
+            Text(edition_name(catalogue, game.edition, short=True)),
             Text(", ".join(winners)),
             Text(", ".join(game.players)),
             style="reverse" if index == cursor else "",
