@@ -12,19 +12,23 @@ import msgpack
 import pytest
 
 from protocol import (
+    BotSpec,
+    CreateTable,
     ErrorReply,
     GamesRequest,
     PlayerGames,
     Replay,
     ReplayRequest,
+    Start,
     Stats,
     StatsRequest,
 )
 from server.clock import LoopClock
 from server.engine import Game, choice_to_dict, find_edition
-from server.lobby import Lobby, LobbySettings
+from server.lobby import Lobby, LobbySettings, TableSettings
 from server.store import SeatRecord, Store
 from tests.lobby_client import Client
+from tests.test_lobby import play_to_the_end
 
 ANN, BOB, CY = "SHA256:ann", "SHA256:bob", "SHA256:cy"
 
@@ -163,3 +167,19 @@ async def test_a_leaders_public_games_are_listed_by_name(store: Store, lobby: Lo
         lambda c: next((m for m in c.messages[seen:] if isinstance(m, ErrorReply)), None)
     )
     assert refused.code == "no_such_player" and refused.message == "no player is called nobody"
+
+
+async def test_a_game_at_a_private_table_is_replayed_only_by_its_players(store: Store) -> None:
+    settings = LobbySettings(table=TableSettings(bot_delay=0, round_pause=0))
+    lobby = Lobby(settings, random.Random(2), store, clock=LoopClock())
+    ann, cy = greeted(lobby, "ann", ANN), greeted(lobby, "cy", CY)
+    await ann.wait_for(lambda c: c.lobby)
+    ann.send(CreateTable("secret", "classic", 2, None, (BotSpec(1, "easy"),), private=True))
+    await ann.wait_for(lambda c: c.state)
+    ann.send(Start())
+    await play_to_the_end(ann)
+    [game] = store.games(1)
+    assert game.status == "finished" and game.private
+    refused = await ask(cy, ReplayRequest(game.id))
+    assert isinstance(refused, ErrorReply) and refused.code == "no_such_game"
+    assert isinstance(await ask(ann, ReplayRequest(game.id)), Replay)
