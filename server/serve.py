@@ -12,7 +12,7 @@ from . import cursor_moves, strips
 from .clock import LoopClock
 from .collector import Collector
 from .config import Config, lobby_settings, name_rules, ssh_limits
-from .glue import ssh_app_factory
+from .glue import ssh_app_factory, ssh_bot_factory
 from .lobby import Lobby, LobbySettings
 from .logs import log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
@@ -82,6 +82,7 @@ async def start(
         color_system=config.color_system,
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
+        bot_factory=ssh_bot_factory(lobby),
     )
     metrics.watch_lobby(lobby)
     metrics_server = None

@@ -53,5 +53,12 @@ class LobbyList:
     def _message(self) -> LobbyMessage:
         online = self.online()
         return LobbyMessage(
-            tuple(self._listing.values()), online, online_ratings(self._sessions, self._store)
+            tuple(self._listing.values()),
+            online,
+            online_ratings(self._sessions, self._store),
+            self.api_bots(),
         )
+
+    def api_bots(self) -> tuple[str, ...]:
+        """Names of the greeted sessions that are programs on the bot API."""
+        return tuple(s.name for s in self._sessions if s.greeted and s.identity.api_bot)
