@@ -45,7 +45,7 @@ async def play(args: argparse.Namespace) -> None:
             table = {"name": "random bot", "edition": "2019", "seats": 4, "timer": None}
             await send(writer, {"type": "create_table", **table, "bots": bots, "takeover": False})
             await send(writer, {"type": "start"})
-        acted, status = False, None
+        acted, continued = False, None
         while True:
             message = await receive(reader)
             if message["type"] == "error":
@@ -57,10 +57,10 @@ async def play(args: argparse.Namespace) -> None:
             if view and view["choices"] and view["pending"]["seat"] == info["you"] and not acted:
                 await send(writer, {"type": "act", "choice": random.choice(view["choices"])})
                 acted = True
-            if info["status"] == "round_over" and status != "round_over":
-                await send(writer, {"type": "continue_round"})
-            status = info["status"]
-            if status == "finished":
+            if info["status"] == "round_over" and view["round"] != continued:
+                await send(writer, {"type": "continue_round"})  # once a round
+                continued = view["round"]
+            if info["status"] == "finished":
                 winners = [info["seats"][seat]["name"] for seat in view["game_winners"]]
                 print("game over, winners:", ", ".join(winners))
                 return
