@@ -14,7 +14,7 @@ import struct
 import asyncssh
 import msgpack
 
-PROTOCOL_VERSION = 6
+PROTOCOL_VERSION = 7
 
 
 async def send(writer: asyncssh.SSHWriter, message: dict) -> None:
@@ -43,7 +43,8 @@ async def play(args: argparse.Namespace) -> None:
         else:
             bots = [{"seat": seat, "level": "easy"} for seat in (1, 2, 3)]
             table = {"name": "random bot", "edition": "2019", "seats": 4, "timer": None}
-            await send(writer, {"type": "create_table", **table, "bots": bots, "takeover": False})
+            options = {"bots": bots, "takeover": False, "private": False}
+            await send(writer, {"type": "create_table", **table, **options})
             await send(writer, {"type": "start"})
         acted, continued = False, None
         while True:

@@ -35,6 +35,7 @@ from protocol import (
     Spectate,
     Stats,
     TableState,
+    Visit,
     Welcome,
     decode,
     encode,
@@ -53,8 +54,11 @@ class LoveletApp(App[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, "-tall")]
 
-    def __init__(self, link: Link, name: str = "", *, look: Look = Look.COLOUR) -> None:
-        """A session sending through `link` as `name`, drawn in `look`."""
+    def __init__(
+        self, link: Link, name: str = "", *, look: Look = Look.COLOUR, visit: str | None = None
+    ) -> None:
+        """A session sending through `link` as `name`, drawn in `look`; with `visit` (a table
+        code), it goes to that table once welcomed."""
         super().__init__(ansi_color=look is Look.SIXTEEN)
         self.colour_theme = self.theme  # the theme of the colour and monochrome looks
         self.look = look
@@ -66,6 +70,8 @@ class LoveletApp(App[None]):
         self.lobby = LobbyScreen()
         self.table: TableScreen | None = None
         self.left: str | None = None  # the table just left: late updates for it are dropped
+        self.visit = visit
+        self.invite: str | None = None  # the server's command before a table code
 
     def deliver(self, frame: bytes) -> None:
         """Take one frame from the server side. Safe from any task: it only decodes and posts."""
@@ -90,7 +96,7 @@ class LoveletApp(App[None]):
         except LocalProtocolError as err:
             self.notify(err.reason, title="Not sent", severity="error", markup=False)
             return
-        if isinstance(message, Join | Spectate | CreateTable):
+        if isinstance(message, Join | Spectate | Visit | CreateTable):
             self.left = None
         self.link.send(frame)
 
@@ -126,7 +132,11 @@ class LoveletApp(App[None]):
         match message:
             case Welcome():
                 self.player_name = message.name  # the server may have suffixed it
+                self.invite = message.invite
                 self.lobby.show_welcome(message)
+                if self.visit is not None:
+                    self.send(Visit(self.visit))
+                    self.visit = None
             case Lobby():
                 self.lobby.show_lobby(message)
             case TableState():
@@ -139,6 +149,8 @@ class LoveletApp(App[None]):
                 self.notify(message.message, title="Refused", severity="error", markup=False)
                 if self.table is not None:
                     self.table.reopen()
+                else:
+                    self.lobby.show_notice(message.message)
             case Notice():
                 self.lobby.show_notice(message.text)
                 self.notify(message.text, markup=False)

@@ -60,6 +60,7 @@ from protocol.messages import (
     TableInfo,
     TableState,
     TableSummary,
+    Visit,
     Welcome,
 )
 from protocol.version import PROTOCOL_VERSION
@@ -116,6 +117,7 @@ __all__ = [
     "TableInfo",
     "TableState",
     "TableSummary",
+    "Visit",
     "Welcome",
     "choice_from_wire",
     "choice_to_wire",

@@ -73,7 +73,8 @@ class Hello:
 @dataclass(frozen=True, slots=True)
 class CreateTable:
     """Open a table and sit at it; `timer` is seconds per decision, None for no timer;
-    `takeover`: players who join a started game may take a bot's seat at the next round."""
+    `takeover`: players who join a started game may take a bot's seat at the next round;
+    `private`: not listed in the lobby, reachable by its (long) code only."""
 
     TYPE: ClassVar[str] = "create_table"
     name: str
@@ -82,6 +83,7 @@ class CreateTable:
     timer: int | None = None
     bots: tuple[BotSpec, ...] = ()
     takeover: bool = False
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,15 @@ class Join:
     """Join the table with this code as a player."""
 
     TYPE: ClassVar[str] = "join"
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """Go to the table with this code (an invite): a free seat if it waits for players and
+    has one, else watching."""
+
+    TYPE: ClassVar[str] = "visit"
     code: str
 
 
@@ -207,6 +218,7 @@ ClientMessage = (
     | CreateTable
     | Join
     | RejoinSeat
+    | Visit
     | Spectate
     | Leave
     | Sit
@@ -241,6 +253,9 @@ class Welcome:
     motd: str = ""
     admin: bool = False
     timer: int | None = DEFAULT_TIMER
+    invite: str | None = None
+    """The command before a table code that reaches this server, e.g. `ssh -t -p 2222
+    play.example.org`; None where there is no SSH (local play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +269,7 @@ class TableSummary:
     taken: int
     status: str  # "waiting" | "playing" | "round_over" | "finished"
     spectators: int
+    private: bool = False  # listed to administrators only
 
 
 @dataclass(frozen=True, slots=True)
@@ -299,6 +315,7 @@ class TableInfo:
     status: str  # "waiting" | "playing" | "round_over" | "finished"
     timer: int | None
     you: int | None
+    private: bool = False  # not listed in the lobby: reachable by its code only
 
 
 @dataclass(frozen=True, slots=True)

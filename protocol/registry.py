@@ -44,6 +44,7 @@ MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
+MAX_INVITE = 300  # `welcome.invite`: ssh, options, a user name and a host name
 BOT_LEVELS = ("easy", "medium", "hard")  # server.bots.LEVELS, weakest first
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
@@ -87,9 +88,11 @@ TO_SERVER = Tagged(
                 "timer": Nullable(Int(1, MAX_TIMER)),
                 "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
                 "takeover": Bool(),
+                "private": Bool(),
             },
         ),
         Record(m.Join, {"code": CODE}),
+        Record(m.Visit, {"code": CODE}),
         Record(m.RejoinSeat, {"code": CODE}),
         Record(m.Spectate, {"code": CODE}),
         Record(m.Leave, {}),
@@ -126,6 +129,7 @@ TABLE_SUMMARY = Record(
         "taken": Int(0, MAX_SEATS),
         "status": STATUS,
         "spectators": COUNT,
+        "private": Bool(),
     },
 )
 
@@ -146,6 +150,7 @@ TABLE_INFO = Record(
         "status": STATUS,
         "timer": Nullable(Int(1, MAX_TIMER)),
         "you": Nullable(SEAT),
+        "private": Bool(),
     },
 )
 
@@ -210,6 +215,7 @@ TO_CLIENT = Tagged(
                 "motd": Text(MAX_MOTD, min_len=0, multiline=True),
                 "admin": Bool(),
                 "timer": Nullable(Int(1, MAX_TIMER)),
+                "invite": Nullable(Text(MAX_INVITE)),
             },
         ),
         Record(

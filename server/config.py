@@ -12,6 +12,7 @@ import argparse
 import difflib
 import math
 import re
+import socket
 import textwrap
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -39,6 +40,7 @@ LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 MAX_MOTD = 2000  # protocol.registry.MAX_MOTD
 MAX_CHAT = 200  # protocol.registry.MAX_CHAT
 MAX_TIMER = 3600  # protocol.registry.MAX_TIMER
+MAX_HOST = 253  # a DNS name
 FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 _HOSTNAME_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
 _IPV6_RE = re.compile(r"[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9_.-]+)?")
@@ -83,6 +85,8 @@ class Limits:
     key_flood: int = 2000
     names_per_key: int = 5
     name_expiry_days: float = 180.0
+    code_tries: int = 10
+    code_try_seconds: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +119,8 @@ class Config:
     color_system: str = "256"
     shutdown_grace: float = 60.0
     leaderboard_min_games: int = 3
+    public_host: str = ""
+    public_port: int = 0
     limits: Limits = field(default_factory=Limits)
     table: TableTimings = field(default_factory=TableTimings)
 
@@ -241,6 +247,19 @@ class Address(Kind):
 
     def to_toml(self, value: object) -> str:
         return _toml_string("" if value is None else str(value))
+
+
+@dataclass(frozen=True)
+class Host(Kind):
+    """A host name or an IP address (IPv6 without brackets); empty = the default."""
+
+    def from_text(self, text: str) -> object:
+        text = text.strip()
+        if text and not (_HOSTNAME_RE.fullmatch(text) or _IPV6_RE.fullmatch(text)):
+            raise ValueError(f"bad host name {text!r}")
+        if len(text) > MAX_HOST:
+            raise ValueError(f"longer than {MAX_HOST} characters")
+        return text
 
 
 @dataclass(frozen=True)
@@ -372,12 +391,26 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "shutdown_grace",
         Number(0, 3600),
-        "Seconds running rounds get to finish after SIGTERM before everyone is disconnected.",
+        "Seconds a round that cannot be kept for the restart (its game not stored) gets to "
+        "finish after SIGTERM; kept tables do not wait.",
     ),
     Setting(
         "leaderboard_min_games",
         Number(0, 1_000_000, integer=True),
         "Rated games a player needs before the leaderboard lists them (docs/ratings.md).",
+    ),
+    Setting(
+        "public_host",
+        Host(),
+        "Host name players connect to, shown in the invite command on the table screen "
+        "(ssh -t HOST CODE). Empty: listen's host, or this machine's name if listen's is "
+        "0.0.0.0 or ::.",
+    ),
+    Setting(
+        "public_port",
+        Number(0, 65535, integer=True),
+        "Port players connect to, for the invite command (port 22 shows no -p); 0: the port "
+        "the server listens on. Set both when a proxy or port forward sits in front.",
     ),
     Setting(
         "limits.max_connections",
@@ -489,6 +522,16 @@ SETTINGS: tuple[Setting, ...] = (
         "limits.name_expiry_days",
         Number(1, 36_500),
         "Days a reserved nickname stays reserved without being used.",
+    ),
+    Setting(
+        "limits.code_tries",
+        Number(1, 10_000, integer=True),
+        "Unknown table codes one address (or key) may try at once (guessing private tables).",
+    ),
+    Setting(
+        "limits.code_try_seconds",
+        Number(0.1, 86_400),
+        "After code_tries, seconds before one more try of a table code is allowed.",
     ),
     Setting(
         "table.bot_delay",
@@ -806,4 +849,18 @@ def lobby_settings(config: Config) -> LobbySettings:
         chat_interval=limits.chat_interval,
         chat_max_length=limits.chat_max_length,
         leaderboard_min_games=config.leaderboard_min_games,
+        code_tries=limits.code_tries,
+        code_try_seconds=limits.code_try_seconds,
     )
+
+
+def invite_command(config: Config, bound_port: int) -> str:
+    """The command before a table code that reaches this server: `ssh -t [-p PORT] HOST`,
+    from `public_host`/`public_port`, else where it listens (`bound_port` if it asked for 0)."""
+    host, port = config.listen_address
+    if config.public_host:
+        host = config.public_host
+    elif host in ("0.0.0.0", "::"):
+        host = socket.gethostname()
+    port = config.public_port or port or bound_port
+    return f"ssh -t {host}" if port == 22 else f"ssh -t -p {port} {host}"

@@ -193,8 +193,9 @@ class LobbyScreen(Screen[None]):
 def _column_widths(tables: tuple[TableSummary, ...]) -> list[tuple[str, int]]:
     """Each column's label and width, set here: a DataTable that sizes its own columns draws
     rows added between two refreshes at the old widths until something else redraws it."""
-    name = max((cell_len(table.name) for table in tables), default=0)
-    widths = {**FIXED_WIDTHS, "Name": name}
+    name = max((_name(table).cell_len for table in tables), default=0)
+    code = max((len(table.code) for table in tables), default=0)  # private codes are longer
+    widths = {**FIXED_WIDTHS, "Name": name, "Code": max(code, FIXED_WIDTHS["Code"])}
     return [(label, max(len(label), widths[label])) for label in COLUMNS]
 
 
@@ -202,12 +203,20 @@ def _row(table: TableSummary) -> tuple[Text, ...]:
     """A table's cells; every text that came from a client stays a plain Text."""
     return (
         Text(table.code),
-        Text(table.name),
+        _name(table),
         Text(edition_name(table.edition, short=True)),
         Text(f"{table.taken}/{table.seats}"),
         Text(STATUS.get(table.status, table.status)),
         Text(str(table.spectators)),
     )
+
+
+def _name(table: TableSummary) -> Text:
+    """The table's name, marked when it is private (only administrators see those)."""
+    name = Text(table.name)
+    if table.private:
+        name.append(" (private)", style="italic")
+    return name
 
 
 def online_names(lobby: Lobby) -> list[str]:

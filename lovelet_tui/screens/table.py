@@ -194,10 +194,12 @@ class TableScreen(Screen[str]):
             info, view, self.names, cursor, self.seen, hosting=self._hosting()
         )
         hand = self.query_one(HandView)
+        invite = self.invite_command()
         if view is None:
-            hand.show_note("")
+            hand.show_note(f"Invite: {invite}" if invite else "")
         elif info.you is None:
-            hand.show_note("You are watching this table.")
+            watching = "You are watching this table."
+            hand.show_note(f"Watching · invite: {invite}" if invite else watching)
         else:
             hand.show(view.get("hand", []), self.names)
         if view is not None:
@@ -221,6 +223,12 @@ class TableScreen(Screen[str]):
             panel.show_staging(self.staging)
         else:
             panel.show_text(self._status())
+
+    def invite_command(self) -> str | None:
+        """The command that brings someone else straight to this table, if the server has
+        one (over SSH: `ssh -t -p 2222 host CODE`)."""
+        invite = getattr(self.app, "invite", None)
+        return f"{invite} {self.code}" if invite else None
 
     def _status(self) -> Text:
         """What the table waits for, when the receiver has nothing to choose."""
@@ -531,6 +539,8 @@ def _round_break(view: View | None) -> bool:
 def _header(info: TableInfo, view: View | None) -> list[tuple[str, str]]:
     """The header's parts, each in its long and short form ("" leaves it out)."""
     parts = [(info.code, info.code), (info.name, info.name)]
+    if info.private:
+        parts.append(("private", ""))
     parts.append((edition_name(info.edition), edition_name(info.edition, short=True)))
     if view is not None:
         parts.append((f"round {view.get('round')}", f"r{view.get('round')}"))

@@ -50,6 +50,7 @@ class Seat:
     held: Timer | None = None  # grace timer of a dropped human
     address: str | None = None  # a guest's address, to remind them of their held seat
     rejoin: str | None = None  # a guest's one-time code to take the seat back
+    awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
     api_bot: bool = False  # a program on the bot API plays this human seat
 
     @property
@@ -170,6 +171,7 @@ class Seating:
         """`member` (same identity) takes the seat back; the session it replaces, if any."""
         seat = self.seats[index]
         seat.release()
+        seat.awaited = False
         old, seat.member = seat.member, member
         seat.api_bot = member.identity.api_bot  # a person may take over their program's seat
         return old if old is not member else None
