@@ -343,6 +343,7 @@ class Lobby:
     tables: tuple[TableSummary, ...]
     online: tuple[str, ...]
     ratings: tuple[OnlineRating, ...] = ()  # of those online who have a rating
+    api_bots: tuple[str, ...] = ()  # those online who are programs on the bot API
 
 
 @dataclass(frozen=True, slots=True)
@@ -355,11 +356,13 @@ class OnlineRating:
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """A seat: its player's name (None if empty), bot level (None if human), connection."""
+    """A seat: its player's name (None if empty), bot level (None if human), connection;
+    `api_bot`: a program plays it through the bot API (docs/bot-api.md)."""
 
     name: str | None
     bot: str | None
     connected: bool
+    api_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -148,7 +148,8 @@ TABLE_SUMMARY = Record(
 )
 
 SEAT_INFO = Record(
-    m.SeatInfo, {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool()}
+    m.SeatInfo,
+    {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool(), "api_bot": Bool()},
 )
 
 TABLE_INFO = Record(
@@ -317,6 +318,7 @@ TO_CLIENT = Tagged(
                 "ratings": ListOf(
                     Record(m.OnlineRating, {"name": NAME, "rating": RATING}), MAX_LIST
                 ),
+                "api_bots": ListOf(NAME, MAX_LIST),
             },
         ),
         Record(

@@ -41,6 +41,8 @@ REFUSAL_REASONS = (
     "sessions_per_identity",
     "idle",
     "chat_rate",
+    "bot_guest",
+    "bot_cut_off",
     "other",
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""

@@ -28,13 +28,15 @@ class AtTable(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who a session is: a stable `id` (key fingerprint, or a one-off guest id), a name, and
-    the client's IP address when it came over the network (bans of guests need it)."""
+    """Who a session is: a stable `id` (key fingerprint, or a one-off guest id), a name, the
+    client's IP address when it came over the network (bans of guests need it), and whether
+    it is a program on the bot API (marked as such to everyone)."""
 
     id: str
     name: str
     guest: bool = False
     address: str | None = None
+    api_bot: bool = False
 
 
 @dataclass(eq=False)
