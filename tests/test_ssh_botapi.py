@@ -28,10 +28,12 @@ from protocol import PROTOCOL_VERSION
 from server.clock import LoopClock
 from server.glue import ssh_app_factory, ssh_bot_factory
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.lobby.lobby import REPLACED
 from server.ssh import SSHService, start_ssh_server
 from server.ssh.botapi import OUTPUT_OVERFLOW, OUTPUT_STALLED, TOO_MANY_ERRORS
 from server.ssh.keys import fingerprint
 from server.ssh.limits import SSHLimits
+from server.ssh.server import SHUTDOWN_MESSAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "random_bot.py"
@@ -84,6 +86,8 @@ class BotClient:
 
     def __init__(self, writer: asyncssh.SSHWriter, reader: asyncssh.SSHReader) -> None:
         self.writer, self.reader = writer, reader
+        self.rest = b""
+        """What came after the last frame received, once `closed` has read it."""
 
     def send(self, data: bytes) -> None:
         self.writer.write(data)
@@ -103,8 +107,8 @@ class BotClient:
         """Whether the server ends the channel within WAIT seconds (what is left is read)."""
         try:
             async with asyncio.timeout(WAIT):
-                while await self.reader.read(65536):
-                    pass
+                while data := await self.reader.read(65536):
+                    self.rest += data
         except TimeoutError:
             return False
         except (asyncssh.Error, OSError):
@@ -367,3 +371,33 @@ def test_cut_off_reasons_are_documented() -> None:
     for reason in (TOO_MANY_ERRORS, OUTPUT_OVERFLOW, OUTPUT_STALLED):
         assert reason in doc
     assert f"{MAX_ERRORS} errors" in doc
+
+
+# ---------------------------------------------------------------- closed by the server
+
+
+async def test_a_second_session_with_the_same_key_takes_the_seat_and_closes_the_first(
+    server: Server, key: asyncssh.SSHKey
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        first = await greeted(server.port, key, stack)
+        table = {"name": "t", "edition": "2019", "seats": 2, "timer": None, "bots": []}
+        first.send(framed({"type": "create_table", **table, "takeover": False, "private": False}))
+        code = (await first.receive_type("table"))["info"]["code"]
+        second = await greeted(server.port, key, stack)
+        assert (await first.receive_type("notice"))["text"] == REPLACED
+        assert await first.closed()
+        assert frames_in(first.rest) == []  # said once
+        state = await second.receive_type("table")
+        assert state["info"]["code"] == code and state["info"]["you"] == 0
+        assert state["info"]["seats"][0]["api_bot"]
+
+
+async def test_shutdown_tells_the_program_why_and_closes_it(
+    tmp_path: Path, key: asyncssh.SSHKey
+) -> None:
+    async with tight_server(tmp_path, SSHLimits()) as service, contextlib.AsyncExitStack() as stack:
+        client = await greeted(service.port, key, stack)
+        await service.close()
+        assert (await client.receive_type("notice"))["text"] == SHUTDOWN_MESSAGE
+        assert await client.closed()

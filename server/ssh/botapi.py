@@ -91,6 +91,7 @@ class BotSession:
         self._stall: asyncio.TimerHandle | None = None
         self._drop: asyncio.TimerHandle | None = None
         self._ended: str | None = None
+        self._last_frame = b""  # so that a notice the lobby just sent is not said twice
         self._done = asyncio.Event()
 
     @property
@@ -163,9 +164,11 @@ class BotSession:
     # Closing from outside (the registry, the lobby's closer)
 
     def request_close(self, message: str | None = None) -> None:
-        """End the session, telling the client `message` in a `notice` first."""
-        if message and self._ended is None:
-            self._send(Notice(message[:MAX_NOTICE]))
+        """End the session, telling the client `message` in a `notice` first (unless the
+        lobby's last frame to it said just that)."""
+        notice = encode(Notice(message[:MAX_NOTICE])) if message else b""
+        if notice and notice != self._last_frame:
+            self._send_frame(notice)
         self._end(message or "closed", 0)
 
     async def close(self, message: str | None = None) -> None:
@@ -224,6 +227,7 @@ class BotSession:
         chan = self._chan
         if chan is None or self._ended is not None or chan.is_closing():
             return
+        self._last_frame = payload
         try:
             chan.write(frame(payload, direction=Direction.TO_CLIENT))
         except LocalProtocolError:
