@@ -23,6 +23,7 @@ import asyncssh
 import msgpack
 import pytest
 from e2e_helpers import GAME_TIMEOUT, Server, running_server
+from test_ops_limits import serving
 
 from protocol import PROTOCOL_VERSION
 from server.clock import LoopClock
@@ -401,3 +402,12 @@ async def test_shutdown_tells_the_program_why_and_closes_it(
         await service.close()
         assert (await client.receive_type("notice"))["text"] == SHUTDOWN_MESSAGE
         assert await client.closed()
+
+
+async def test_the_error_budget_is_a_setting(tmp_path: Path, key: asyncssh.SSHKey) -> None:
+    async with serving(tmp_path, bot_errors=2) as served, bot(served.port, key) as client:
+        client.send(framed({"type": "fly"}) * 3)
+        codes = [(await client.receive())["code"] for _ in range(4)]
+        assert codes == ["unknown_type"] * 3 + ["too_many_errors"]
+        assert await client.closed()
+        assert served.refusals("bot_cut_off") == 1
