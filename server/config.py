@@ -549,7 +549,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "limits.bot_errors",
         Number(1, 10_000, integer=True),
-        "Errors a program on the bot API may run up (one forgiven every 6 s); one more cuts it off.",
+        "Errors a bot API program may run up (one forgiven every 6 s); one more cuts it off.",
     ),
     Setting(
         "table.bot_delay",

@@ -23,13 +23,14 @@ import asyncssh
 import msgpack
 import pytest
 from e2e_helpers import GAME_TIMEOUT, Server, running_server
-from test_ops_limits import serving
+from test_ops_limits import logged, serving
 
 from protocol import PROTOCOL_VERSION
 from server.clock import LoopClock
 from server.glue import ssh_app_factory, ssh_bot_factory
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.lobby import REPLACED
+from server.logs import EVENTS
 from server.ssh import SSHService, start_ssh_server
 from server.ssh.botapi import OUTPUT_OVERFLOW, OUTPUT_STALLED, TOO_MANY_ERRORS
 from server.ssh.keys import fingerprint
@@ -199,13 +200,28 @@ async def test_openssh_subsystem_answers_hello_with_welcome(
 
 
 @needs_openssh
-async def test_a_guest_on_the_subsystem_is_refused_with_an_error_frame(server: Server) -> None:
+async def test_openssh_frames_sent_before_eof_are_all_answered(
+    server: Server, key_file: Path
+) -> None:
+    options = ("-i", str(key_file), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes")
+    stats = framed({"type": "stats_request"})
+    status, out = await openssh_subsystem(server.port, "robo", hello() + stats * 20, *options)
+    assert status == 0
+    assert [m["type"] for m in frames_in(out)].count("stats") == 20
+
+
+@needs_openssh
+async def test_a_guest_on_the_subsystem_is_refused_with_an_error_frame(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=EVENTS)
     options = ("-o", "PubkeyAuthentication=no")
     options += ("-o", "PreferredAuthentications=keyboard-interactive")
     status, out = await openssh_subsystem(server.port, "ana", hello("ana"), *options)
     assert status == 1
     assert [m["code"] for m in frames_in(out)] == ["key_required"]
     assert not server.lobby.sessions
+    assert [f["reason"] for f in logged(caplog, "refused")] == ["bot_guest"]
 
 
 # ---------------------------------------------------------------- hostile clients
