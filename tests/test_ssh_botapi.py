@@ -427,3 +427,19 @@ async def test_the_error_budget_is_a_setting(tmp_path: Path, key: asyncssh.SSHKe
         assert codes == ["unknown_type"] * 3 + ["too_many_errors"]
         assert await client.closed()
         assert served.refusals("bot_cut_off") == 1
+
+
+async def test_a_program_is_admitted_like_a_player_sessions_per_key(
+    tmp_path: Path, key: asyncssh.SSHKey
+) -> None:
+    async with (
+        serving(tmp_path, sessions_per_identity=1) as served,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        await greeted(served.port, key, stack)
+        async with bot(served.port, key) as second:
+            refusal = await second.receive()
+            assert refusal["type"] == "error" and refusal["code"] == "refused"
+            assert "key" in refusal["message"]
+            assert await second.closed()
+        assert served.refusals("sessions_per_identity") == 1
