@@ -14,7 +14,7 @@ import struct
 import asyncssh
 import msgpack
 
-PROTOCOL_VERSION = 7
+PROTOCOL_VERSION = 8
 
 
 async def send(writer: asyncssh.SSHWriter, message: dict) -> None:

@@ -10,6 +10,7 @@ from textual.filter import LineFilter
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.colour import ANSI_THEME, Look, look_filters
+from lovelet_tui.editions import NO_CATALOGUE
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.screens.help import HelpScreen
@@ -19,6 +20,7 @@ from lovelet_tui.screens.table import TableScreen
 from lovelet_tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from protocol import (
     PROTOCOL_VERSION,
+    Catalogue,
     ChatLine,
     ClientMessage,
     CreateTable,
@@ -67,6 +69,7 @@ class LoveletApp(App[None]):
         self.stylesheet.set_variables(self.get_css_variables())  # read before the theme was set
         self.link = link
         self.player_name = name
+        self.catalogue: Catalogue = NO_CATALOGUE  # the server's editions and bot levels
         self.lobby = LobbyScreen()
         self.table: TableScreen | None = None
         self.left: str | None = None  # the table just left: late updates for it are dropped
@@ -132,6 +135,7 @@ class LoveletApp(App[None]):
         match message:
             case Welcome():
                 self.player_name = message.name  # the server may have suffixed it
+                self.catalogue = message.catalogue
                 self.invite = message.invite
                 self.lobby.show_welcome(message)
                 if self.visit is not None:

@@ -7,7 +7,7 @@ serialisation logic. Lists are tuples so messages stay immutable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 # --- act choices ----------------------------------------------------------------------------
@@ -58,7 +58,7 @@ class BotSpec:
     """A bot to seat when a table is created."""
 
     seat: int
-    level: str  # one of registry.BOT_LEVELS: "easy" | "medium" | "hard"
+    level: str  # one of the catalogue's `bot_levels`
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +143,7 @@ class Stand:
 
 @dataclass(frozen=True, slots=True)
 class AddBot:
-    """Host: put a bot of `level` (one of registry.BOT_LEVELS) in an empty seat."""
+    """Host: put a bot of `level` (one of the catalogue's `bot_levels`) in an empty seat."""
 
     TYPE: ClassVar[str] = "add_bot"
     seat: int
@@ -241,9 +241,50 @@ DEFAULT_TIMER = 90  # seconds per decision at new tables, unless the server says
 
 
 @dataclass(frozen=True, slots=True)
+class CardInfo:
+    """One card of an edition's reference: its id, name, value, copies in the deck and effect;
+    `out_if_played`: playing or discarding it knocks its player out."""
+
+    id: str
+    name: str
+    value: int
+    count: int
+    text: str
+    out_if_played: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EditionInfo:
+    """An edition as menus show it: id, long and short names, player range, rules, cards."""
+
+    id: str
+    name: str
+    short: str
+    min_players: int
+    max_players: int
+    rules: str
+    cards: tuple[CardInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """What this server offers: its editions (`default_edition` first in the new-table form)
+    and its bot levels, weakest first. The app shows these and keeps no list of its own."""
+
+    editions: tuple[EditionInfo, ...]
+    bot_levels: tuple[str, ...]
+    default_edition: str
+
+    def edition(self, edition_id: str) -> EditionInfo | None:
+        """The edition with that id, None if this server does not offer it."""
+        return next((e for e in self.editions if e.id == edition_id), None)
+
+
+@dataclass(frozen=True, slots=True)
 class Welcome:
     """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd,
-    whether this session may send `admin` commands, and the turn timer new tables start with."""
+    whether this session may send `admin` commands, the turn timer new tables start with,
+    and the server's `catalogue` of editions and bot levels."""
 
     TYPE: ClassVar[str] = "welcome"
     version: int
@@ -256,6 +297,7 @@ class Welcome:
     invite: str | None = None
     """The command before a table code that reaches this server, e.g. `ssh -t -p 2222
     play.example.org`; None where there is no SSH (local play)."""
+    catalogue: Catalogue = field(kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

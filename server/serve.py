@@ -9,7 +9,6 @@ import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cursor_moves, strips
 from .clock import LoopClock
 from .collector import Collector
 from .config import Config, invite_command, lobby_settings, name_rules, ssh_limits
@@ -18,6 +17,7 @@ from .lobby import Lobby, LobbySettings, resume_tables
 from .logs import log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
 from .policy import StorePolicy
+from .ssh import compat
 from .ssh.server import SSHService, start_ssh_server
 from .store import Store
 
@@ -105,8 +105,7 @@ async def start(
     log_started(
         f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
     )
-    strips.install()  # so that paced collections leave no rendered line behind
-    cursor_moves.install()  # one cursor move per screen position, shared by every update
+    compat.install_patches()  # rendered lines freed without a cycle collection, shared moves
     sessions = service.sessions
     collector = Collector(lambda: sessions.turnover, lambda: len(sessions))  # see its module
     collector.start()

@@ -14,7 +14,7 @@ from ..metrics import GAME_STATUSES
 from ..sanitize import clean_text
 from .errors import TableError
 from .runner import Deps, TableSettings
-from .seating import Member
+from .seating import Member, require_level
 from .session import Session
 from .table import Close, Host, Table
 
@@ -64,6 +64,8 @@ class Board:
             edition.check_players(message.seats)
         except (KeyError, ValueError) as err:
             raise TableError("bad_table", str(err).strip("'\"")) from None
+        for bot in message.bots:
+            require_level(bot.level)
         name = clean_text(message.name, TABLE_NAME_MAX) or f"{host.name}'s table"
         code = self.new_code(message.private)
         table = Table(

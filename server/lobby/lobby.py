@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import (
-    DEFAULT_TIMER,
     PROTOCOL_VERSION,
     Act,
     AddBot,
@@ -39,6 +38,8 @@ from protocol import (
 )
 from protocol.registry import MAX_CODE
 
+from ..catalogue import catalogue
+from ..config import DEFAULTS
 from ..metrics import Metrics
 from ..sanitize import clean_text
 from ..ssh.limits import address_key
@@ -69,17 +70,17 @@ class LobbySettings:
     """What the lobby needs beyond the tables' timings."""
 
     table: TableSettings = field(default_factory=TableSettings)
-    motd: str = ""
-    default_timer: int | None = DEFAULT_TIMER  # the turn timer the new-table form offers first
-    chat_max_length: int = 200
-    chat_burst: int = 5  # chat lines allowed in any `chat_interval` seconds
-    chat_interval: float = 10.0
-    lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
-    admins: frozenset[str] = frozenset()  # key fingerprints that may send `admin` commands
-    leaderboard_min_games: int = 3  # rated games before a player is on the leaderboard
+    motd: str = DEFAULTS.motd
+    default_timer: int | None = DEFAULTS.table.turn_timer or None  # the form's first timer
+    chat_max_length: int = DEFAULTS.limits.chat_max_length
+    chat_burst: int = DEFAULTS.limits.chat_messages  # chat lines in any `chat_interval` seconds
+    chat_interval: float = DEFAULTS.limits.chat_interval
+    lobby_idle: float = DEFAULTS.limits.idle_timeout  # seconds idle in the lobby, at most
+    admins: frozenset[str] = frozenset(DEFAULTS.admins)  # keys that may send `admin` commands
+    leaderboard_min_games: int = DEFAULTS.leaderboard_min_games  # rated games to be listed
     invite: str | None = None  # the command before a table code, e.g. "ssh -t host"
-    code_tries: int = 10  # unknown table codes one address (or key) may try at once
-    code_try_seconds: float = 30.0  # and then one more every this many seconds
+    code_tries: int = DEFAULTS.limits.code_tries  # unknown codes one address may try at once
+    code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
 
 
 def no_table(code: str) -> str:
@@ -252,6 +253,7 @@ class Lobby:
                 self.is_admin(identity),
                 self.settings.default_timer,
                 self.settings.invite,
+                catalogue=catalogue(),
             )
         )
         if session.notice:

@@ -12,6 +12,7 @@ from protocol.registry import MAX_TIMER
 
 from ..bot_pool import shared_pool
 from ..bots import SEARCHING, Bot, make_bot
+from ..config import DEFAULTS
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics
@@ -27,10 +28,10 @@ MAX_COUNTDOWN_MS = MAX_TIMER * 1000  # the most a countdown may say
 class TableSettings:
     """Timings of a table's runtime; zero delays make tests and benchmarks instant."""
 
-    bot_delay: float = 0.8  # seconds a bot "thinks" before acting, so people can follow
-    grace: float = 120.0  # seconds a dropped player's seat is held
-    round_pause: float = 20.0  # seconds between rounds unless every player continues
-    bot_budget: float = 0.15  # CPU seconds a searching (hard) bot thinks per decision
+    bot_delay: float = DEFAULTS.table.bot_delay  # seconds a bot "thinks" before acting
+    grace: float = DEFAULTS.table.disconnect_grace  # seconds a dropped player's seat is held
+    round_pause: float = DEFAULTS.table.round_pause  # seconds between rounds, at most
+    bot_budget: float = DEFAULTS.table.hard_bot_cpu_ms / 1000  # CPU seconds a hard bot thinks
     bot_deadline: float = 5.0  # seconds after which a searching bot's answer is not awaited
 
 

@@ -10,7 +10,7 @@ from typing import Protocol
 from protocol import SeatInfo
 
 from ..bot_pool import shared_pool
-from ..bots import SEARCHING, make_bot
+from ..bots import LEVELS, SEARCHING
 from ..store import SeatRecord
 from .clock import Timer
 from .errors import TableError
@@ -250,10 +250,11 @@ class Seating:
         raise TableError("table_full", "every seat is taken: spectate instead")
 
     def add_bot(self, member: Member, index: int, level: str) -> None:
-        """Host: a bot of `level` (validated by making one) in the empty seat at `index`."""
+        """Host: a bot of `level` (one of the registry's, else `no_such_level`) in the empty
+        seat at `index`."""
         self.require_host(member)
         self.require_empty(index)
-        make_bot(level)
+        require_level(level)
         if level in SEARCHING:
             shared_pool().warm()
         self.seat_bot(index, level)
@@ -289,3 +290,9 @@ class Seating:
     def connected_seats(self) -> set[int]:
         """Seats whose human is connected."""
         return {i for i, seat in enumerate(self.seats) if seat.member is not None}
+
+
+def require_level(level: str) -> None:
+    """`no_such_level` unless `level` is one of the bot registry's."""
+    if level not in LEVELS:
+        raise TableError("no_such_level", f"no bot level {level!r} (known: {', '.join(LEVELS)})")
