@@ -1,7 +1,6 @@
 """A lovelet bot that plays random legal moves over the bot API (docs/bot-api.md).
 
     python examples/random_bot.py --host localhost --port 2222 --key ~/.ssh/id_ed25519 robo
-    python examples/random_bot.py ... robo --join CODE   # join a table instead of opening one
 
 Needs only `pip install asyncssh msgpack`. Exits 0 when the game is over.
 """

@@ -77,7 +77,9 @@ class Metrics:
     def __init__(self, version: str = "") -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         reg = self.registry
-        self.sessions = Gauge("lovelet_sessions", "Open terminal sessions.", registry=reg)
+        self.sessions = Gauge(
+            "lovelet_sessions", "Open sessions (terminals and bot API programs).", registry=reg
+        )
         self.tables = Gauge("lovelet_tables", "Open tables.", registry=reg)
         self.games_in_progress = Gauge(
             "lovelet_games_in_progress", "Tables with a game being played.", registry=reg

@@ -23,15 +23,19 @@ import asyncssh
 import msgpack
 import pytest
 from e2e_helpers import GAME_TIMEOUT, Server, running_server
+from test_ops_limits import logged, serving
 
 from protocol import PROTOCOL_VERSION
 from server.clock import LoopClock
 from server.glue import ssh_app_factory, ssh_bot_factory
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.lobby.lobby import REPLACED
+from server.logs import EVENTS
 from server.ssh import SSHService, start_ssh_server
 from server.ssh.botapi import OUTPUT_OVERFLOW, OUTPUT_STALLED, TOO_MANY_ERRORS
 from server.ssh.keys import fingerprint
 from server.ssh.limits import SSHLimits
+from server.ssh.server import SHUTDOWN_MESSAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "random_bot.py"
@@ -84,6 +88,8 @@ class BotClient:
 
     def __init__(self, writer: asyncssh.SSHWriter, reader: asyncssh.SSHReader) -> None:
         self.writer, self.reader = writer, reader
+        self.rest = b""
+        """What came after the last frame received, once `closed` has read it."""
 
     def send(self, data: bytes) -> None:
         self.writer.write(data)
@@ -103,8 +109,8 @@ class BotClient:
         """Whether the server ends the channel within WAIT seconds (what is left is read)."""
         try:
             async with asyncio.timeout(WAIT):
-                while await self.reader.read(65536):
-                    pass
+                while data := await self.reader.read(65536):
+                    self.rest += data
         except TimeoutError:
             return False
         except (asyncssh.Error, OSError):
@@ -194,13 +200,28 @@ async def test_openssh_subsystem_answers_hello_with_welcome(
 
 
 @needs_openssh
-async def test_a_guest_on_the_subsystem_is_refused_with_an_error_frame(server: Server) -> None:
+async def test_openssh_frames_sent_before_eof_are_all_answered(
+    server: Server, key_file: Path
+) -> None:
+    options = ("-i", str(key_file), "-o", "IdentitiesOnly=yes", "-o", "BatchMode=yes")
+    stats = framed({"type": "stats_request"})
+    status, out = await openssh_subsystem(server.port, "robo", hello() + stats * 20, *options)
+    assert status == 0
+    assert [m["type"] for m in frames_in(out)].count("stats") == 20
+
+
+@needs_openssh
+async def test_a_guest_on_the_subsystem_is_refused_with_an_error_frame(
+    server: Server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger=EVENTS)
     options = ("-o", "PubkeyAuthentication=no")
     options += ("-o", "PreferredAuthentications=keyboard-interactive")
     status, out = await openssh_subsystem(server.port, "ana", hello("ana"), *options)
     assert status == 1
     assert [m["code"] for m in frames_in(out)] == ["key_required"]
     assert not server.lobby.sessions
+    assert [f["reason"] for f in logged(caplog, "refused")] == ["bot_guest"]
 
 
 # ---------------------------------------------------------------- hostile clients
@@ -367,3 +388,58 @@ def test_cut_off_reasons_are_documented() -> None:
     for reason in (TOO_MANY_ERRORS, OUTPUT_OVERFLOW, OUTPUT_STALLED):
         assert reason in doc
     assert f"{MAX_ERRORS} errors" in doc
+
+
+# ---------------------------------------------------------------- closed by the server
+
+
+async def test_a_second_session_with_the_same_key_takes_the_seat_and_closes_the_first(
+    server: Server, key: asyncssh.SSHKey
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        first = await greeted(server.port, key, stack)
+        table = {"name": "t", "edition": "2019", "seats": 2, "timer": None, "bots": []}
+        first.send(framed({"type": "create_table", **table, "takeover": False, "private": False}))
+        code = (await first.receive_type("table"))["info"]["code"]
+        second = await greeted(server.port, key, stack)
+        assert (await first.receive_type("notice"))["text"] == REPLACED
+        assert await first.closed()
+        assert frames_in(first.rest) == []  # said once
+        state = await second.receive_type("table")
+        assert state["info"]["code"] == code and state["info"]["you"] == 0
+        assert state["info"]["seats"][0]["api_bot"]
+
+
+async def test_shutdown_tells_the_program_why_and_closes_it(
+    tmp_path: Path, key: asyncssh.SSHKey
+) -> None:
+    async with tight_server(tmp_path, SSHLimits()) as service, contextlib.AsyncExitStack() as stack:
+        client = await greeted(service.port, key, stack)
+        await service.close()
+        assert (await client.receive_type("notice"))["text"] == SHUTDOWN_MESSAGE
+        assert await client.closed()
+
+
+async def test_the_error_budget_is_a_setting(tmp_path: Path, key: asyncssh.SSHKey) -> None:
+    async with serving(tmp_path, bot_errors=2) as served, bot(served.port, key) as client:
+        client.send(framed({"type": "fly"}) * 3)
+        codes = [(await client.receive())["code"] for _ in range(4)]
+        assert codes == ["unknown_type"] * 3 + ["too_many_errors"]
+        assert await client.closed()
+        assert served.refusals("bot_cut_off") == 1
+
+
+async def test_a_program_is_admitted_like_a_player_sessions_per_key(
+    tmp_path: Path, key: asyncssh.SSHKey
+) -> None:
+    async with (
+        serving(tmp_path, sessions_per_identity=1) as served,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        await greeted(served.port, key, stack)
+        async with bot(served.port, key) as second:
+            refusal = await second.receive()
+            assert refusal["type"] == "error" and refusal["code"] == "refused"
+            assert "key" in refusal["message"]
+            assert await second.closed()
+        assert served.refusals("sessions_per_identity") == 1

@@ -91,6 +91,8 @@ class BotSession:
         self._stall: asyncio.TimerHandle | None = None
         self._drop: asyncio.TimerHandle | None = None
         self._ended: str | None = None
+        self._eof = False
+        self._last_frame = b""  # so that a notice the lobby just sent is not said twice
         self._done = asyncio.Event()
 
     @property
@@ -111,7 +113,7 @@ class BotSession:
         if config.bot_factory is None:
             return
         if login.identity is None:
-            note_refusal(config, login.peer, label="guest_bot")
+            note_refusal(config, login.peer, label="bot_guest")
             self._refuse("key_required", KEY_REQUIRED)
             return
         online = {s.nickname: s.info.identity for s in config.registry if s.info and s.nickname}
@@ -135,8 +137,10 @@ class BotSession:
         self._pump.attach(self._consume)
 
     def eof(self) -> None:
-        """The client will send no more: end the session."""
-        self._end("eof", 0)
+        """The client will send no more: end the session once what it sent is handled."""
+        self._eof = True
+        if self._pump.waiting == 0:
+            self._end("eof", 0)
 
     def pause_writing(self) -> None:
         """Unsent output passed the high-water mark: start the stall clock."""
@@ -163,9 +167,11 @@ class BotSession:
     # Closing from outside (the registry, the lobby's closer)
 
     def request_close(self, message: str | None = None) -> None:
-        """End the session, telling the client `message` in a `notice` first."""
-        if message and self._ended is None:
-            self._send(Notice(message[:MAX_NOTICE]))
+        """End the session, telling the client `message` in a `notice` first (unless the
+        lobby's last frame to it said just that)."""
+        notice = encode(Notice(message[:MAX_NOTICE])) if message else b""
+        if notice and notice != self._last_frame:
+            self._send_frame(notice)
         self._end(message or "closed", 0)
 
     async def close(self, message: str | None = None) -> None:
@@ -190,6 +196,8 @@ class BotSession:
             if self._ended is not None:
                 break
             self._frame(payload)
+        if self._eof and self._pump.waiting == 0:
+            self._end("eof", 0)
         return False
 
     def _frame(self, payload: bytes) -> None:
@@ -224,6 +232,7 @@ class BotSession:
         chan = self._chan
         if chan is None or self._ended is not None or chan.is_closing():
             return
+        self._last_frame = payload
         try:
             chan.write(frame(payload, direction=Direction.TO_CLIENT))
         except LocalProtocolError:

@@ -75,11 +75,11 @@ class SSHLimits:
     """Seconds between two resizes passed to the app (the latest size wins)."""
     max_paste: int = 64 * 1024
     """A bracketed paste longer than this (characters) disconnects the session."""
-    bot_request_rate: float = 50.0
+    bot_request_rate: float = _LIMITS.bot_frames_per_second
     """Frames per second a bot API client may send, sustained (a terminal's key_rate); the
     excess is refused."""
-    bot_request_burst: int = 200
-    bot_max_errors: int = 10
+    bot_request_burst: int = _LIMITS.bot_frame_burst
+    bot_max_errors: int = _LIMITS.bot_errors
     """Errors a bot API client may run up before it is disconnected (docs/bot-api.md)."""
     bot_error_forgiveness: float = 6.0
     """Seconds after which one of those errors is forgiven."""
