@@ -4,6 +4,7 @@ seat is shown an event's private fields exactly when the catalogue says it may s
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from test_engine_properties import CONFIGS, play_game
@@ -79,3 +80,14 @@ def test_the_check_accepts_a_private_field_for_its_audience() -> None:
     event = {"kind": "compare", "seat": 0, "target": 2, "loser": None, "cards": cards}
     assert check_event(event, 2) is None
     assert check_event({"kind": "draw", "seat": 1}, 0) is None  # a turn's draw, seen by others
+
+
+def test_the_engine_docs_list_every_kind_and_field_of_the_catalogue() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "engine.md").read_text()
+    table = text.split("## Event kinds", 1)[1].split("\n\n", 2)[1]
+    rows = {row.split("|")[1].strip(" `"): row for row in table.splitlines()[2:]}
+    assert set(rows) == set(EVENTS) - NOT_FROM_THE_ENGINE
+    for kind, row in rows.items():
+        fields = row.split("|")[2]
+        missing = [f.name for f in EVENTS[kind].fields if f"`{f.name}`" not in fields]
+        assert not missing, f"docs/engine.md's {kind} row misses {missing}"

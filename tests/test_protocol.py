@@ -445,9 +445,11 @@ def test_encode_refuses_what_the_peer_would_reject(msg: Any, code: ErrorCode) ->
 
 
 def test_encode_accepts_engine_tuples_in_views() -> None:
-    msg = TableState(table_info(), {"hand": ("guard",)}, ({"targets": (1, 2)},))
+    play = {"kind": "play", "seat": 0, "card": "baroness", "targets": (1, 2), "guess": None}
+    msg = TableState(table_info(), {"hand": ("guard",)}, (play,))
     back = decode(encode(msg), direction=TO_CLIENT)
     assert isinstance(back, TableState) and back.view == {"hand": ["guard"]}
+    assert back.events == ({**play, "targets": [1, 2]},)
 
 
 # --- act choices on their own -----------------------------------------------------------------
