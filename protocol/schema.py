@@ -217,7 +217,10 @@ class ListOf:
             raise Invalid(ErrorCode.TOO_LARGE, f"{len(value)} items, at most {self.max_items}")
         if len(value) < self.min_items:
             raise Invalid(ErrorCode.BAD_FIELD, f"at least {self.min_items} items")
-        return tuple(self._each(self.item.load, value))
+        try:
+            return tuple(map(self.item.load, value))
+        except Invalid:  # again, slowly, to name the failing item
+            return tuple(self._each(self.item.load, value))
 
     def dump(self, value: Any) -> list[Any]:
         if not isinstance(value, list | tuple):
@@ -408,26 +411,23 @@ class EventMap(Scalar):
             shown = repr(kind[:40]) if isinstance(kind, str) else _kind(kind)
             raise Invalid(ErrorCode.BAD_FIELD, f"unknown event kind {shown}")
         required, names, optional = found
-        for name, spec in required:
-            if name not in value:
-                raise Invalid(ErrorCode.MISSING_FIELD, f"{kind}: missing field {name!r}")
-            self._field(name, spec, value[name])
-        if len(value) != len(names):
-            for name in sorted(value.keys() - names):
-                spec = optional.get(name)
-                if spec is None:
-                    shown = f"{name[:40]!r}"
-                    raise Invalid(ErrorCode.UNEXPECTED_FIELD, f"{kind}: unexpected field {shown}")
-                self._field(name, spec, value[name])
-        return value
-
-    @staticmethod
-    def _field(name: str, spec: Spec, value: Any) -> None:
+        extra = sorted(value.keys() - names) if len(value) != len(names) else ()
+        unlisted = [name for name in extra if name not in optional]
+        if unlisted:
+            shown = f"{unlisted[0][:40]!r}"
+            raise Invalid(ErrorCode.UNEXPECTED_FIELD, f"{kind}: unexpected field {shown}")
+        name = "kind"
         try:
-            spec.load(value)
+            for name, spec in required:
+                spec.load(value[name])
+            for name in extra:
+                optional[name].load(value[name])
+        except KeyError:
+            raise Invalid(ErrorCode.MISSING_FIELD, f"{kind}: missing field {name!r}") from None
         except Invalid as err:
             err.path.append(f".{name}")
             raise
+        return value
 
     def describe(self) -> str:
         return "an event of the catalogue (`protocol.events`)"
