@@ -27,7 +27,9 @@ from protocol import (
     EditionTally,
     ErrorCode,
     ErrorReply,
+    FinishedGame,
     FrameReader,
+    GamesRequest,
     Hello,
     Join,
     KeepChoice,
@@ -41,6 +43,7 @@ from protocol import (
     OnlineRating,
     PlayChoice,
     PlayedGame,
+    PlayerGames,
     ProtocolError,
     RatingInfo,
     RedrawChoice,
@@ -48,6 +51,10 @@ from protocol import (
     Rematch,
     RemoteProtocolError,
     RemoveBot,
+    Replay,
+    ReplayFrame,
+    ReplayRequest,
+    ReplaySeat,
     SeatInfo,
     Sit,
     Spectate,
@@ -175,6 +182,25 @@ SAMPLES: list[Message] = [
         (LeaderEntry("cat", 2, 2, 1620, 410), LeaderEntry("ann", 5, 2, 1480, 300)),
         "",
         RatingInfo(1480, 300, 4),
+        (FinishedGame(40, "classic", "2025-06-01T10:00:00+00:00", ("cat", "dan"), (1,)),),
+    ),
+    ReplayRequest(41),
+    GamesRequest("cat"),
+    PlayerGames(
+        "cat", (FinishedGame(40, "classic", "2025-06-01T10:00:00Z", ("cat", "dan"), (0,)),)
+    ),
+    ReplayRequest(41, 2, 3),
+    Replay(
+        41,
+        "2019",
+        (ReplaySeat("ann", None), ReplaySeat("easy bot 2", "easy")),
+        None,
+        1,
+        3,
+        (
+            ReplayFrame(None, {"round": 1, "hand": []}, ({"kind": "round_start", "round": 1},)),
+            ReplayFrame(0, {"round": 1, "hand": []}, ({"kind": "play", "card": "guard"},)),
+        ),
     ),
 ]
 
@@ -237,6 +263,8 @@ def test_wire_tags_are_written_down() -> None:
         "chat": "Chat",
         "continue_round": "ContinueRound",
         "stats_request": "StatsRequest",
+        "replay_request": "ReplayRequest",
+        "games_request": "GamesRequest",
         "admin": "Admin",
     }
     assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
@@ -247,6 +275,8 @@ def test_wire_tags_are_written_down() -> None:
         "error": "ErrorReply",
         "notice": "Notice",
         "stats": "Stats",
+        "replay": "Replay",
+        "games": "PlayerGames",
     }
     assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
         "play",
