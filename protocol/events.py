@@ -49,7 +49,7 @@ EVENTS = {
     "marked": ("seat", (("target", "seat", ()),)),
     "jester": ("seat", (("target", "seat", ()),)),
     "redraw": ("seat", (("redraw", "bool", ()),)),
-    "token": ("seat", (("reason", "token_reason", ()), ("tokens", "count", ()))),
+    "token": ("seat", (("reason", "reason", ()), ("tokens", "count", ()))),
     "showdown": ("none", (("hands", "card_by_seat", ()),)),
     "round_end": (
         "none",
@@ -77,7 +77,6 @@ EVENTS = {
 WORDS = {
     "no_effect_why": ("no_target", "empty_deck"),
     "round_end_reason": ("last_standing", "showdown"),
-    "token_reason": ("bishop", "constable"),
     "autoplay_reason": ("timeout", "disconnected"),
     "decision": ("play", "keep", "look", "redraw"),
 }

@@ -53,7 +53,6 @@ WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
     {
         "no_effect_why": ("no_target", "empty_deck"),
         "round_end_reason": ("last_standing", "showdown"),
-        "token_reason": ("bishop", "constable"),
         "autoplay_reason": ("timeout", "disconnected"),
         "decision": ("play", "keep", "look", "redraw"),
     }
@@ -221,7 +220,7 @@ _CATALOGUE = (
     EventSpec(
         "token",
         _SEAT,
-        (_f("reason", "token_reason"), _f("tokens", "count")),
+        (_f("reason", "reason"), _f("tokens", "count")),
         doc="A seat gains a token during the round, and now has `tokens`.",
     ),
     EventSpec(
