@@ -13,7 +13,7 @@ import struct
 import asyncssh
 import msgpack
 
-PROTOCOL_VERSION = 9
+PROTOCOL_VERSION = 10
 
 
 async def send(writer: asyncssh.SSHWriter, message: dict) -> None:

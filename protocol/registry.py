@@ -9,17 +9,22 @@ from types import MappingProxyType
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from protocol.events import EVENTS, WORDS
 from protocol.limits import Direction
 from protocol.schema import (
     Bool,
     ByType,
+    EventMap,
     Ident,
     Int,
     ListOf,
+    MapOf,
+    Null,
     Nullable,
     OneOf,
     PlainMap,
     Record,
+    Spec,
     Tagged,
     Text,
 )
@@ -50,6 +55,7 @@ MAX_CARD_TEXT = 200  # a card's name (MAX_NAME) and effect
 MAX_RULES = 4000  # an edition's short rules
 MAX_LEVELS = 16  # bot levels in the catalogue
 MAX_INVITE = 300  # `welcome.invite`: ssh, options, a user name and a host name
+MAX_HAND = 8  # cards in one event's list (a hand, a Chancellor's draw, tokens' reasons)
 MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
 MAX_ROUNDS = 1000  # rounds in one game, as a replay counts them
 MAX_REPLAY_FRAMES = 400  # steps in one round of a replay (the deal, then each decision)
@@ -67,6 +73,7 @@ COUNT = Int(0, 1_000_000)
 TALLY = Int(0, MAX_TALLY)
 EDITION = Ident(32)
 RATING = Int(0, MAX_RATING)
+GUESS = Nullable(ByType({str: CARD, int: Int(0, 255)}))
 GAME_ID = Int(1, MAX_GAME_ID)
 
 CHOICE = Tagged(
@@ -76,7 +83,7 @@ CHOICE = Tagged(
             {
                 "card": CARD,
                 "targets": ListOf(SEAT, MAX_SEATS),
-                "guess": Nullable(ByType({str: CARD, int: Int(0, 255)})),
+                "guess": GUESS,
             },
         ),
         Record(m.KeepChoice, {"keep": CARD, "bottom": ListOf(CARD, MAX_SEATS)}),
@@ -84,6 +91,44 @@ CHOICE = Tagged(
         Record(m.RedrawChoice, {"redraw": Bool()}),
     ]
 )
+
+SEAT_KEY = OneOf(*map(str, range(MAX_SEATS)))  # a seat as a map key
+CARDS = ListOf(CARD, MAX_HAND)
+EVENT_TYPES: MappingProxyType[str, Spec] = MappingProxyType(
+    {
+        "seat": SEAT,
+        "seat_or_none": Nullable(SEAT),
+        "none": Null(),
+        "seats": ListOf(SEAT, MAX_SEATS),
+        "card": CARD,
+        "cards": CARDS,
+        "guess": GUESS,
+        "count": COUNT,
+        "counts": ListOf(COUNT, MAX_SEATS),
+        "bool": Bool(),
+        "round": Int(1, 1_000_000),
+        "reason": Ident(32),
+        "card_by_seat": MapOf(SEAT_KEY, CARD, MAX_SEATS),
+        "cards_by_seat": MapOf(SEAT_KEY, CARDS, MAX_SEATS),
+        "count_by_seat": MapOf(SEAT_KEY, COUNT, MAX_SEATS),
+        "reasons_by_seat": MapOf(SEAT_KEY, ListOf(Ident(32), MAX_HAND), MAX_SEATS),
+        **{word: OneOf(*values) for word, values in WORDS.items()},
+    }
+)
+"""The spec of each field type of `protocol.events` (see server/engine/event_catalogue.py)."""
+
+
+def _event_kind(seat: str, fields: tuple) -> tuple[dict[str, Spec], dict[str, Spec]]:
+    """The specs of one event kind's required fields and of those that may be absent (private
+    fields, sent only to some seats, and optional ones)."""
+    required: dict[str, Spec] = {"seat": EVENT_TYPES[seat]}
+    optional: dict[str, Spec] = {}
+    for name, type_, flags in fields:
+        (optional if flags else required)[name] = EVENT_TYPES[type_]
+    return required, optional
+
+
+EVENT = EventMap({kind: _event_kind(*entry) for kind, entry in EVENTS.items()})
 
 TO_SERVER = Tagged(
     [
@@ -249,7 +294,7 @@ REPLAY = Record(
                 {
                     "actor": Nullable(SEAT),
                     "view": PlainMap(),
-                    "events": ListOf(PlainMap(), MAX_REPLAY_EVENTS),
+                    "events": ListOf(EVENT, MAX_REPLAY_EVENTS),
                 },
             ),
             MAX_REPLAY_FRAMES,
@@ -326,7 +371,7 @@ TO_CLIENT = Tagged(
             {
                 "info": TABLE_INFO,
                 "view": Nullable(PlainMap()),
-                "events": ListOf(PlainMap(), MAX_LIST),
+                "events": ListOf(EVENT, MAX_LIST),
                 "countdown": Nullable(COUNTDOWN),
             },
         ),

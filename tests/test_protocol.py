@@ -120,6 +120,16 @@ def typical_table() -> TableState:
 
 
 # One or more samples of every message; `test_samples_cover_every_message` keeps it complete.
+ROUND_START = {
+    "kind": "round_start",
+    "seat": None,
+    "round": 1,
+    "start": 0,
+    "face_up": [],
+    "tokens": [0, 0],
+}
+PLAY = {"kind": "play", "seat": 0, "card": "guard", "targets": [1], "guess": "priest"}
+
 SAMPLES: list[Message] = [
     Hello(PROTOCOL_VERSION, "ann"),
     Hello(0, "Zoë 🌹"),
@@ -198,8 +208,8 @@ SAMPLES: list[Message] = [
         1,
         3,
         (
-            ReplayFrame(None, {"round": 1, "hand": []}, ({"kind": "round_start", "round": 1},)),
-            ReplayFrame(0, {"round": 1, "hand": []}, ({"kind": "play", "card": "guard"},)),
+            ReplayFrame(None, {"round": 1, "hand": []}, (ROUND_START,)),
+            ReplayFrame(0, {"round": 1, "hand": []}, (PLAY,)),
         ),
     ),
 ]
@@ -475,9 +485,11 @@ def test_encode_refuses_what_the_peer_would_reject(msg: Any, code: ErrorCode) ->
 
 
 def test_encode_accepts_engine_tuples_in_views() -> None:
-    msg = TableState(table_info(), {"hand": ("guard",)}, ({"targets": (1, 2)},))
+    play = {"kind": "play", "seat": 0, "card": "baroness", "targets": (1, 2), "guess": None}
+    msg = TableState(table_info(), {"hand": ("guard",)}, (play,))
     back = decode(encode(msg), direction=TO_CLIENT)
     assert isinstance(back, TableState) and back.view == {"hand": ["guard"]}
+    assert back.events == ({**play, "targets": [1, 2]},)
 
 
 # --- act choices on their own -----------------------------------------------------------------

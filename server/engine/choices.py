@@ -48,7 +48,12 @@ class Decision(NamedTuple):
 
 
 def choice_to_dict(choice: Choice) -> dict:
-    """A plain dict for the wire: {"type": "play"|"keep"|"look"|"redraw", ...fields}."""
+    """The choice as the wire's map: {"type": "play"|"keep"|"look"|"redraw", ...fields}.
+
+    With `choice_from_dict`, the one conversion between engine and wire choices (views list
+    choices so; the protocol's `choice` records check the same maps; tables and bots turn maps
+    back with `choice_from_dict`). tests/test_protocol_choices.py keeps it the only one.
+    """
     return {"type": _TYPE_NAMES[type(choice)], **choice._asdict()}
 
 

@@ -52,7 +52,7 @@ def autoplay_event(seat: int, reason: str, choice: dict) -> Event:
     if choice["type"] == "play":
         public["card"] = choice["card"]
     elif choice["type"] == "keep":
-        return Event("autoplay", seat, public, {"card": choice["keep"]}, (seat,))
+        return Event("autoplay", seat, public, {"keep": choice["keep"]}, (seat,))
     return Event("autoplay", seat, public)
 
 
