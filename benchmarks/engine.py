@@ -40,9 +40,11 @@ def playout_rounds(edition_id: str, players: int, seconds: float, seed: int = 1)
             if game.game_over:
                 game = Game(edition, players, rng, record=False)
             game.start_round()
+            act = game.act
             while not game.round_over:
-                seat, _, choices = game.pending
-                game.act(seat, choices[int(uniform() * len(choices))])
+                pending = game.pending
+                choices = pending.choices
+                act(pending.seat, choices[int(uniform() * len(choices))])
         rounds += 200
         now = time.process_time()
         if now >= deadline:

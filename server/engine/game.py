@@ -191,7 +191,7 @@ class Game:
         if self.record:
             self.events.append(Event("draw", seat, {}, {"card": card.id}, (seat,)))
         key = (hand[0], card, seat, self.unchoosable, self.marked, self.players)
-        offer = self.edition.plays_memo.get(key)  # see legal.play_offer
+        offer: legal.Offer | None = self.edition.plays_memo.get(key)  # see legal.play_offer
         if offer is None:
             offer = legal.play_offer(self, seat)
         self.pending, self._steps, self._more_steps = offer
