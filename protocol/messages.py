@@ -7,7 +7,7 @@ serialisation logic. Lists are tuples so messages stay immutable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 # --- act choices ----------------------------------------------------------------------------
@@ -58,7 +58,7 @@ class BotSpec:
     """A bot to seat when a table is created."""
 
     seat: int
-    level: str  # one of registry.BOT_LEVELS: "easy" | "medium" | "hard"
+    level: str  # one of the catalogue's `bot_levels`
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,7 +143,7 @@ class Stand:
 
 @dataclass(frozen=True, slots=True)
 class AddBot:
-    """Host: put a bot of `level` (one of registry.BOT_LEVELS) in an empty seat."""
+    """Host: put a bot of `level` (one of the catalogue's `bot_levels`) in an empty seat."""
 
     TYPE: ClassVar[str] = "add_bot"
     seat: int
@@ -203,6 +203,25 @@ class StatsRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayRequest:
+    """Ask for one round of a finished game's replay, as `seat` saw it (None: the public
+    view). The server answers `replay`, or `error` if the receiver may not see it."""
+
+    TYPE: ClassVar[str] = "replay_request"
+    game_id: int
+    seat: int | None = None
+    round: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GamesRequest:
+    """Ask for the latest finished public games of the player called `name` (a leader)."""
+
+    TYPE: ClassVar[str] = "games_request"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Admin:
     """An administrator's command; the server says which fields each command needs."""
 
@@ -231,6 +250,8 @@ ClientMessage = (
     | Chat
     | ContinueRound
     | StatsRequest
+    | ReplayRequest
+    | GamesRequest
     | Admin
 )
 
@@ -241,9 +262,50 @@ DEFAULT_TIMER = 90  # seconds per decision at new tables, unless the server says
 
 
 @dataclass(frozen=True, slots=True)
+class CardInfo:
+    """One card of an edition's reference: its id, name, value, copies in the deck and effect;
+    `out_if_played`: playing or discarding it knocks its player out."""
+
+    id: str
+    name: str
+    value: int
+    count: int
+    text: str
+    out_if_played: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EditionInfo:
+    """An edition as menus show it: id, long and short names, player range, rules, cards."""
+
+    id: str
+    name: str
+    short: str
+    min_players: int
+    max_players: int
+    rules: str
+    cards: tuple[CardInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """What this server offers: its editions (`default_edition` first in the new-table form)
+    and its bot levels, weakest first. The app shows these and keeps no list of its own."""
+
+    editions: tuple[EditionInfo, ...]
+    bot_levels: tuple[str, ...]
+    default_edition: str
+
+    def edition(self, edition_id: str) -> EditionInfo | None:
+        """The edition with that id, None if this server does not offer it."""
+        return next((e for e in self.editions if e.id == edition_id), None)
+
+
+@dataclass(frozen=True, slots=True)
 class Welcome:
     """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd,
-    whether this session may send `admin` commands, and the turn timer new tables start with."""
+    whether this session may send `admin` commands, the turn timer new tables start with,
+    and the server's `catalogue` of editions and bot levels."""
 
     TYPE: ClassVar[str] = "welcome"
     version: int
@@ -256,6 +318,7 @@ class Welcome:
     invite: str | None = None
     """The command before a table code that reaches this server, e.g. `ssh -t -p 2222
     play.example.org`; None where there is no SSH (local play)."""
+    catalogue: Catalogue = field(kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,6 +343,7 @@ class Lobby:
     tables: tuple[TableSummary, ...]
     online: tuple[str, ...]
     ratings: tuple[OnlineRating, ...] = ()  # of those online who have a rating
+    api_bots: tuple[str, ...] = ()  # those online who are programs on the bot API
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,11 +356,13 @@ class OnlineRating:
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """A seat: its player's name (None if empty), bot level (None if human), connection."""
+    """A seat: its player's name (None if empty), bot level (None if human), connection;
+    `api_bot`: a program plays it through the bot API (docs/bot-api.md)."""
 
     name: str | None
     bot: str | None
     connected: bool
+    api_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,13 +446,27 @@ class EditionTally:
 
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
-    """One of the player's recent finished games; `players` are every seat's name in order."""
+    """One of the player's recent finished games; `players` are every seat's name in order,
+    `seat` is the player's own."""
 
     game_id: int
     edition: str
     ended_at: str  # ISO 8601, UTC
     won: bool
     players: tuple[str, ...]
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One of the server's latest finished public games: every seat's name, the winners'
+    seats."""
+
+    game_id: int
+    edition: str
+    ended_at: str  # ISO 8601, UTC
+    players: tuple[str, ...]
+    winners: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,8 +499,52 @@ class Stats:
     leaderboard: tuple[LeaderEntry, ...]
     note: str = ""
     rating: RatingInfo | None = None  # None: a guest, or no rated game yet
+    latest: tuple[FinishedGame, ...] = ()  # the server's latest finished public games
 
 
-ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats
+@dataclass(frozen=True, slots=True)
+class ReplaySeat:
+    """A seat of a replayed game: its player's name then, and the bot level if a bot."""
+
+    name: str
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """One step of a replay: the view after it and the events it brought, both as the
+    replay's viewpoint saw them; `actor` is the seat whose decision it was (None: the deal)."""
+
+    actor: int | None
+    view: dict[str, Any]
+    events: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """One round of a finished game, step by step, from the deal to the round's end."""
+
+    TYPE: ClassVar[str] = "replay"
+    game_id: int
+    edition: str
+    seats: tuple[ReplaySeat, ...]
+    seat: int | None  # the viewpoint: a seat, or None for the public view
+    round: int
+    rounds: int  # rounds in the game
+    frames: tuple[ReplayFrame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGames:
+    """Answer to `games_request`: that player's latest finished public games, newest first."""
+
+    TYPE: ClassVar[str] = "games"
+    name: str
+    games: tuple[FinishedGame, ...]
+
+
+ServerMessage = (
+    Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats | Replay | PlayerGames
+)
 
 Message = ClientMessage | ServerMessage

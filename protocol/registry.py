@@ -44,8 +44,16 @@ MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
+MAX_EDITIONS = 32  # editions in the catalogue
+MAX_CARDS = 32  # kinds of card in one edition
+MAX_CARD_TEXT = 200  # a card's name (MAX_NAME) and effect
+MAX_RULES = 4000  # an edition's short rules
+MAX_LEVELS = 16  # bot levels in the catalogue
 MAX_INVITE = 300  # `welcome.invite`: ssh, options, a user name and a host name
-BOT_LEVELS = ("easy", "medium", "hard")  # server.bots.LEVELS, weakest first
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
+MAX_ROUNDS = 1000  # rounds in one game, as a replay counts them
+MAX_REPLAY_FRAMES = 400  # steps in one round of a replay (the deal, then each decision)
+MAX_REPLAY_EVENTS = 64  # events one step of a replay brings
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
@@ -53,12 +61,13 @@ SEAT = Int(0, MAX_SEATS - 1)
 NAME = Text(MAX_NAME)
 CODE = Text(MAX_CODE)
 CARD = Ident(32)
-LEVEL = OneOf(*BOT_LEVELS)
+LEVEL = Ident(16)  # a bot level: the server checks it against its registry
 STATUS = OneOf(*STATUSES)
 COUNT = Int(0, 1_000_000)
 TALLY = Int(0, MAX_TALLY)
 EDITION = Ident(32)
 RATING = Int(0, MAX_RATING)
+GAME_ID = Int(1, MAX_GAME_ID)
 
 CHOICE = Tagged(
     [
@@ -107,6 +116,11 @@ TO_SERVER = Tagged(
         Record(m.ContinueRound, {}),
         Record(m.StatsRequest, {}),
         Record(
+            m.ReplayRequest,
+            {"game_id": GAME_ID, "seat": Nullable(SEAT), "round": Int(1, MAX_ROUNDS)},
+        ),
+        Record(m.GamesRequest, {"name": NAME}),
+        Record(
             m.Admin,
             {
                 "command": OneOf(*ADMIN_COMMANDS),
@@ -134,7 +148,8 @@ TABLE_SUMMARY = Record(
 )
 
 SEAT_INFO = Record(
-    m.SeatInfo, {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool()}
+    m.SeatInfo,
+    {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool(), "api_bot": Bool()},
 )
 
 TABLE_INFO = Record(
@@ -162,6 +177,17 @@ COUNTDOWN = Record(
     },
 )
 
+FINISHED_GAME = Record(
+    m.FinishedGame,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "ended_at": Text(MAX_TIMESTAMP),
+        "players": ListOf(NAME, MAX_SEATS),
+        "winners": ListOf(SEAT, MAX_SEATS),
+    },
+)
+
 STATS = Record(
     m.Stats,
     {
@@ -173,11 +199,12 @@ STATS = Record(
             Record(
                 m.PlayedGame,
                 {
-                    "game_id": Int(1, 2**63 - 1),
+                    "game_id": GAME_ID,
                     "edition": EDITION,
                     "ended_at": Text(MAX_TIMESTAMP),
                     "won": Bool(),
                     "players": ListOf(NAME, MAX_SEATS),
+                    "seat": SEAT,
                 },
             ),
             MAX_STATS_ROWS,
@@ -199,6 +226,71 @@ STATS = Record(
         "rating": Nullable(
             Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
         ),
+        "latest": ListOf(FINISHED_GAME, MAX_STATS_ROWS),
+    },
+)
+
+PLAYER_GAMES = Record(m.PlayerGames, {"name": NAME, "games": ListOf(FINISHED_GAME, MAX_STATS_ROWS)})
+
+REPLAY = Record(
+    m.Replay,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "seats": ListOf(
+            Record(m.ReplaySeat, {"name": NAME, "bot": Nullable(LEVEL)}), MAX_SEATS, min_items=2
+        ),
+        "seat": Nullable(SEAT),
+        "round": Int(1, MAX_ROUNDS),
+        "rounds": Int(1, MAX_ROUNDS),
+        "frames": ListOf(
+            Record(
+                m.ReplayFrame,
+                {
+                    "actor": Nullable(SEAT),
+                    "view": PlainMap(),
+                    "events": ListOf(PlainMap(), MAX_REPLAY_EVENTS),
+                },
+            ),
+            MAX_REPLAY_FRAMES,
+            min_items=1,
+        ),
+    },
+)
+
+CARD_INFO = Record(
+    m.CardInfo,
+    {
+        "id": CARD,
+        "name": Text(MAX_NAME),
+        "value": Int(0, 255),
+        "count": Int(1, 255),
+        "text": Text(MAX_CARD_TEXT),
+        "out_if_played": Bool(),
+    },
+)
+
+CATALOGUE = Record(
+    m.Catalogue,
+    {
+        "editions": ListOf(
+            Record(
+                m.EditionInfo,
+                {
+                    "id": EDITION,
+                    "name": Text(MAX_TABLE_NAME),
+                    "short": Text(MAX_CODE),
+                    "min_players": Int(2, MAX_SEATS),
+                    "max_players": Int(2, MAX_SEATS),
+                    "rules": Text(MAX_RULES, multiline=True),
+                    "cards": ListOf(CARD_INFO, MAX_CARDS, min_items=1),
+                },
+            ),
+            MAX_EDITIONS,
+            min_items=1,
+        ),
+        "bot_levels": ListOf(LEVEL, MAX_LEVELS, min_items=1),
+        "default_edition": EDITION,
     },
 )
 
@@ -215,6 +307,7 @@ TO_CLIENT = Tagged(
                 "admin": Bool(),
                 "timer": Nullable(Int(1, MAX_TIMER)),
                 "invite": Nullable(Text(MAX_INVITE)),
+                "catalogue": CATALOGUE,
             },
         ),
         Record(
@@ -225,6 +318,7 @@ TO_CLIENT = Tagged(
                 "ratings": ListOf(
                     Record(m.OnlineRating, {"name": NAME, "rating": RATING}), MAX_LIST
                 ),
+                "api_bots": ListOf(NAME, MAX_LIST),
             },
         ),
         Record(
@@ -244,6 +338,8 @@ TO_CLIENT = Tagged(
         ),
         Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
         STATS,
+        REPLAY,
+        PLAYER_GAMES,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )

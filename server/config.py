@@ -1,5 +1,10 @@
 """Operator configuration: defaults < TOML file < LOVELET_* environment < command-line flags.
 
+This is the one place every operator-settable default is written (`Limits`, `TableTimings`,
+`Config`); the settings objects the SSH layer, lobby and tables run with read their defaults
+from `DEFAULTS` here, so a default changes in one line. (The store knows no configuration: the
+nickname rules' defaults are `NameRules`', read from there.)
+
 Every setting has a dotted key (`listen`, `limits.per_address`), an environment variable
 (`LOVELET_` + the key in capitals, dots as underscores: `LOVELET_LIMITS_PER_ADDRESS`) and a
 flag (`--` + the key with dots and underscores as dashes: `--limits-per-address`). The file
@@ -23,10 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
+from protocol.messages import DEFAULT_TIMER
+from protocol.registry import MAX_CHAT, MAX_MOTD, MAX_TIMER
+
+from .store.players import NameRules
+
 if TYPE_CHECKING:
     from .lobby import LobbySettings, TableSettings
     from .ssh.limits import SSHLimits
-    from .store import NameRules
 
 
 ENV_PREFIX = "LOVELET_"
@@ -37,9 +46,6 @@ CONFIG_ENV = "LOVELET_CONFIG"
 COLOR_SYSTEMS = ("standard", "256", "truecolor")
 LOG_FORMATS = ("text", "json")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
-MAX_MOTD = 2000  # protocol.registry.MAX_MOTD
-MAX_CHAT = 200  # protocol.registry.MAX_CHAT
-MAX_TIMER = 3600  # protocol.registry.MAX_TIMER
 MAX_HOST = 253  # a DNS name
 FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 _HOSTNAME_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
@@ -57,6 +63,9 @@ class ConfigError(Exception):
 
 
 # --------------------------------------------------------------------------- the settings
+
+
+_NAMES = NameRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,10 +92,13 @@ class Limits:
     keys_per_second: float = 50.0
     key_burst: int = 200
     key_flood: int = 2000
-    names_per_key: int = 5
-    name_expiry_days: float = 180.0
+    names_per_key: int = _NAMES.per_key  # the store's own defaults (it reads no config)
+    name_expiry_days: float = _NAMES.expire_after / timedelta(days=1)
     code_tries: int = 10
     code_try_seconds: float = 30.0
+    bot_frames_per_second: float = 50.0
+    bot_frame_burst: int = 200
+    bot_errors: int = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +108,7 @@ class TableTimings:
     bot_delay: float = 0.8
     disconnect_grace: float = 120.0
     round_pause: float = 20.0
-    turn_timer: int = 90
+    turn_timer: int = DEFAULT_TIMER
     hard_bot_cpu_ms: int = 150
 
 
@@ -391,7 +403,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "shutdown_grace",
         Number(0, 3600),
-        "Seconds running rounds get to finish after SIGTERM before everyone is disconnected.",
+        "Seconds a round that cannot be kept for the restart (its game not stored) gets to "
+        "finish after SIGTERM; kept tables do not wait.",
     ),
     Setting(
         "leaderboard_min_games",
@@ -533,6 +546,21 @@ SETTINGS: tuple[Setting, ...] = (
         "After code_tries, seconds before one more try of a table code is allowed.",
     ),
     Setting(
+        "limits.bot_frames_per_second",
+        Number(1, 10_000),
+        "Frames per second a program on the bot API may send, sustained; more are refused.",
+    ),
+    Setting(
+        "limits.bot_frame_burst",
+        Number(1, 100_000, integer=True),
+        "Frames a program on the bot API may send at once.",
+    ),
+    Setting(
+        "limits.bot_errors",
+        Number(1, 10_000, integer=True),
+        "Errors a bot API program may run up (one forgiven every 6 s); one more cuts it off.",
+    ),
+    Setting(
         "table.bot_delay",
         Number(0, 30),
         "Seconds a bot waits before acting, so people can follow.",
@@ -560,6 +588,7 @@ SETTINGS: tuple[Setting, ...] = (
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
 SECTIONS = {"limits": Limits, "table": TableTimings}
+DEFAULTS = Config()  # what every setting is when nobody set it
 
 
 def default_value(setting: Setting, config: Config | None = None) -> Any:
@@ -806,13 +835,14 @@ def ssh_limits(config: Config) -> SSHLimits:
         ipv6_prefix=limits.ipv6_prefix,
         request_burst=limits.request_burst,
         request_rate=limits.request_rate,
+        bot_request_rate=limits.bot_frames_per_second,
+        bot_request_burst=limits.bot_frame_burst,
+        bot_max_errors=limits.bot_errors,
     )
 
 
 def name_rules(config: Config) -> NameRules:
     """How many nicknames a key keeps reserved, and for how long unused."""
-    from .store import NameRules
-
     limits = config.limits
     return NameRules(limits.names_per_key, timedelta(days=limits.name_expiry_days))
 

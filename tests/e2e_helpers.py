@@ -39,7 +39,8 @@ PANEL_WIDTH = 36
 CONFIRM = "y: yes · any other key: no"
 """The panel's line under a question about something that cannot be undone."""
 
-_OPTION = re.compile(r"^ (\d)  (\S.*)$")
+OPTION = re.compile(r"^ (\d)  (\S.*)$")
+"""One numbered row of the choice panel, from the prompt's column."""
 _HAND = re.compile(r"^ (?:Hand |     ) (\S.*?) (\d+)(?:  |$)")
 _SEATS = re.compile(r"^ (?:▶|›| ) (?:\d )?(\S.*?)\s{2,}(?:.*?)♥(\d+)")
 
@@ -144,7 +145,7 @@ def read_panel(term: SSHTerminal) -> Panel | None:
 def _options(lines: Sequence[str], column: int) -> list[Option]:
     options: list[Option] = []
     for line in lines:
-        match = _OPTION.match(line[column:].rstrip())
+        match = OPTION.match(line[column:].rstrip())
         if match is None:
             break
         options.append(Option(match[1], match[2]))

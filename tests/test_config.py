@@ -24,6 +24,7 @@ from server.config import (
     invite_command,
     load_config,
     lobby_settings,
+    name_rules,
     split_host_port,
     ssh_limits,
     table_settings,
@@ -535,6 +536,20 @@ def test_protocol_bounds_match() -> None:
     assert config.MAX_CHAT == registry.MAX_CHAT
     assert config.MAX_MOTD == registry.MAX_MOTD
     assert config.MAX_TIMER == registry.MAX_TIMER
+
+
+def test_the_servers_settings_default_to_the_configs_defaults() -> None:
+    """One place for every default: what the server runs with when nothing is set is what
+    `lovelet config` documents, and the other way round."""
+    from server.lobby import LobbySettings, TableSettings
+    from server.ssh.limits import SSHLimits
+    from server.store import NameRules
+
+    config = Config()
+    assert ssh_limits(config) == SSHLimits()
+    assert table_settings(config) == TableSettings()
+    assert lobby_settings(config) == LobbySettings()
+    assert name_rules(config) == NameRules()
 
 
 # ----------------------------------------------------------------------------- invites

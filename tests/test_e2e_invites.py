@@ -154,7 +154,7 @@ async def test_guessing_codes_runs_out_of_tries_and_then_even_the_right_code_wai
             async with openssh(ssh(server.port, "eve", guess)) as eve:
                 await eve.wait_for(lambda: "No open table has the code" in eve.text, "a miss")
         async with openssh(ssh(server.port, "eve", code)) as eve:
-            wait = "Too many tries of table codes: wait 600 s."
+            wait = "Too many tries of codes: wait 600 s."
             await eve.wait_for(lambda: wait in eve.text, "the limit")
             assert "signed in as eve" in eve.text and "Before the game" not in eve.text
             assert len(server.table(code).seating.members()) == 1

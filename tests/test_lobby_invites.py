@@ -4,7 +4,7 @@ and per key."""
 
 from __future__ import annotations
 
-from protocol import CreateTable, Join, Leave, Spectate, Start, Visit
+from protocol import CreateTable, Join, Leave, RejoinSeat, Spectate, Start, Visit
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.board import PRIVATE_ALPHABET
 from server.lobby.limits import TryBudget
@@ -118,7 +118,7 @@ def test_guessing_codes_is_limited_per_address_and_the_limit_changes_nothing() -
     eve.send(Join(secret))  # the right code, once the budget is spent
     clock.settle()
     assert error_codes(eve) == ["no_such_table"] * 3 + ["too_many_tries"]
-    assert eve.errors()[-1].message == "Too many tries of table codes: wait 30 s."
+    assert eve.errors()[-1].message == "Too many tries of codes: wait 30 s."
     assert eve.state is None and len(lobby.tables[secret].seating.members()) == 1
 
     again = guest(lobby, "eve-2", "203.0.113.9")  # a new guest session, the same address
@@ -137,7 +137,7 @@ def test_guessing_codes_is_limited_per_address_and_the_limit_changes_nothing() -
     clock.advance(10)
     again.send(Visit(secret))
     clock.settle()
-    assert again.errors()[-1].message == "Too many tries of table codes: wait 20 s."
+    assert again.errors()[-1].message == "Too many tries of codes: wait 20 s."
     clock.advance(20)
     again.send(Visit(secret))
     clock.settle()
@@ -149,6 +149,22 @@ def other_host(lobby: Lobby, clock: FakeClock) -> Client:
     host.hello()
     clock.settle()
     return host
+
+
+def test_wrong_rejoin_codes_spend_the_same_budget_as_table_codes() -> None:
+    clock, lobby, (ana,) = lobby_with("ana", address="192.0.2.1")
+    secret = open_table(clock, ana, seats=4, private=True)
+    eve = guest(lobby, "eve", "203.0.113.9")
+    eve.send(RejoinSeat("AAAA-BBBB"))
+    eve.send(RejoinSeat("CCCC-DDDD"))
+    eve.send(Visit("AAAAAAAAAA"))
+    eve.send(Visit(secret))
+    eve.send(RejoinSeat("EEEE-FFFF"))
+    clock.settle()
+    assert (
+        error_codes(eve) == ["no_such_seat_code"] * 2 + ["no_such_table"] + ["too_many_tries"] * 2
+    )
+    assert eve.state is None
 
 
 def test_a_key_has_its_own_budget_wherever_it_comes_from() -> None:

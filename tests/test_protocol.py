@@ -10,6 +10,7 @@ from typing import Any
 
 import msgpack
 import pytest
+from test_tui_support import CATALOGUE
 
 from protocol import (
     LIMITS,
@@ -26,7 +27,9 @@ from protocol import (
     EditionTally,
     ErrorCode,
     ErrorReply,
+    FinishedGame,
     FrameReader,
+    GamesRequest,
     Hello,
     Join,
     KeepChoice,
@@ -40,6 +43,7 @@ from protocol import (
     OnlineRating,
     PlayChoice,
     PlayedGame,
+    PlayerGames,
     ProtocolError,
     RatingInfo,
     RedrawChoice,
@@ -47,6 +51,10 @@ from protocol import (
     Rematch,
     RemoteProtocolError,
     RemoveBot,
+    Replay,
+    ReplayFrame,
+    ReplayRequest,
+    ReplaySeat,
     SeatInfo,
     Sit,
     Spectate,
@@ -139,9 +147,19 @@ SAMPLES: list[Message] = [
     Chat("hello there"),
     Chat("x" * 200),
     ContinueRound(),
-    Welcome(PROTOCOL_VERSION, "ann", "SHA256:abc", False, "Be kind.\nHave fun."),
-    Welcome(PROTOCOL_VERSION, "guest-4", None, True, ""),
-    Welcome(PROTOCOL_VERSION, "ann", None, True, "", invite="ssh -t -p 2222 play.example.org"),
+    Welcome(
+        PROTOCOL_VERSION, "ann", "SHA256:abc", False, "Be kind.\nHave fun.", catalogue=CATALOGUE
+    ),
+    Welcome(PROTOCOL_VERSION, "guest-4", None, True, "", catalogue=CATALOGUE),
+    Welcome(
+        PROTOCOL_VERSION,
+        "ann",
+        None,
+        True,
+        "",
+        invite="ssh -t -p 2222 play.example.org",
+        catalogue=CATALOGUE,
+    ),
     Lobby((TableSummary("7KQ2M9XW4D", "secret", "2019", 4, 1, "waiting", 0, True),), ("root",)),
     Lobby((), ()),
     Lobby((TableSummary("K7QX", "Friday", "2019", 4, 3, "waiting", 0),), ("ann", "bob")),
@@ -156,7 +174,7 @@ SAMPLES: list[Message] = [
     Admin("kick", "bob"),
     Admin("ban", "203.0.113.0/24", 7 * 86400, "spam"),
     Admin("motd"),
-    Welcome(PROTOCOL_VERSION, "root", "SHA256:adm", False, "", admin=True),
+    Welcome(PROTOCOL_VERSION, "root", "SHA256:adm", False, "", admin=True, catalogue=CATALOGUE),
     Stats((), (), (), "This server keeps no stats."),
     Stats(
         (EditionTally("2019", 12, 5), EditionTally("classic", 1, 0)),
@@ -164,6 +182,25 @@ SAMPLES: list[Message] = [
         (LeaderEntry("cat", 2, 2, 1620, 410), LeaderEntry("ann", 5, 2, 1480, 300)),
         "",
         RatingInfo(1480, 300, 4),
+        (FinishedGame(40, "classic", "2025-06-01T10:00:00+00:00", ("cat", "dan"), (1,)),),
+    ),
+    ReplayRequest(41),
+    GamesRequest("cat"),
+    PlayerGames(
+        "cat", (FinishedGame(40, "classic", "2025-06-01T10:00:00Z", ("cat", "dan"), (0,)),)
+    ),
+    ReplayRequest(41, 2, 3),
+    Replay(
+        41,
+        "2019",
+        (ReplaySeat("ann", None), ReplaySeat("easy bot 2", "easy")),
+        None,
+        1,
+        3,
+        (
+            ReplayFrame(None, {"round": 1, "hand": []}, ({"kind": "round_start", "round": 1},)),
+            ReplayFrame(0, {"round": 1, "hand": []}, ({"kind": "play", "card": "guard"},)),
+        ),
     ),
 ]
 
@@ -226,6 +263,8 @@ def test_wire_tags_are_written_down() -> None:
         "chat": "Chat",
         "continue_round": "ContinueRound",
         "stats_request": "StatsRequest",
+        "replay_request": "ReplayRequest",
+        "games_request": "GamesRequest",
         "admin": "Admin",
     }
     assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
@@ -236,6 +275,8 @@ def test_wire_tags_are_written_down() -> None:
         "error": "ErrorReply",
         "notice": "Notice",
         "stats": "Stats",
+        "replay": "Replay",
+        "games": "PlayerGames",
     }
     assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
         "play",
@@ -321,7 +362,7 @@ INVALID: dict[str, tuple[Direction, Any, ErrorCode]] = {
     "seat range": (S, {"type": "sit", "seat": 8}, E.BAD_FIELD),
     "negative": (S, {"type": "remove_bot", "seat": -1}, E.BAD_FIELD),
     "huge int": (S, {"type": "sit", "seat": 2**64 - 1}, E.BAD_FIELD),
-    "bad level": (S, {"type": "add_bot", "seat": 1, "level": "expert"}, E.BAD_FIELD),
+    "bad level": (S, {"type": "add_bot", "seat": 1, "level": "Expert!"}, E.BAD_FIELD),
     "bad choice": (S, {"type": "act", "choice": {"type": "pass"}}, E.BAD_FIELD),
     "choice not map": (S, {"type": "act", "choice": "guard"}, E.BAD_FIELD),
     "targets not list": (S, act(targets=1), E.BAD_FIELD),
@@ -383,7 +424,7 @@ def test_every_code_is_tested() -> None:
 
 def test_reason_names_the_field() -> None:
     bad = {"type": "create_table", "name": "t", "edition": "classic", "seats": 4, "timer": None}
-    bad["bots"] = [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "expert"}]
+    bad["bots"] = [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "Expert!"}]
     with pytest.raises(ProtocolError, match=r"bots\[1\]\.level"):
         decode(raw(bad), direction=TO_SERVER)
 

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 import dataclasses
 
-from test_tui_support import FakeLink, burst, new_game, screen_text, table_info, table_state
+from test_tui_support import (
+    CATALOGUE,
+    FakeLink,
+    burst,
+    new_game,
+    screen_text,
+    served,
+    table_info,
+    table_state,
+)
 
 from lovelet_tui import LoveletApp
 from protocol import (
@@ -27,11 +36,22 @@ SECRET = "7KQ2M9XW4D"
 
 
 def welcome(invite: str | None = INVITE, admin: bool = False) -> bytes:
-    return encode(Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "", admin, invite=invite))
+    return encode(
+        Welcome(
+            PROTOCOL_VERSION,
+            "ana",
+            "SHA256:ana",
+            False,
+            "",
+            admin,
+            invite=invite,
+            catalogue=CATALOGUE,
+        )
+    )
 
 
 async def test_the_table_screen_shows_the_invite_command_before_the_game_and_to_watchers() -> None:
-    app = LoveletApp(FakeLink(), "ana")
+    app = served(FakeLink(), "ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome())
         info = table_info(None, 0, status="waiting", code=SECRET)
@@ -47,7 +67,7 @@ async def test_the_table_screen_shows_the_invite_command_before_the_game_and_to_
 
 
 async def test_without_an_invite_command_the_table_screen_shows_none() -> None:
-    app = LoveletApp(FakeLink(), "ana")
+    app = served(FakeLink(), "ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(invite=None))
         app.deliver(encode(TableState(table_info(None, 0, status="waiting"))))
@@ -58,7 +78,7 @@ async def test_without_an_invite_command_the_table_screen_shows_none() -> None:
 
 async def test_an_app_given_a_table_code_visits_it_once_welcomed() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "ana", visit="K7QX")
+    app = LoveletApp(link, "ana", visit="K7QX")  # no welcome until the test sends one
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert not any(isinstance(m, Visit) for m in link.sent), "not before the welcome"
@@ -74,7 +94,7 @@ async def test_an_app_given_a_table_code_visits_it_once_welcomed() -> None:
 async def test_the_form_makes_a_private_table_when_asked() -> None:
     async def created(*keys: str) -> CreateTable:
         link = FakeLink()
-        app = LoveletApp(link, "ana")
+        app = served(link, "ana")
         async with app.run_test(size=SIZE) as pilot:
             app.deliver(welcome())
             await pilot.press("n")
@@ -90,7 +110,7 @@ async def test_the_form_makes_a_private_table_when_asked() -> None:
 
 
 async def test_administrators_see_private_tables_marked_with_their_whole_code() -> None:
-    app = LoveletApp(FakeLink(), "root")
+    app = served(FakeLink(), "root")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(admin=True))
         tables = (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_tui_support import FakeLink, new_game, screen_text, table_state
+from test_tui_support import FakeLink, new_game, screen_text, served, table_info, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
@@ -39,7 +39,7 @@ def _row(text: str, name: str) -> str:
 async def test_a_priest_look_stays_on_the_row_ages_and_goes_stale_on_a_discard() -> None:
     deck = ["spy", "priest", "king", "guard", "guard", "baron", "guard", "priest", "handmaid"]
     game = new_game("2019", 4, [*deck, "prince"])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(100, 30)) as pilot:
         await _show(app, pilot, table_state(game, 0))
         since = len(game.events)
@@ -60,7 +60,7 @@ async def test_a_priest_look_stays_on_the_row_ages_and_goes_stale_on_a_discard()
 
 async def test_a_king_swap_shows_what_you_gave_and_a_new_round_forgets_it() -> None:
     game = new_game("2019", 4, ["spy", "king", "priest", "guard", "guard", "baron"])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(100, 30)) as pilot:
         await _show(app, pilot, table_state(game, 0))
         since = len(game.events)
@@ -86,19 +86,20 @@ def test_sightings_of_a_baron_tie_and_a_swap_between_others() -> None:
 
 
 def _premium_with_every_mark(names: tuple[str, ...]) -> tuple[Game, list[SeatInfo]]:
-    """8 seats: Hal bet on by a Jester, Gus marked by a Sycophant, Cy protected, Ana out."""
+    """8 seats: Hal bet on by a Jester, Gus marked by a Sycophant, Cy protected, Ana out,
+    Dimitri a program on the bot API."""
     first = ["guard", "jester", "sycophant", "handmaid", "guard", "guard", "guard", "guard"]
     game = new_game("premium", 8, [*first, "guard", "bishop", "guard", "priest", "guard"])
     game.act(0, Play("jester", (7,)))
     game.act(1, Play("sycophant", (6,)))
     game.act(2, Play("handmaid"))
-    seats = [SeatInfo(name, None, i != 5) for i, name in enumerate(names)]
+    seats = [SeatInfo(name, None, i != 5, api_bot=i == 3) for i, name in enumerate(names)]
     return game, seats
 
 
 async def test_eight_long_names_with_every_mark_fit_80_columns_in_whole_words() -> None:
     game, seats = _premium_with_every_mark(LONG_NAMES)
-    app = LoveletApp(FakeLink(), LONG_NAMES[4])
+    app = served(FakeLink(), LONG_NAMES[4])
     async with app.run_test(size=SIZE) as pilot:
         state = table_state(game, 4, seats=seats, host=LONG_NAMES[0], edition="premium")
         text = await _show(app, pilot, state)
@@ -112,6 +113,16 @@ async def test_eight_long_names_with_every_mark_fit_80_columns_in_whole_words() 
     assert re.search(r"♥0 +mark", _row(text, LONG_NAMES[6]))
     assert re.search(r"♥0 +prot", _row(text, LONG_NAMES[2]))
     assert re.search(r"♥0 +away", _row(text, LONG_NAMES[5]))
+    assert re.search(r"♥0 +(?:API bot|api)\b", _row(text, LONG_NAMES[3]))
     hand = " ".join(line.strip() for line in lines[10:14])
     for card in game.hands[4]:
         assert card.text in re.sub(r"\s+", " ", hand), hand  # whole, wrapped, never cut
+
+
+async def test_a_program_on_the_bot_api_is_marked_at_a_waiting_table() -> None:
+    seats = (SeatInfo("Ana", None, True), SeatInfo("robo", None, True, api_bot=True))
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        state = TableState(table_info(None, 0, players=2, status="waiting", seats=seats), None, ())
+        text = await _show(app, pilot, state)
+    assert "API bot" in _row(text, "robo") and "API bot" not in _row(text, "Ana (you)")

@@ -11,16 +11,15 @@ from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import BY_ID, EDITIONS
+from lovelet_tui.editions import catalogue_of
 from lovelet_tui.messages import send
 from lovelet_tui.widgets.cycler import Cycler
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.plain_input import PlainInput
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import DEFAULT_TIMER, BotSpec, CreateTable
-from protocol.registry import BOT_LEVELS, MAX_TABLE_NAME
+from protocol.registry import MAX_TABLE_NAME
 
-DEFAULT_EDITION = "2019"
 DEFAULT_SEATS = 4
 TIMERS = (30, 60, 90, 120, 300)  # the turn timers offered besides none and the server's default
 TAKEOVER = [(False, "watch"), (True, "take a bot's seat")]  # joining a started game
@@ -52,7 +51,8 @@ class CreateTableScreen(ModalScreen[None]):
                     compact=True,
                     id="name",
                 )
-            editions = [(e.id, e.name) for e in EDITIONS]
+            catalogue = catalogue_of(self)
+            editions = [(e.id, e.name) for e in catalogue.editions]
             yield Cycler("Edition", editions, id="edition", on_change=self._edition_changed)
             yield Cycler(
                 "Seats",
@@ -61,7 +61,8 @@ class CreateTableScreen(ModalScreen[None]):
                 on_change=self._seats_changed,
             )
             yield Cycler("Bots", [(0, "0")], id="bots")
-            yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
+            levels = [(level, level) for level in catalogue.bot_levels]
+            yield Cycler("Bot level", levels, id="level")
             yield Cycler("Turn timer", timer_options(self.default_timer), id="timer")
             yield Cycler("Late joiners", TAKEOVER, id="takeover")
             yield Cycler("Private", PRIVATE, id="private")
@@ -69,7 +70,7 @@ class CreateTableScreen(ModalScreen[None]):
 
     def on_mount(self) -> None:
         edition = self.query_one("#edition", Cycler)
-        edition.set_options(edition.options, DEFAULT_EDITION)
+        edition.set_options(edition.options, catalogue_of(self).default_edition)
         timer = self.query_one("#timer", Cycler)
         timer.set_options(timer.options, self.default_timer)
         self._fit_seats()
@@ -87,7 +88,8 @@ class CreateTableScreen(ModalScreen[None]):
     def _fit_seats(self) -> None:
         """Offer the edition's player counts: the count the player picked if the edition
         allows it, else the edition's default (4, or the nearest count it allows)."""
-        info = BY_ID[self._value("edition")]
+        info = catalogue_of(self).edition(self._value("edition"))
+        assert info is not None  # the form offers only the catalogue's editions
         low, high = info.min_players, info.max_players
         options = [(n, str(n)) for n in range(low, high + 1)]
         chosen = self.chosen_seats

@@ -14,7 +14,7 @@ from ..metrics import GAME_STATUSES
 from ..sanitize import clean_text
 from .errors import TableError
 from .runner import Deps, TableSettings
-from .seating import Member
+from .seating import Member, require_level
 from .session import Session
 from .table import Close, Host, Table
 
@@ -64,6 +64,8 @@ class Board:
             edition.check_players(message.seats)
         except (KeyError, ValueError) as err:
             raise TableError("bad_table", str(err).strip("'\"")) from None
+        for bot in message.bots:
+            require_level(bot.level)
         name = clean_text(message.name, TABLE_NAME_MAX) or f"{host.name}'s table"
         code = self.new_code(message.private)
         table = Table(
@@ -84,10 +86,16 @@ class Board:
             table.submit(host, AddBot(bot.seat, bot.level))
         return table
 
-    def close_all(self) -> None:
-        """Close every table."""
+    def adopt(self, table: Table) -> None:
+        """Open `table`, made elsewhere (rebuilt after a restart) with this board as output."""
+        if table.code in self.tables:
+            raise ValueError(f"a table {table.code} is open already")
+        self.tables[table.code] = table
+
+    def close_all(self, keep: bool = False) -> None:
+        """Close every table; with `keep`, games in progress are left to be rebuilt."""
         for table in list(self.tables.values()):
-            table.submit(None, Close())
+            table.submit(None, Close(keep))
 
     # ---------------------------------------------------------------- TableOutput
 
@@ -122,15 +130,21 @@ class Board:
     # ---------------------------------------------------------------- counts
 
     def rounds_in_progress(self) -> int:
-        """How many tables are in the middle of a round."""
-        return sum(summary.status == "playing" for summary in self.listing.values())
+        """How many tables are in the middle of a round that a restart would lose (kept
+        tables are rebuilt)."""
+        return sum(
+            summary.status == "playing" and not self.tables[code].kept
+            for code, summary in self.listing.items()
+            if code in self.tables
+        )
 
     def games_in_progress(self) -> int:
         """Tables in a game (a round, or the pause after one)."""
         return sum(s.status in GAME_STATUSES for s in self.listing.values())
 
     def when_rounds_over(self, callback: Callable[[], object]) -> None:
-        """Call `callback()` once no table is in the middle of a round (at once if none is)."""
+        """Call `callback()` once no table is in the middle of a round a restart would lose
+        (at once if none is)."""
         if self.rounds_in_progress():
             self._rounds_over.append(callback)
         else:

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import (
-    DEFAULT_TIMER,
     PROTOCOL_VERSION,
     Act,
     AddBot,
@@ -19,6 +18,7 @@ from protocol import (
     CreateTable,
     Direction,
     ErrorReply,
+    GamesRequest,
     Hello,
     Join,
     Leave,
@@ -28,6 +28,7 @@ from protocol import (
     RejoinSeat,
     Rematch,
     RemoveBot,
+    ReplayRequest,
     Sit,
     Spectate,
     Stand,
@@ -39,6 +40,8 @@ from protocol import (
 )
 from protocol.registry import MAX_CODE
 
+from ..catalogue import catalogue
+from ..config import DEFAULTS
 from ..metrics import Metrics
 from ..sanitize import clean_text
 from ..ssh.limits import address_key
@@ -50,9 +53,10 @@ from .clock import Clock
 from .errors import TableError
 from .limits import RateLimit, TryBudget
 from .lobby_list import LobbyList
+from .replays import replay_for
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
-from .stats import stats_for
+from .stats import games_of, stats_for
 from .table import Disconnect, Rejoin, Table
 from .words import idle_time
 
@@ -69,17 +73,19 @@ class LobbySettings:
     """What the lobby needs beyond the tables' timings."""
 
     table: TableSettings = field(default_factory=TableSettings)
-    motd: str = ""
-    default_timer: int | None = DEFAULT_TIMER  # the turn timer the new-table form offers first
-    chat_max_length: int = 200
-    chat_burst: int = 5  # chat lines allowed in any `chat_interval` seconds
-    chat_interval: float = 10.0
-    lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
-    admins: frozenset[str] = frozenset()  # key fingerprints that may send `admin` commands
-    leaderboard_min_games: int = 3  # rated games before a player is on the leaderboard
+    motd: str = DEFAULTS.motd
+    default_timer: int | None = DEFAULTS.table.turn_timer or None  # the form's first timer
+    chat_max_length: int = DEFAULTS.limits.chat_max_length
+    chat_burst: int = DEFAULTS.limits.chat_messages  # chat lines in any `chat_interval` seconds
+    chat_interval: float = DEFAULTS.limits.chat_interval
+    lobby_idle: float = DEFAULTS.limits.idle_timeout  # seconds idle in the lobby, at most
+    admins: frozenset[str] = frozenset(DEFAULTS.admins)  # keys that may send `admin` commands
+    leaderboard_min_games: int = DEFAULTS.leaderboard_min_games  # rated games to be listed
     invite: str | None = None  # the command before a table code, e.g. "ssh -t host"
-    code_tries: int = 10  # unknown table codes one address (or key) may try at once
-    code_try_seconds: float = 30.0  # and then one more every this many seconds
+    code_tries: int = DEFAULTS.limits.code_tries  # unknown codes one address may try at once
+    code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
+    replay_burst: int = 20  # replay requests allowed in any `replay_interval` seconds
+    replay_interval: float = 10.0
 
 
 def no_table(code: str) -> str:
@@ -159,6 +165,8 @@ class Lobby:
             StatsRequest: lambda s, m: s.send(
                 stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
             ),
+            ReplayRequest: self._replay,
+            GamesRequest: self._games,
             Admin: lambda s, m: run_admin(self, s, m),
         }
 
@@ -171,6 +179,7 @@ class Lobby:
         session = Session(identity, send_frame, notice=notice)
         settings = self.settings
         session.chat_limit = RateLimit(settings.chat_burst, settings.chat_interval)
+        session.replay_limit = RateLimit(settings.replay_burst, settings.replay_interval)
         self.sessions[session] = None
         self._reset_idle(session)
         return Attachment(self, session)
@@ -252,6 +261,7 @@ class Lobby:
                 self.is_admin(identity),
                 self.settings.default_timer,
                 self.settings.invite,
+                catalogue=catalogue(),
             )
         )
         if session.notice:
@@ -271,12 +281,33 @@ class Lobby:
                 return
 
     def _rejoin_seat(self, session: Session, message: RejoinSeat) -> None:
+        """A guest's rejoin code: a wrong one is a try on the same budget as table codes."""
         self._require_in_lobby(session)
+        keys, now = try_keys(session.identity), self.clock.now()
+        self._refuse_without_tries(keys, now)
         for table in list(self.tables.values()):
             table.submit(session, message)
             if session.table is not None:
                 return
+        self.code_tries.spend(keys, now)
         raise TableError("no_such_seat_code", "no seat is held with that code")
+
+    def _replay(self, session: Session, message: ReplayRequest) -> None:
+        """One round of a finished game, as this session may see it (each request rebuilds
+        the game: they are rate-limited)."""
+        self._replay_allowed(session)
+        viewer = None if session.identity.guest else session.identity.id
+        session.send(replay_for(self.store, message, viewer))
+
+    def _games(self, session: Session, message: GamesRequest) -> None:
+        """A player's latest public games, to replay (rate-limited with replays)."""
+        self._replay_allowed(session)
+        session.send(games_of(message.name, self.store))
+
+    def _replay_allowed(self, session: Session) -> None:
+        limit = session.replay_limit
+        if limit is not None and not limit.allow(self.clock.now()):
+            raise TableError("too_fast", "too many replay requests: wait a few seconds")
 
     def _close(self, session: Session, reason: str) -> None:
         """Tell `session` why, then end it (or, with no closer, detach it)."""
@@ -318,18 +349,21 @@ class Lobby:
             if table is None:
                 raise TableError("no_such_table", no_table(code))
             return table
-        keys = try_keys(session.identity)
-        now = self.clock.now()
-        wait = self.code_tries.wait(keys, now)
-        if wait > 0:
-            raise TableError(
-                "too_many_tries",
-                f"Too many tries of table codes: wait {math.ceil(round(wait, 3))} s.",
-            )
+        keys, now = try_keys(session.identity), self.clock.now()
+        self._refuse_without_tries(keys, now)
         if table is None:
             self.code_tries.spend(keys, now)
             raise TableError("no_such_table", no_table(code))
         return table
+
+    def _refuse_without_tries(self, keys: list[str], now: float) -> None:
+        """Refuse any code (table or rejoin) while these keys have no tries left."""
+        wait = self.code_tries.wait(keys, now)
+        if wait > 0:
+            raise TableError(
+                "too_many_tries",
+                f"Too many tries of codes: wait {math.ceil(round(wait, 3))} s.",
+            )
 
     def _table_of(self, session: Session) -> Table:
         if session.table is None:
@@ -358,7 +392,8 @@ class Lobby:
         return self.board.games_in_progress()
 
     def when_rounds_over(self, callback: Callable[[], object]) -> None:
-        """Call `callback()` once no table is in the middle of a round (at once if none is)."""
+        """Call `callback()` once no table is in the middle of a round a restart would lose
+        (kept tables are rebuilt; at once if none is)."""
         self.board.when_rounds_over(callback)
 
     def announce(self, text: str) -> None:
@@ -367,6 +402,7 @@ class Lobby:
             if session.greeted:
                 session.send(Notice(clean_text(text, 1000)))
 
-    def shut_down(self) -> None:
-        """Stop every table: running games are recorded as abandoned, timers cancelled."""
-        self.board.close_all()
+    def shut_down(self, keep: bool = False) -> None:
+        """Stop every table, timers cancelled: running games are recorded as abandoned, or
+        with `keep` left in the store for the next start to rebuild."""
+        self.board.close_all(keep)

@@ -10,7 +10,7 @@ from typing import Protocol
 from protocol import SeatInfo
 
 from ..bot_pool import shared_pool
-from ..bots import SEARCHING, make_bot
+from ..bots import LEVELS, SEARCHING
 from ..store import SeatRecord
 from .clock import Timer
 from .errors import TableError
@@ -50,6 +50,8 @@ class Seat:
     held: Timer | None = None  # grace timer of a dropped human
     address: str | None = None  # a guest's address, to remind them of their held seat
     rejoin: str | None = None  # a guest's one-time code to take the seat back
+    awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
+    api_bot: bool = False  # a program on the bot API plays this human seat
 
     @property
     def empty(self) -> bool:
@@ -125,7 +127,9 @@ class Seating:
         """`member` sits at `index`, leaving the seat or the watchers it had."""
         self.vacate(member)
         identity = member.identity
-        self.seats[index] = Seat(identity.name, identity.id, identity.guest, member)
+        self.seats[index] = Seat(
+            identity.name, identity.id, identity.guest, member, api_bot=identity.api_bot
+        )
         if identity.guest:
             self.seats[index].address = identity.address
 
@@ -167,7 +171,9 @@ class Seating:
         """`member` (same identity) takes the seat back; the session it replaces, if any."""
         seat = self.seats[index]
         seat.release()
+        seat.awaited = False
         old, seat.member = seat.member, member
+        seat.api_bot = member.identity.api_bot  # a person may take over their program's seat
         return old if old is not member else None
 
     def seat_of_code(self, code: str) -> int | None:
@@ -244,10 +250,11 @@ class Seating:
         raise TableError("table_full", "every seat is taken: spectate instead")
 
     def add_bot(self, member: Member, index: int, level: str) -> None:
-        """Host: a bot of `level` (validated by making one) in the empty seat at `index`."""
+        """Host: a bot of `level` (one of the registry's, else `no_such_level`) in the empty
+        seat at `index`."""
         self.require_host(member)
         self.require_empty(index)
-        make_bot(level)
+        require_level(level)
         if level in SEARCHING:
             shared_pool().warm()
         self.seat_bot(index, level)
@@ -271,10 +278,21 @@ class Seating:
     def seat_infos(self) -> tuple[SeatInfo, ...]:
         """The seats as their members see them."""
         return tuple(
-            SeatInfo(seat.name, seat.bot_level, not seat.played_by_bot or bool(seat.bot_level))
+            SeatInfo(
+                seat.name,
+                seat.bot_level,
+                not seat.played_by_bot or bool(seat.bot_level),
+                seat.api_bot,
+            )
             for seat in self.seats
         )
 
     def connected_seats(self) -> set[int]:
         """Seats whose human is connected."""
         return {i for i, seat in enumerate(self.seats) if seat.member is not None}
+
+
+def require_level(level: str) -> None:
+    """`no_such_level` unless `level` is one of the bot registry's."""
+    if level not in LEVELS:
+        raise TableError("no_such_level", f"no bot level {level!r} (known: {', '.join(LEVELS)})")
