@@ -77,5 +77,5 @@ def choice_from_dict(data: dict) -> Choice:
         raise ValueError(str(err)) from None
 
 
-_TYPES: dict[str, type] = {"play": Play, "keep": Keep, "look": Look, "redraw": Redraw}
+_TYPES: dict[object, type[Choice]] = {"play": Play, "keep": Keep, "look": Look, "redraw": Redraw}
 _TYPE_NAMES = {kind: name for name, kind in _TYPES.items()}
