@@ -86,7 +86,7 @@ class Doors:
             self.spectate(member)
 
     def claim(self, member: Member, index: int | None) -> None:
-        index = self.seating.claim(member, index)
+        index = self.seating.claims.claim(member, index)
         name = self.seats[index].name
         self._output.send(
             member, Notice(f"You take {name}'s seat {index + 1} when the next round starts.")
@@ -94,7 +94,7 @@ class Doors:
 
     def late_joiners(self) -> None:
         """Before a round: claimants take the bot seats they claimed."""
-        for index in self.seating.seat_claimants():
+        for index in self.seating.claims.seat_claimants():
             self.tell_code(index)
             self.runner.seat_lost(index)
 
@@ -166,7 +166,7 @@ class Doors:
 
     def depart(self, member: Member, gone: bool) -> None:
         """A spectator just goes; a seat empties before the game, else is held or given away."""
-        self.seating.unclaim(member)
+        self.seating.claims.unclaim(member)
         index = self.seating.seat_of(member)
         if index is not None and self.runner.status != "waiting":
             self.seats[index].member = None
