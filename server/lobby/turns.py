@@ -5,27 +5,43 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from protocol import Countdown
 from protocol.registry import MAX_TIMER
 
 from ..bot_pool import shared_pool
 from ..bots import SEARCHING, Bot, make_bot
+from ..engine import Event, Game
 from .clock import Timer
-from .seating import TAKEOVER_LEVEL
+from .seating import TAKEOVER_LEVEL, Seating
 
 if TYPE_CHECKING:
-    from .runner import GameRunner
+    from .runner import Deps, TableSettings
 
 MAX_COUNTDOWN_MS = MAX_TIMER * 1000  # the most a countdown may say
+
+
+class Playing(Protocol):
+    """What `Turns` reads of the game it times, and where a bot's decision goes."""
+
+    game: Game | None
+    seating: Seating
+    settings: TableSettings
+    deps: Deps
+    timer: int | None
+    step: int
+    closed: bool
+    log: list[Event]
+
+    def bot_acts(self, index: int, reason: str | None, choice: dict) -> None: ...
 
 
 class Turns:
     """The runner's timer and its bots: starts the clock for whoever decides now, and has a
     bot decide when it runs out (or at once, for a bot's seat, after its delay)."""
 
-    def __init__(self, runner: GameRunner) -> None:
+    def __init__(self, runner: Playing) -> None:
         self.runner = runner
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}

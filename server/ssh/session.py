@@ -113,7 +113,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
         self._guard = Guard(config.limits, self._resize, self._disconnect)
         self._terminal = Terminal(config.limits)
-        self._log = SessionLog(login, config.metrics)
+        self._log = SessionLog(login.peer, login.identity, login.client_version, config.metrics)
         self._nickname: str | None = None
         self._info: SessionInfo | None = None
         self._app: App[Any] | None = None

@@ -9,7 +9,6 @@ from server.logs import Stopwatch, log_disconnect, log_login
 
 if TYPE_CHECKING:
     from server.metrics import Metrics
-    from server.ssh.session import Login
 
 log = logging.getLogger("server.ssh.session")
 """The session's own logger, by the name operators filter on."""
@@ -18,19 +17,20 @@ log = logging.getLogger("server.ssh.session")
 class SessionLog:
     """One session's log lines and counts; keeps the first error its app raised."""
 
-    def __init__(self, login: Login, metrics: Metrics | None) -> None:
-        self._login = login
+    def __init__(
+        self, peer: str, identity: str | None, client_version: str | None, metrics: Metrics | None
+    ) -> None:
+        self._peer, self._identity, self._client_version = peer, identity, client_version
         self._metrics = metrics
         self.error: BaseException | None = None
         self._started: Stopwatch | None = None  # set when the login is logged
 
     def logged_in(self, nickname: str, term: str | None, size: tuple[int, int]) -> None:
         """Log and count the login, now that the nickname, TERM and size are known."""
-        login = self._login
         self._started = Stopwatch()
-        log_login(login.peer, login.identity, nickname, login.client_version, term, size)
+        log_login(self._peer, self._identity, nickname, self._client_version, term, size)
         if self._metrics is not None:
-            self._metrics.login(guest=login.identity is None)
+            self._metrics.login(guest=self._identity is None)
 
     def crashed(self, nickname: str | None, error: BaseException) -> None:
         """Log an app's exception without local variables; the session will end."""
@@ -39,18 +39,18 @@ class SessionLog:
         log.error(
             "session %s from %s crashed",
             nickname,
-            self._login.peer,
+            self._peer,
             exc_info=(type(error), error, error.__traceback__),
         )
 
     def kicked(self, nickname: str | None, reason: str) -> None:
         """The server ends the session: the client misbehaves or cannot keep up."""
-        log.warning("session %s from %s: %s", nickname, self._login.peer, reason)
+        log.warning("session %s from %s: %s", nickname, self._peer, reason)
 
     def ended(self, nickname: str | None, close_message: str | None) -> None:
         """Log the end of a logged-in session with its duration and why it ended."""
         if self._started is None:
             return
         reason = "error" if self.error is not None else close_message
-        log_disconnect(self._login.peer, nickname, self._started.elapsed(), reason)
+        log_disconnect(self._peer, nickname, self._started.elapsed(), reason)
         self._started = None
