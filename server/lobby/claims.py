@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .errors import TableError
-
-if TYPE_CHECKING:
-    from .seating import Member, Seating
+from .seating import Member, Seating
 
 
 class Claims:

@@ -12,7 +12,6 @@ from protocol import SeatInfo
 from ..bot_pool import shared_pool
 from ..bots import LEVELS, SEARCHING
 from ..store import SeatRecord
-from .claims import Claims
 from .clock import Timer
 from .errors import TableError
 from .session import Identity
@@ -79,7 +78,6 @@ class Seating:
         self.spectators: list[Member] = []
         self.host: str | None = None  # identity id
         self.host_name: str | None = None
-        self.claims = Claims(self)  # bot seats spectators take at the next round
 
     def seat_of(self, member: Member) -> int | None:
         """The seat `member` occupies, if any."""
