@@ -78,7 +78,6 @@ class Seating:
         self.spectators: list[Member] = []
         self.host: str | None = None  # identity id
         self.host_name: str | None = None
-        self.claims: dict[int, Member] = {}  # bot seats spectators take at the next round
 
     def seat_of(self, member: Member) -> int | None:
         """The seat `member` occupies, if any."""
@@ -190,33 +189,6 @@ class Seating:
             if seat.held is not None and seat.guest and seat.address == identity.address:
                 return index
         return None
-
-    def claim(self, member: Member, index: int | None = None) -> int:
-        """`member` (watching) takes a bot's seat at the next round: seat `index`, or the first
-        bot seat nobody claimed; the seat's index. `no_bot_seat` if there is none."""
-        claimed = {i for i, m in self.claims.items() if m is not member}
-        bots = [i for i, seat in enumerate(self.seats) if seat.bot_level and i not in claimed]
-        if index is not None:
-            bots = [index] if index in bots else []
-        if not bots:
-            raise TableError("no_bot_seat", "no bot's seat is free to take: watch instead")
-        self.unclaim(member)
-        self.claims[bots[0]] = member
-        return bots[0]
-
-    def unclaim(self, member: Member) -> None:
-        """`member` no longer takes a seat."""
-        self.claims = {i: m for i, m in self.claims.items() if m is not member}
-
-    def seat_claimants(self) -> list[int]:
-        """Claimants sit in the bot seats they claimed; the seats taken."""
-        taken = [
-            i for i, m in self.claims.items() if self.seats[i].bot_level and m in self.spectators
-        ]
-        for index in taken:
-            self.seat_human(index, self.claims[index])
-        self.claims = {}
-        return taken
 
     def abandoned(self) -> bool:
         """No human is seated (connected or held) and nobody watches."""
