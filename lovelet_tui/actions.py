@@ -53,6 +53,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("table", "down", "move(1)", "Down", show=False),
     KeyAction("table", "enter", "choose", "Choose", show=False),
     KeyAction("table", "escape", "back", "Back"),
+    KeyAction("table", "h", "hint", "Hint"),
     KeyAction("table", "n", "next_round", "Next round"),
     KeyAction("table", "r", "rematch", "Rematch"),
     KeyAction("table", "s", "sit", "Sit"),

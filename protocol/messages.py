@@ -73,7 +73,8 @@ class Hello:
 @dataclass(frozen=True, slots=True)
 class CreateTable:
     """Open a table and sit at it; `timer` is seconds per decision, None for no timer;
-    `takeover`: players who join a started game may take a bot's seat at the next round."""
+    `takeover`: players who join a started game may take a bot's seat at the next round;
+    `hints`: whether players may ask for hints (None: only at a table with a bot)."""
 
     TYPE: ClassVar[str] = "create_table"
     name: str
@@ -82,6 +83,7 @@ class CreateTable:
     timer: int | None = None
     bots: tuple[BotSpec, ...] = ()
     takeover: bool = False
+    hints: bool | None = None  # None: allowed if a bot plays at the table, else not
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +180,13 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class HintRequest:
+    """Ask what the hard bot would do at this session's pending decision, and why."""
+
+    TYPE: ClassVar[str] = "hint"
+
+
+@dataclass(frozen=True, slots=True)
 class ContinueRound:
     """After a round: start the next one."""
 
@@ -216,6 +225,7 @@ ClientMessage = (
     | Start
     | Rematch
     | Act
+    | HintRequest
     | Chat
     | ContinueRound
     | StatsRequest
@@ -296,6 +306,7 @@ class TableInfo:
     status: str  # "waiting" | "playing" | "round_over" | "finished"
     timer: int | None
     you: int | None
+    hints: bool = False  # whether its players may ask for hints now
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,6 +334,17 @@ class TableState:
     view: dict[str, Any] | None = None
     events: tuple[dict[str, Any], ...] = ()
     countdown: Countdown | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Answer to `hint`: the choice the hard bot would make from the receiver's seat, why
+    (one line), and the next-best choice in a few words (None if there is no other)."""
+
+    TYPE: ClassVar[str] = "hint"
+    choice: Choice
+    text: str
+    alternative: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,6 +426,6 @@ class Stats:
     rating: RatingInfo | None = None  # None: a guest, or no rated game yet
 
 
-ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats
+ServerMessage = Welcome | Lobby | TableState | Hint | ChatLine | ErrorReply | Notice | Stats
 
 Message = ClientMessage | ServerMessage

@@ -43,6 +43,7 @@ MAX_STATS_ROWS = 100  # editions, recent games, leaderboard lines in one `stats`
 MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
+MAX_HINT = 200  # one line of a hint
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
 BOT_LEVELS = ("easy", "medium", "hard")  # server.bots.LEVELS, weakest first
 STATUSES = ("waiting", "playing", "round_over", "finished")
@@ -87,6 +88,7 @@ TO_SERVER = Tagged(
                 "timer": Nullable(Int(1, MAX_TIMER)),
                 "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
                 "takeover": Bool(),
+                "hints": Nullable(Bool()),
             },
         ),
         Record(m.Join, {"code": CODE}),
@@ -100,6 +102,7 @@ TO_SERVER = Tagged(
         Record(m.Start, {}),
         Record(m.Rematch, {}),
         Record(m.Act, {"choice": CHOICE}),
+        Record(m.HintRequest, {}),
         Record(m.Chat, {"text": Text(MAX_CHAT)}),
         Record(m.ContinueRound, {}),
         Record(m.StatsRequest, {}),
@@ -145,6 +148,7 @@ TABLE_INFO = Record(
         "status": STATUS,
         "timer": Nullable(Int(1, MAX_TIMER)),
         "you": Nullable(SEAT),
+        "hints": Bool(),
     },
 )
 
@@ -229,6 +233,10 @@ TO_CLIENT = Tagged(
                 "events": ListOf(PlainMap(), MAX_LIST),
                 "countdown": Nullable(COUNTDOWN),
             },
+        ),
+        Record(
+            m.Hint,
+            {"choice": CHOICE, "text": Text(MAX_HINT), "alternative": Nullable(Text(MAX_HINT))},
         ),
         Record(
             m.ChatLine, {"scope": OneOf("lobby", "table"), "sender": NAME, "text": Text(MAX_CHAT)}

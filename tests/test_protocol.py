@@ -28,6 +28,8 @@ from protocol import (
     ErrorReply,
     FrameReader,
     Hello,
+    Hint,
+    HintRequest,
     Join,
     KeepChoice,
     LeaderEntry,
@@ -159,6 +161,10 @@ SAMPLES: list[Message] = [
         "",
         RatingInfo(1480, 300, 4),
     ),
+    CreateTable("t", "classic", 2, None, (), hints=True),
+    HintRequest(),
+    Hint(PlayChoice("guard", (1,), "priest"), "Guard on bo naming Priest: 41% to hit", None),
+    Hint(KeepChoice("king", ("guard",)), "Keep King", "next best: Keep Guard, 12%"),
 ]
 
 
@@ -216,6 +222,7 @@ def test_wire_tags_are_written_down() -> None:
         "start": "Start",
         "rematch": "Rematch",
         "act": "Act",
+        "hint": "HintRequest",
         "chat": "Chat",
         "continue_round": "ContinueRound",
         "stats_request": "StatsRequest",
@@ -225,6 +232,7 @@ def test_wire_tags_are_written_down() -> None:
         "welcome": "Welcome",
         "lobby": "Lobby",
         "table": "TableState",
+        "hint": "Hint",
         "chat": "ChatLine",
         "error": "ErrorReply",
         "notice": "Notice",

@@ -1,5 +1,5 @@
-"""The new-table form: name, edition, seats, bots and their level, turn timer, and whether
-late joiners may take a bot's seat."""
+"""The new-table form: name, edition, seats, bots and their level, turn timer, whether
+late joiners may take a bot's seat, and whether players may ask for hints."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ DEFAULT_EDITION = "2019"
 DEFAULT_SEATS = 4
 TIMERS = (30, 60, 90, 120, 300)  # the turn timers offered besides none and the server's default
 TAKEOVER = [(False, "watch"), (True, "take a bot's seat")]  # joining a started game
+HINTS = [(None, "with bots"), (True, "on"), (False, "off")]  # None: only if a bot plays
 
 
 class CreateTableScreen(ModalScreen[None]):
@@ -63,6 +64,7 @@ class CreateTableScreen(ModalScreen[None]):
             yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
             yield Cycler("Turn timer", timer_options(self.default_timer), id="timer")
             yield Cycler("Late joiners", TAKEOVER, id="takeover")
+            yield Cycler("Hints", HINTS, id="hints")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -114,6 +116,7 @@ class CreateTableScreen(ModalScreen[None]):
             timer=self._value("timer"),
             bots=tuple(BotSpec(seat, level) for seat in range(1, 1 + self._value("bots"))),
             takeover=self._value("takeover"),
+            hints=self._value("hints"),
         )
         send(self, request)
         self.dismiss()

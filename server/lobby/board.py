@@ -12,6 +12,7 @@ from ..engine import find_edition
 from ..metrics import GAME_STATUSES
 from ..sanitize import clean_text
 from .errors import TableError
+from .hints import HintRule
 from .runner import Deps, TableSettings
 from .seating import Member
 from .session import Session
@@ -72,6 +73,7 @@ class Board:
             self,
             deps,
             message.takeover,
+            HintRule(message.hints),
         )
         self.tables[code] = table
         table.submit(host, Host())

@@ -37,8 +37,10 @@ class Broadcaster:
         send: Send,
         clock: Clock,
         metrics: Metrics | None = None,
+        hints: Callable[[], bool] = lambda: False,
     ) -> None:
         self.header, self._seating, self._runner = header, seating, runner
+        self._hints = hints  # whether players may ask for hints now
         self._send = send
         self._clock = clock
         self._metrics = metrics
@@ -108,6 +110,7 @@ class Broadcaster:
             self._runner.status,
             self._runner.timer,
             you,
+            self._hints(),
         )
 
     def summary(self) -> TableSummary:

@@ -19,6 +19,7 @@ from protocol import (
     Direction,
     ErrorReply,
     Hello,
+    HintRequest,
     Join,
     Leave,
     Message,
@@ -130,6 +131,7 @@ class Lobby:
             Rematch: self._at_table,
             ContinueRound: self._at_table,
             Act: self._at_table,
+            HintRequest: self._at_table,
             Chat: lambda s, m: chat(self, s, m),
             StatsRequest: lambda s, m: s.send(
                 stats_for(s.identity, self.store, self.settings.leaderboard_min_games)

@@ -31,6 +31,8 @@ class TableSettings:
     grace: float = 120.0  # seconds a dropped player's seat is held
     round_pause: float = 20.0  # seconds between rounds unless every player continues
     bot_budget: float = 0.15  # CPU seconds a searching (hard) bot thinks per decision
+    hint_burst: int = 4  # hints (searches) a seat may ask for in any `hint_interval` seconds
+    hint_interval: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -276,7 +278,7 @@ class GameRunner:
         bot = self._bots.get(index)
         if bot is None or bot.level != level:
             bot = self._bots[index] = make_bot(level)
-        view, log = game.view(index), self._seat_log(index)
+        view, log = game.view(index), self.seat_log(index)
         if level in SEARCHING:
             deliver = partial(self._decided, self.step, index, reason, view, log)
             seed, seconds = self.deps.rng.getrandbits(64), self.settings.bot_budget
@@ -310,7 +312,7 @@ class GameRunner:
         self._accepted(index, accepted)
         self._stepped()
 
-    def _seat_log(self, index: int) -> list[dict]:
+    def seat_log(self, index: int) -> list[dict]:
         """The seat's visible log, extended incrementally (bots read it)."""
         seen = self._seat_logs.setdefault(index, [])
         seen.extend(event.for_seat(index) for event in self.log[len(seen) :])

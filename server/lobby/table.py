@@ -17,6 +17,7 @@ from protocol import (
     ChatLine,
     ContinueRound,
     ErrorReply,
+    HintRequest,
     Join,
     KeepChoice,
     Leave,
@@ -38,6 +39,7 @@ from ..logs import log_table_closed
 from .broadcast import Broadcaster, Header
 from .doors import Doors, Hooks
 from .errors import TableError
+from .hints import HintDesk, HintRule
 from .output import TableOutput
 from .runner import Deps, GameRunner, TableSettings
 from .seating import Member, Seat, Seating
@@ -86,6 +88,7 @@ class Table:
         output: TableOutput,
         deps: Deps,
         takeover: bool = False,
+        hints: HintRule | None = None,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
@@ -96,9 +99,18 @@ class Table:
         )
         self._clock = deps.clock
         self._output = output
+        self.hints = HintDesk(
+            hints or HintRule(), self.seating, self.runner, output.send, self._changed
+        )
         header = Header(code, name, edition.id)
         self._broadcast = Broadcaster(
-            header, self.seating, self.runner, output.send, deps.clock, deps.metrics
+            header,
+            self.seating,
+            self.runner,
+            output.send,
+            deps.clock,
+            deps.metrics,
+            self.hints.allowed,
         )
         self._last_summary: TableSummary | None = None
         self.closed = False
@@ -129,6 +141,7 @@ class Table:
             Rematch: lambda m, c: self._rematch(m),
             ContinueRound: lambda m, c: runner.continue_round(seated(m)),
             Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice)),
+            HintRequest: lambda m, c: self.hints.ask(m, seated(m)),
             Leave: lambda m, c: doors.depart(m, gone=True),
             Disconnect: lambda m, c: doors.depart(m, gone=False),
             Say: lambda m, c: self._say(c.line),
