@@ -48,6 +48,7 @@ ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("lobby", "i", "stats", "Stats"),
     KeyAction("lobby", "a", "admin", "Admin"),
     KeyAction("lobby", "r", "rejoin", "Rejoin"),
+    KeyAction("lobby", "t", "tutorial", "Tutorial"),
     KeyAction("table", "digits", "pick", "Pick", key_display="0-9"),
     KeyAction("table", "up", "move(-1)", "Up", show=False),
     KeyAction("table", "down", "move(1)", "Down", show=False),

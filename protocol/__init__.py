@@ -62,6 +62,7 @@ from protocol.messages import (
     TableInfo,
     TableState,
     TableSummary,
+    Tutorial,
     Welcome,
 )
 from protocol.version import PROTOCOL_VERSION
@@ -120,6 +121,7 @@ __all__ = [
     "TableInfo",
     "TableState",
     "TableSummary",
+    "Tutorial",
     "Welcome",
     "choice_from_wire",
     "choice_to_wire",

@@ -187,6 +187,13 @@ class HintRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class Tutorial:
+    """Start the tutorial: a guided first game at a table of this session's own."""
+
+    TYPE: ClassVar[str] = "tutorial"
+
+
+@dataclass(frozen=True, slots=True)
 class ContinueRound:
     """After a round: start the next one."""
 
@@ -226,6 +233,7 @@ ClientMessage = (
     | Rematch
     | Act
     | HintRequest
+    | Tutorial
     | Chat
     | ContinueRound
     | StatsRequest
@@ -326,7 +334,8 @@ class Countdown:
 class TableState:
     """A table: its info, the receiver's view from the engine, and new events since the last.
 
-    `countdown` is the timer running now, None when no timer runs.
+    `countdown` is the timer running now, None when no timer runs; `guide` the tutorial's
+    words for the receiver now, None outside the tutorial.
     """
 
     TYPE: ClassVar[str] = "table"
@@ -334,6 +343,7 @@ class TableState:
     view: dict[str, Any] | None = None
     events: tuple[dict[str, Any], ...] = ()
     countdown: Countdown | None = None
+    guide: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
 MAX_HINT = 200  # one line of a hint
+MAX_GUIDE = 600  # the tutorial's words at one step
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
 BOT_LEVELS = ("easy", "medium", "hard")  # server.bots.LEVELS, weakest first
 STATUSES = ("waiting", "playing", "round_over", "finished")
@@ -103,6 +104,7 @@ TO_SERVER = Tagged(
         Record(m.Rematch, {}),
         Record(m.Act, {"choice": CHOICE}),
         Record(m.HintRequest, {}),
+        Record(m.Tutorial, {}),
         Record(m.Chat, {"text": Text(MAX_CHAT)}),
         Record(m.ContinueRound, {}),
         Record(m.StatsRequest, {}),
@@ -232,6 +234,7 @@ TO_CLIENT = Tagged(
                 "view": Nullable(PlainMap()),
                 "events": ListOf(PlainMap(), MAX_LIST),
                 "countdown": Nullable(COUNTDOWN),
+                "guide": Nullable(Text(MAX_GUIDE, multiline=True)),
             },
         ),
         Record(

@@ -23,7 +23,17 @@ from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.rows import TextRows
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import DEFAULT_TIMER, Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
+from protocol import (
+    DEFAULT_TIMER,
+    Chat,
+    ChatLine,
+    Join,
+    Lobby,
+    Spectate,
+    TableSummary,
+    Tutorial,
+    Welcome,
+)
 
 COLUMNS = ("Code", "Name", "Edition", "Seats", "Status", "Watching")
 STATUS = {"waiting": "open", "playing": "playing", "round_over": "playing", "finished": "over"}
@@ -165,6 +175,10 @@ class LobbyScreen(Screen[None]):
         code = self._selected()
         if code is not None:
             send(self, Spectate(code))
+
+    def action_tutorial(self) -> None:
+        """Start the tutorial: a guided first game against bots."""
+        send(self, Tutorial())
 
     def action_stats(self) -> None:
         """Open the stats screen."""

@@ -24,6 +24,7 @@ from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
 from lovelet_tui.widgets.choices import ChoicePanel
+from lovelet_tui.widgets.guide import Guide
 from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.header import TableHeader
 from lovelet_tui.widgets.key_bar import KeyBar
@@ -106,6 +107,7 @@ class TableScreen(Screen[str]):
         yield TableHeader(id="header")
         yield SeatList(id="seats")
         yield HandView(id="hand")
+        yield Guide(id="guide")
         with Horizontal(id="body"):
             yield LogView(id="log")
             yield Tracker(id="tracker")
@@ -128,6 +130,7 @@ class TableScreen(Screen[str]):
         if self.confirming is not None and not self._confirm_applies(self.confirming):
             self.confirming = None
         self._log_events(state.events)
+        self.query_one(Guide).show_guide(state.guide)
         self._restage()
         self._draw()
         self.clock.start(state.countdown)

@@ -11,12 +11,13 @@ from protocol import AddBot, CreateTable, Message, TableSummary
 from ..engine import find_edition
 from ..metrics import GAME_STATUSES
 from ..sanitize import clean_text
+from . import tutorial
 from .errors import TableError
 from .hints import HintRule
 from .runner import Deps, TableSettings
 from .seating import Member
 from .session import Session
-from .table import Close, Host, Table
+from .table import Close, Host, Table, Tutor
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
 TABLE_NAME_MAX = 40
@@ -79,6 +80,27 @@ class Board:
         table.submit(host, Host())
         for bot in message.bots:
             table.submit(host, AddBot(bot.seat, bot.level))
+        return table
+
+    def open_tutorial(self, host: Session, settings: TableSettings, deps: Deps) -> Table:
+        """The tutorial's table for `host`, with its bots, started."""
+        code = self.new_code()
+        edition = find_edition(tutorial.EDITION)
+        seats = 1 + len(tutorial.BOTS)
+        table = Table(
+            code,
+            tutorial.TABLE_NAME,
+            edition,
+            seats,
+            None,
+            settings,
+            self,
+            deps,
+            hints=HintRule(True),
+            tutorial=True,
+        )
+        self.tables[code] = table
+        table.submit(host, Tutor())
         return table
 
     def close_all(self) -> None:

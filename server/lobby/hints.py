@@ -55,7 +55,10 @@ class HintDesk:
 
     def allowed(self) -> bool:
         """Whether players may ask for hints now (never on a server that allows none)."""
-        return self._runner.settings.hint_burst > 0 and self.rule.applies(self._seating)
+        runner = self._runner
+        if runner.settings.hint_burst <= 0 or runner.scripted_step() is not None:
+            return False  # none on the server, or the tutorial's scripted round is played
+        return self.rule.applies(self._seating)
 
     def ask(self, member: Member, index: int) -> None:
         """`member`, seated at `index`, asks for a hint on its pending decision."""

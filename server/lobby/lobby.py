@@ -33,6 +33,7 @@ from protocol import (
     Stand,
     Start,
     StatsRequest,
+    Tutorial,
     Welcome,
     decode,
 )
@@ -119,6 +120,7 @@ class Lobby:
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
+            Tutorial: self._tutorial,
             Join: self._to_table,
             RejoinSeat: self._rejoin_seat,
             Spectate: self._to_table,
@@ -266,6 +268,11 @@ class Lobby:
         self._require_in_lobby(session)
         deps = Deps(self.rng, self.clock, self.store, self.metrics)
         self.board.open(session, message, self.settings.table, deps)
+
+    def _tutorial(self, session: Session, message: Tutorial) -> None:
+        self._require_in_lobby(session)
+        deps = Deps(self.rng, self.clock, self.store, self.metrics)
+        self.board.open_tutorial(session, self.settings.table, deps)
 
     def _to_table(self, session: Session, message: Join | Spectate) -> None:
         self._require_in_lobby(session)

@@ -36,6 +36,7 @@ from protocol import (
 
 from ..engine import Choice, Edition, Game, Keep, Look, Play, Redraw
 from ..logs import log_table_closed
+from . import tutorial
 from .broadcast import Broadcaster, Header
 from .doors import Doors, Hooks
 from .errors import TableError
@@ -50,6 +51,11 @@ __all__ = ["Table", "TableError", "TableOutput", "TableSettings"]
 @dataclass(frozen=True, slots=True)
 class Host:
     """The creator takes seat 0 and hosts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tutor:
+    """The creator of a tutorial table takes seat 0, its bots the others, and it starts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,13 +95,22 @@ class Table:
         deps: Deps,
         takeover: bool = False,
         hints: HintRule | None = None,
+        tutorial: bool = False,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
         self.settings = settings
         self.seating = Seating(seats)
         self.runner = GameRunner(
-            code, edition, self.seating, timer, settings, deps, self._changed, self._before_round
+            code,
+            edition,
+            self.seating,
+            timer,
+            settings,
+            deps,
+            self._changed,
+            self._before_round,
+            tutorial,
         )
         self._clock = deps.clock
         self._output = output
@@ -129,6 +144,7 @@ class Table:
         runner, seated = self.runner, self.seating.require_seated
         self._commands: dict[type, Callable[[Member, Any], None]] = {
             Host: lambda m, c: doors.take_seat(m, 0, host=True),
+            Tutor: lambda m, c: self._tutor(m),
             Join: lambda m, c: doors.join(m),
             Rejoin: lambda m, c: doors.rejoin(m),
             RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
@@ -219,6 +235,12 @@ class Table:
         self._new_game()
         for index in range(len(self.seats)):
             self.doors.tell_code(index)
+
+    def _tutor(self, member: Member) -> None:
+        self.doors.take_seat(member, tutorial.PLAYER, host=True)
+        for index, name in tutorial.BOTS:
+            self.seating.seat_bot(index, tutorial.LEVEL, name)
+        self._start(member)
 
     def _rematch(self, member: Member) -> None:
         self.seating.require_seated(member)
