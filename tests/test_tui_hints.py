@@ -1,6 +1,7 @@
 """Hints in the app (Pilot, fake link): `h` asks for one only at the receiver's decision at a
 table that allows them, the answer shows above the choices until the decision changes, and the
-new-table form sets whether the table allows them."""
+new-table form sets whether the table allows them; `t` in the lobby starts the tutorial, whose
+guide shows above the log."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from protocol import (
     HintRequest,
     PlayChoice,
     TableState,
+    Tutorial,
     Welcome,
     encode,
 )
@@ -89,3 +91,23 @@ async def test_the_form_leaves_hints_to_the_bots_unless_the_host_says() -> None:
     assert (await created()).hints is None
     assert (await created(*["tab"] * 7, "right")).hints is True
     assert (await created(*["tab"] * 7, "right", "right")).hints is False
+
+
+async def test_t_in_the_lobby_asks_for_the_tutorial_and_its_guide_shows_above_the_log() -> None:
+    link = FakeLink()
+    app = LoveletApp(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:ana", False, "")))
+        await pilot.pause()
+        assert "t Tutorial" in screen_text(app)
+        await pilot.press("t")
+        await pilot.pause()
+        assert link.sent[-1] == Tutorial()
+        game = new_game("classic", 3, ["handmaid", "guard", "princess", "guard", "priest"])
+        guide = "Welcome! You hold a Guard (1) and a Priest (2). Play the Guard on Bo."
+        app.deliver(encode(dataclasses.replace(table_state(game, 0), guide=guide)))
+        await pilot.pause()
+        assert "Welcome! You hold a Guard (1)" in screen_text(app)
+        app.deliver(encode(table_state(game, 0, since=len(game.events))))  # no guide now
+        await pilot.pause()
+        assert "Welcome!" not in screen_text(app)

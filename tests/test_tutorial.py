@@ -1,14 +1,18 @@
 """The tutorial: `lovelet play --tutorial` played through by keys as a real process (pty +
-pyte, 80×24); through the lobby, the scripted round offers and takes only its plays, the bots
-follow the script, the guide goes to the player alone, and hints come once it is over."""
+pyte, 80×24), and by `t` in the lobby over real SSH; through the lobby, the scripted round
+offers and takes only its plays, the bots follow the script, the guide goes to the player
+alone, and hints come once it is over."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
-from e2e_helpers import read_panel, screen_text
+from e2e_helpers import Server, read_panel, running_server, screen_text
 from ptyterm import LOVELET, PtyTerminal
+from sshclient import SSHTerminal
 
 from protocol import Hint, HintRequest, Spectate, Tutorial
 from server.clock import LoopClock
@@ -26,35 +30,40 @@ def first_words(text: str) -> str:
     return text[:40]
 
 
-def one_option(term: PtyTerminal) -> bool:
+def one_option(term: PtyTerminal | SSHTerminal) -> bool:
     """The choice panel offers exactly one option (the scripted play's step)."""
     panel = read_panel(term)
     return panel is not None and len(panel.options) == 1
 
 
+async def play_scripted_round(term: PtyTerminal | SSHTerminal) -> None:
+    """Take the one option at every step while each of the player's guides shows, in order."""
+    for guide in GUIDES:
+        await term.wait_for(
+            lambda g=guide: first_words(g) in screen_text(term), repr(guide[:20]), TIMEOUT
+        )
+        while True:  # one option at each step of the play: take it
+            await term.wait_for(
+                lambda g=guide: one_option(term) or first_words(g) not in screen_text(term),
+                "the one choice",
+                TIMEOUT,
+            )
+            if first_words(guide) not in screen_text(term):
+                break  # the play was made: the next guide
+            panel = read_panel(term)
+            await term.send_keys(panel.options[0].key)
+            await term.wait_for(
+                lambda p=panel, g=guide: (
+                    read_panel(term) != p or first_words(g) not in screen_text(term)
+                ),
+                "the key taken",
+            )
+
+
 async def test_lovelet_play_tutorial_guides_the_scripted_round_then_free_play() -> None:
     command = [LOVELET, "play", "--tutorial", "--bot-delay", "0"]
     async with PtyTerminal.spawn(command, size=(80, 24)) as term:
-        for guide in GUIDES:
-            await term.wait_for(
-                lambda g=guide: first_words(g) in screen_text(term), repr(guide[:20]), TIMEOUT
-            )
-            while True:  # one option at each step of the play: take it
-                await term.wait_for(
-                    lambda g=guide: one_option(term) or first_words(g) not in screen_text(term),
-                    "the one choice",
-                    TIMEOUT,
-                )
-                if first_words(guide) not in screen_text(term):
-                    break  # the play was made: the next guide
-                panel = read_panel(term)
-                await term.send_keys(panel.options[0].key)
-                await term.wait_for(
-                    lambda p=panel, g=guide: (
-                        read_panel(term) != p or first_words(g) not in screen_text(term)
-                    ),
-                    "the key taken",
-                )
+        await play_scripted_round(term)
         await term.wait_for(lambda: "You won the round" in screen_text(term), "the end", TIMEOUT)
         assert "Bo's Prince" in screen_text(term)  # the log: the Baron beat it
         await term.send_keys("n")
@@ -67,6 +76,20 @@ async def test_lovelet_play_tutorial_guides_the_scripted_round_then_free_play() 
         await term.send_keys("y")
         assert await term.exited() == 0, term.output
     assert b"Traceback" not in term.raw, term.output
+
+
+@pytest.fixture
+async def server(tmp_path: Path) -> AsyncIterator[Server]:
+    async with running_server(tmp_path, TableSettings(bot_delay=0.1, round_pause=60)) as running:
+        yield running
+
+
+async def test_t_in_the_lobby_over_ssh_plays_the_scripted_round(server: Server) -> None:
+    async with SSHTerminal.connect(server.port, username="ana") as ana:
+        await ana.wait_for(lambda: "signed in as ana" in screen_text(ana), "the lobby")
+        await ana.send_keys("t")
+        await play_scripted_round(ana)
+        await ana.wait_for(lambda: "You won the round" in screen_text(ana), "the end", TIMEOUT)
 
 
 # ---------------------------------------------------------------- through the lobby
