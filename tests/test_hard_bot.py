@@ -5,15 +5,18 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import random
+import signal
 import time
+from pathlib import Path
 
 import pytest
 
 from protocol import BotSpec, CreateTable, Start
-from protocol.registry import BOT_LEVELS
 from server.bots import LEVELS, Budget, HardBot, make_bot
 from server.bots.hard import deal_hidden
+from server.catalogue import catalogue
 from server.clock import LoopClock
 from server.engine import EDITIONS, Game, choice_from_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
@@ -98,8 +101,8 @@ def test_dealt_positions_hold_what_the_seat_sees_and_believes() -> None:
         game.act(seat, choice_from_dict(bot.choose(view, log, rng)))
 
 
-def test_every_level_is_in_the_one_registry_and_the_protocol() -> None:
-    assert LEVELS == BOT_LEVELS == ("easy", "medium", "hard")
+def test_every_level_is_in_the_one_registry_and_the_catalogue() -> None:
+    assert LEVELS == catalogue().bot_levels == ("easy", "medium", "hard")
     assert [make_bot(level).level for level in LEVELS] == list(LEVELS)
 
 
@@ -138,3 +141,36 @@ def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_me
     assert runner.step == step
     runner._decided(step, 1, None, view, log, None)  # the worker failed: medium decides
     assert runner.step > step
+
+
+def pool_workers() -> list[int]:
+    """Process ids of this process's spawned multiprocessing children: the bot pool's."""
+    children: list[int] = []
+    for task in Path("/proc/self/task").iterdir():
+        children += [int(pid) for pid in (task / "children").read_text().split()]
+    return [pid for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+async def test_a_hung_worker_does_not_stall_the_table_past_the_deadline() -> None:
+    settings = TableSettings(bot_delay=0, bot_budget=0.005, bot_deadline=0.5)
+    lobby = Lobby(LobbySettings(table=settings), random.Random(3), clock=LoopClock())
+    ana = Client(lobby, "ana")
+    ana.hello()
+    await ana.wait_for(lambda c: c.lobby)
+    ana.send(CreateTable("t", "2019", 2, None, (BotSpec(1, "hard"),)))
+    await ana.wait_for(lambda c: c.state)
+    ana.send(Start())
+    await ana.wait_for(lambda c: c.my_turn(), 30)
+    discards = len(ana.state.view["seats"][1]["discards"])
+    workers = pool_workers()
+    assert workers, "the pool started no worker"
+    for pid in workers:  # every worker hangs from now on
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        ana.send(act_message(ana.state.view["choices"][0]))
+        await ana.wait_for(lambda c: c.my_turn() or c.state.info.status != "playing", 10)
+        assert ana.state.info.status == "playing"
+        assert len(ana.state.view["seats"][1]["discards"]) == discards + 1  # the bot played
+    finally:
+        for pid in workers:
+            os.kill(pid, signal.SIGCONT)

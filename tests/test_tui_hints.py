@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from test_tui_support import FakeLink, burst, new_game, screen_text, table_state
+from test_tui_support import CATALOGUE, FakeLink, burst, new_game, screen_text, served, table_state
 
-from lovelet_tui import LoveletApp
 from protocol import (
     PROTOCOL_VERSION,
     CreateTable,
@@ -39,7 +38,7 @@ def hinted(state: TableState, hints: bool = True) -> TableState:
 async def test_h_asks_for_a_hint_and_the_answer_shows_above_the_choices() -> None:
     game = new_game("2019", 4, FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(hinted(table_state(game, 0))))
         await pilot.pause()
@@ -61,7 +60,7 @@ async def test_no_h_where_hints_are_off_or_it_is_not_your_decision() -> None:
     game = new_game("2019", 4, FIRST)
     for state in (table_state(game, 0), hinted(table_state(game, 1))):
         link = FakeLink()
-        app = LoveletApp(link, "Ana")
+        app = served(link, "Ana")
         async with app.run_test(size=SIZE) as pilot:
             app.deliver(encode(state))
             await pilot.pause()
@@ -74,9 +73,11 @@ async def test_no_h_where_hints_are_off_or_it_is_not_your_decision() -> None:
 async def created(*keys: str) -> CreateTable:
     """The request the new-table form sends after `keys` (from the name field), then Enter."""
     link = FakeLink()
-    app = LoveletApp(link, "ana")
+    app = served(link, "ana")
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "")))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "", catalogue=CATALOGUE))
+        )
         await pilot.pause()
         await pilot.press("n")
         await pilot.pause()
@@ -89,15 +90,17 @@ async def created(*keys: str) -> CreateTable:
 
 async def test_the_form_leaves_hints_to_the_bots_unless_the_host_says() -> None:
     assert (await created()).hints is None
-    assert (await created(*["tab"] * 7, "right")).hints is True
-    assert (await created(*["tab"] * 7, "right", "right")).hints is False
+    assert (await created(*["tab"] * 8, "right")).hints is True
+    assert (await created(*["tab"] * 8, "right", "right")).hints is False
 
 
 async def test_t_in_the_lobby_asks_for_the_tutorial_and_its_guide_shows_above_the_log() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:ana", False, "")))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:ana", False, "", catalogue=CATALOGUE))
+        )
         await pilot.pause()
         assert "t Tutorial" in screen_text(app)
         await pilot.press("t")

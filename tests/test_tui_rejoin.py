@@ -3,9 +3,8 @@ as one `rejoin_seat` message."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, burst, screen_text
+from test_tui_support import CATALOGUE, FakeLink, burst, screen_text, served
 
-from lovelet_tui import LoveletApp
 from lovelet_tui.screens.rejoin import RejoinScreen
 from protocol import PROTOCOL_VERSION, Hello, RejoinSeat, Welcome, encode
 
@@ -13,12 +12,16 @@ SIZE = (80, 24)
 
 
 def welcome(guest: bool) -> bytes:
-    return encode(Welcome(PROTOCOL_VERSION, "bob", None if guest else "SHA256:bob", guest, ""))
+    return encode(
+        Welcome(
+            PROTOCOL_VERSION, "bob", None if guest else "SHA256:bob", guest, "", catalogue=CATALOGUE
+        )
+    )
 
 
 async def test_r_does_nothing_for_keyed_players() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "bob")
+    app = served(link, "bob")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(guest=False))
         await pilot.pause()
@@ -31,7 +34,7 @@ async def test_r_does_nothing_for_keyed_players() -> None:
 
 async def test_a_guest_types_the_rejoin_code_in_one_burst() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "bob")
+    app = served(link, "bob")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(guest=True))
         await pilot.pause()

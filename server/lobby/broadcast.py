@@ -24,6 +24,7 @@ class Header:
     code: str
     name: str
     edition: str
+    private: bool = False
 
 
 class Broadcaster:
@@ -110,6 +111,7 @@ class Broadcaster:
             self._runner.status,
             self._runner.timer,
             you,
+            header.private,
             self._hints(),
         )
 
@@ -124,4 +126,5 @@ class Broadcaster:
             sum(not seat.empty for seat in seats),
             self._runner.status,
             len(self._seating.spectators),
+            self.header.private,
         )

@@ -12,10 +12,11 @@ from protocol.registry import MAX_TIMER
 
 from ..bot_pool import shared_pool
 from ..bots import SEARCHING, Bot, make_bot
+from ..config import DEFAULTS
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict, choice_to_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics
-from ..store import GameRecorder, Store
+from ..store import GameRecorder, GuestRecord, Store, TableRecord
 from .clock import Clock, Timer
 from .errors import TableError
 from .seating import TAKEOVER_LEVEL, Seating
@@ -28,11 +29,12 @@ MAX_COUNTDOWN_MS = MAX_TIMER * 1000  # the most a countdown may say
 class TableSettings:
     """Timings of a table's runtime; zero delays make tests and benchmarks instant."""
 
-    bot_delay: float = 0.8  # seconds a bot "thinks" before acting, so people can follow
-    grace: float = 120.0  # seconds a dropped player's seat is held
-    round_pause: float = 20.0  # seconds between rounds unless every player continues
-    bot_budget: float = 0.15  # CPU seconds a searching (hard) bot thinks per decision
-    hint_burst: int = 4  # hints (searches) a seat may ask for in any `hint_interval` seconds
+    bot_delay: float = DEFAULTS.table.bot_delay  # seconds a bot "thinks" before acting
+    grace: float = DEFAULTS.table.disconnect_grace  # seconds a dropped player's seat is held
+    round_pause: float = DEFAULTS.table.round_pause  # seconds between rounds, at most
+    bot_budget: float = DEFAULTS.table.hard_bot_cpu_ms / 1000  # CPU seconds a hard bot thinks
+    bot_deadline: float = 5.0  # seconds after which a searching bot's answer is not awaited
+    hint_burst: int = DEFAULTS.table.hints_per_minute  # hints a seat may ask for a minute
     hint_interval: float = 60.0
 
 
@@ -70,6 +72,7 @@ class GameRunner:
         deps: Deps,
         changed: Callable[[], None],
         before_round: Callable[[], None] = lambda: None,
+        describe: Callable[[], TableRecord] | None = None,
         tutorial: bool = False,
     ) -> None:
         self.code, self.edition, self.seating, self.timer = code, edition, seating, timer
@@ -85,6 +88,7 @@ class GameRunner:
         self.closed = False
         self._changed = changed
         self._before_round = before_round  # the table seats late joiners then
+        self._describe = describe  # the table as kept with each game, for a restart
         self._engine_seen = 0
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}
@@ -109,7 +113,8 @@ class GameRunner:
         seed = deps.rng.getrandbits(64)
         if deps.store is not None:
             records = self.seating.records()
-            self.recorder = GameRecorder.start(deps.store, self.edition.id, records, seed)
+            table = self._describe() if self._describe is not None else None
+            self.recorder = GameRecorder.start(deps.store, self.edition.id, records, seed, table)
         self.game = Game(self.edition, len(seats), random.Random(seed))
         self._game_started = deps.clock.now()
         bots = sum(seat.bot_level is not None for seat in seats)
@@ -162,12 +167,47 @@ class GameRunner:
         """Someone dropped, came back or left: who decides now may have changed."""
         self._schedule_actor()
 
-    def close(self) -> None:
-        """Stop the timer; a game in progress is recorded as abandoned."""
+    def keep_guest(self, index: int) -> None:
+        """The guest at `index` got a new rejoin code: keep it for a restart (before they are
+        told it)."""
+        seat = self.seating.seats[index]
+        if self.recorder is not None and seat.rejoin is not None:
+            self.recorder.keep_guest(index, GuestRecord(seat.rejoin, seat.address))
+
+    @property
+    def kept(self) -> bool:
+        """A game is in progress and stored as it goes: a restarted server rebuilds it."""
+        recorder = self.recorder
+        return (
+            self.status in ("playing", "round_over")
+            and recorder is not None
+            and recorder.recording
+            and not recorder.finished
+        )
+
+    def close(self, keep: bool = False) -> None:
+        """Stop the timer; a game in progress is recorded as abandoned, unless `keep` (the
+        server restarts: it is rebuilt then)."""
         self.closed = True
         self._cancel_timer()
-        if self.recorder is not None:
+        if self.recorder is not None and not keep:
             self.recorder.abandon()
+
+    def resume(self, game: Game, log: list[Event], recorder: GameRecorder, age: float) -> None:
+        """Carry on `game`, rebuilt after a restart with its `log`, `age` seconds after it
+        started: a round's pending decision gets its timer afresh, a pause its whole length."""
+        self.game, self.log, self.recorder = game, log, recorder
+        self.epoch += 1
+        self._engine_seen = len(game.events)
+        self._game_started = self.deps.clock.now() - age
+        self.step += 1
+        if game.round_over:
+            self.status = "round_over"
+            self._schedule(self.settings.round_pause, self._next_round_due, ("pause", None))
+        else:
+            self.status = "playing"
+        self._changed()
+        self._schedule_actor()
 
     # ---------------------------------------------------------------- steps
 
@@ -228,7 +268,7 @@ class GameRunner:
         if self.closed or game is None or game.pending is None:
             return
         seat = self.seating.seats[game.pending.seat]
-        if seat.played_by_bot:
+        if seat.played_by_bot and not seat.awaited:
             self._schedule(self.settings.bot_delay, self._bot_turn)
         elif self.timer:
             if not self._turn_timer_runs(game.pending.seat):  # back on a new session: time kept
@@ -296,9 +336,12 @@ class GameRunner:
             bot = self._bots[index] = make_bot(level)
         view, log = game.view(index), self.seat_log(index)
         if level in SEARCHING:
-            deliver = partial(self._decided, self.step, index, reason, view, log)
+            step = self.step
+            deliver = partial(self._decided, step, index, reason, view, log)
             seed, seconds = self.deps.rng.getrandbits(64), self.settings.bot_budget
             shared_pool().decide(level, view, log, seed, seconds, deliver)
+            if self.step == step:  # a worker that hangs must not stall the table
+                self.deps.clock.call_later(self.settings.bot_deadline, deliver, None)
             return
         self._bot_acts(index, reason, bot.choose(view, log, self.deps.rng))
 
@@ -312,8 +355,8 @@ class GameRunner:
         choice: dict | None,
     ) -> None:
         """A searching bot's choice is back: play it unless the game has moved on meanwhile
-        (or the seat's player is back); if there is none (the pool failed), the takeover
-        bot's."""
+        (or the seat's player is back); if there is none (the pool failed or missed its
+        deadline), the takeover bot's."""
         if step != self.step or self.closed or not self.seating.seats[index].played_by_bot:
             return
         if choice is None:

@@ -32,10 +32,12 @@ from protocol import (
     Stand,
     Start,
     TableSummary,
+    Visit,
 )
 
 from ..engine import Choice, Edition, Game, Keep, Look, Play, Redraw
 from ..logs import log_table_closed
+from ..store import TableRecord
 from . import tutorial
 from .broadcast import Broadcaster, Header
 from .doors import Doors, Hooks
@@ -77,7 +79,10 @@ class Say:
 
 @dataclass(frozen=True, slots=True)
 class Close:
-    """Stop: timers cancelled, a running game recorded as abandoned."""
+    """Stop: timers cancelled, a running game recorded as abandoned, unless `keep` (the
+    server restarts and rebuilds the table from the store)."""
+
+    keep: bool = False
 
 
 class Table:
@@ -94,11 +99,13 @@ class Table:
         output: TableOutput,
         deps: Deps,
         takeover: bool = False,
+        private: bool = False,
         hints: HintRule | None = None,
         tutorial: bool = False,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
+        self.private = private  # not listed in the lobby (but to administrators)
         self.settings = settings
         self.seating = Seating(seats)
         self.runner = GameRunner(
@@ -110,6 +117,7 @@ class Table:
             deps,
             self._changed,
             self._before_round,
+            self._describe,
             tutorial,
         )
         self._clock = deps.clock
@@ -117,7 +125,7 @@ class Table:
         self.hints = HintDesk(
             hints or HintRule(), self.seating, self.runner, output.send, self._changed
         )
-        header = Header(code, name, edition.id)
+        header = Header(code, name, edition.id, private)
         self._broadcast = Broadcaster(
             header,
             self.seating,
@@ -146,6 +154,7 @@ class Table:
             Host: lambda m, c: doors.take_seat(m, 0, host=True),
             Tutor: lambda m, c: self._tutor(m),
             Join: lambda m, c: doors.join(m),
+            Visit: lambda m, c: doors.visit(m),
             Rejoin: lambda m, c: doors.rejoin(m),
             RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
             Spectate: lambda m, c: doors.spectate(m),
@@ -161,7 +170,7 @@ class Table:
             Leave: lambda m, c: doors.depart(m, gone=True),
             Disconnect: lambda m, c: doors.depart(m, gone=False),
             Say: lambda m, c: self._say(c.line),
-            Close: lambda m, c: self._close(),
+            Close: lambda m, c: self._close(c.keep),
         }
 
     # ---------------------------------------------------------------- the input
@@ -188,6 +197,26 @@ class Table:
     def game(self) -> Game | None:
         """The game being played, if any."""
         return self.runner.game
+
+    @property
+    def kept(self) -> bool:
+        """Its game is in progress and stored as it goes: a restarted server rebuilds it."""
+        return self.runner.kept
+
+    def _describe(self) -> TableRecord:
+        """The table as kept with each game it plays."""
+        host = self.seating.host
+        return TableRecord(
+            self.code,
+            self.name,
+            {
+                "timer": self.runner.timer,
+                "takeover": self.doors.takeover,
+                "private": self.private,
+                "hints": self.hints.rule.allowed,
+            },
+            None if host is None else self.seating.seat_of_identity(host),
+        )
 
     # ---------------------------------------------------------------- seating
 
@@ -255,10 +284,10 @@ class Table:
         for member in self.seating.members():
             self._output.send(member, line)
 
-    def _close(self) -> None:
+    def _close(self, keep: bool = False) -> None:
         self.closed = True
         log_table_closed(self.code)
-        self.runner.close()
+        self.runner.close(keep)
         self.seating.release_all()
         self._broadcast.close()
         for member in self.seating.members():
