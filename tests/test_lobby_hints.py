@@ -1,23 +1,26 @@
 """Hints through the lobby (in-process sessions, real frames, the real bot pool): the request
 and its answer, the log line everyone sees, the table setting, the rate limit; and that a hint
-depends on the seat's view and log alone."""
+depends on the seat's view and log alone; the table's setting across a restart."""
 
 from __future__ import annotations
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 
-from protocol import BotSpec, CreateTable, Hint, HintRequest, Join, Spectate, Start
+from protocol import BotSpec, CreateTable, Hint, HintRequest, Join, Spectate, Start, Tutorial
 from server.bots.advice import advise
 from server.bots.hard import Budget
 from server.clock import LoopClock
 from server.engine import Game, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.store import Store
 from tests.lobby_client import Client
 from tests.test_bots import deck_with, seat_log
 from tests.test_lobby import act_message, greeted
+from tests.test_lobby_resume import Server as ResumeServer
 
 INSTANT = TableSettings(bot_delay=0, round_pause=0, bot_budget=0.02, hint_burst=2)
 
@@ -158,3 +161,29 @@ def test_a_hint_depends_on_the_seats_view_and_log_alone() -> None:
     ]
     assert answers[0] == answers[1] == answers[2]
     assert "%" in answers[0].text
+
+
+# ---------------------------------------------------------------- across a restart
+
+
+def test_the_hosts_hint_setting_survives_a_restart_and_the_tutorial_is_not_kept(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "lovelet.db"
+    with Store.open(path) as store:
+        for name in ("ana", "bob", "cy"):
+            store.claim_nickname(f"SHA256:{name}", name, set())
+    before = ResumeServer(path, seed=4)
+    ana, bob = before.player("ana"), before.player("bob")
+    ana.send(CreateTable("t", "classic", 2, None, (), hints=True))  # all human: on by the host
+    before.clock.settle()
+    bob.send(Join(ana.state.info.code))
+    ana.send(Start())
+    cy = before.player("cy")
+    cy.send(Tutorial())
+    before.clock.settle()
+    assert ana.state.info.hints and cy.state.info.name == "Tutorial"
+    after = before.restart(path)
+    assert after.resumed.tables == (ana.state.info.code,)  # not the tutorial
+    ana = after.player("ana")
+    assert ana.state.info.hints
