@@ -52,6 +52,10 @@ MAX_CARD_TEXT = 200  # a card's name (MAX_NAME) and effect
 MAX_RULES = 4000  # an edition's short rules
 MAX_LEVELS = 16  # bot levels in the catalogue
 MAX_INVITE = 300  # `welcome.invite`: ssh, options, a user name and a host name
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
+MAX_ROUNDS = 1000  # rounds in one game, as a replay counts them
+MAX_REPLAY_FRAMES = 400  # steps in one round of a replay (the deal, then each decision)
+MAX_REPLAY_EVENTS = 64  # events one step of a replay brings
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
@@ -65,6 +69,7 @@ COUNT = Int(0, 1_000_000)
 TALLY = Int(0, MAX_TALLY)
 EDITION = Ident(32)
 RATING = Int(0, MAX_RATING)
+GAME_ID = Int(1, MAX_GAME_ID)
 
 CHOICE = Tagged(
     [
@@ -116,6 +121,11 @@ TO_SERVER = Tagged(
         Record(m.ContinueRound, {}),
         Record(m.StatsRequest, {}),
         Record(
+            m.ReplayRequest,
+            {"game_id": GAME_ID, "seat": Nullable(SEAT), "round": Int(1, MAX_ROUNDS)},
+        ),
+        Record(m.GamesRequest, {"name": NAME}),
+        Record(
             m.Admin,
             {
                 "command": OneOf(*ADMIN_COMMANDS),
@@ -143,7 +153,8 @@ TABLE_SUMMARY = Record(
 )
 
 SEAT_INFO = Record(
-    m.SeatInfo, {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool()}
+    m.SeatInfo,
+    {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool(), "api_bot": Bool()},
 )
 
 TABLE_INFO = Record(
@@ -172,6 +183,17 @@ COUNTDOWN = Record(
     },
 )
 
+FINISHED_GAME = Record(
+    m.FinishedGame,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "ended_at": Text(MAX_TIMESTAMP),
+        "players": ListOf(NAME, MAX_SEATS),
+        "winners": ListOf(SEAT, MAX_SEATS),
+    },
+)
+
 STATS = Record(
     m.Stats,
     {
@@ -183,11 +205,12 @@ STATS = Record(
             Record(
                 m.PlayedGame,
                 {
-                    "game_id": Int(1, 2**63 - 1),
+                    "game_id": GAME_ID,
                     "edition": EDITION,
                     "ended_at": Text(MAX_TIMESTAMP),
                     "won": Bool(),
                     "players": ListOf(NAME, MAX_SEATS),
+                    "seat": SEAT,
                 },
             ),
             MAX_STATS_ROWS,
@@ -208,6 +231,35 @@ STATS = Record(
         "note": Text(MAX_NOTE, min_len=0),
         "rating": Nullable(
             Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
+        ),
+        "latest": ListOf(FINISHED_GAME, MAX_STATS_ROWS),
+    },
+)
+
+PLAYER_GAMES = Record(m.PlayerGames, {"name": NAME, "games": ListOf(FINISHED_GAME, MAX_STATS_ROWS)})
+
+REPLAY = Record(
+    m.Replay,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "seats": ListOf(
+            Record(m.ReplaySeat, {"name": NAME, "bot": Nullable(LEVEL)}), MAX_SEATS, min_items=2
+        ),
+        "seat": Nullable(SEAT),
+        "round": Int(1, MAX_ROUNDS),
+        "rounds": Int(1, MAX_ROUNDS),
+        "frames": ListOf(
+            Record(
+                m.ReplayFrame,
+                {
+                    "actor": Nullable(SEAT),
+                    "view": PlainMap(),
+                    "events": ListOf(PlainMap(), MAX_REPLAY_EVENTS),
+                },
+            ),
+            MAX_REPLAY_FRAMES,
+            min_items=1,
         ),
     },
 )
@@ -272,6 +324,7 @@ TO_CLIENT = Tagged(
                 "ratings": ListOf(
                     Record(m.OnlineRating, {"name": NAME, "rating": RATING}), MAX_LIST
                 ),
+                "api_bots": ListOf(NAME, MAX_LIST),
             },
         ),
         Record(
@@ -296,6 +349,8 @@ TO_CLIENT = Tagged(
         ),
         Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
         STATS,
+        REPLAY,
+        PLAYER_GAMES,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )

@@ -27,7 +27,9 @@ from protocol import (
     EditionTally,
     ErrorCode,
     ErrorReply,
+    FinishedGame,
     FrameReader,
+    GamesRequest,
     Hello,
     Hint,
     HintRequest,
@@ -43,6 +45,7 @@ from protocol import (
     OnlineRating,
     PlayChoice,
     PlayedGame,
+    PlayerGames,
     ProtocolError,
     RatingInfo,
     RedrawChoice,
@@ -50,6 +53,10 @@ from protocol import (
     Rematch,
     RemoteProtocolError,
     RemoveBot,
+    Replay,
+    ReplayFrame,
+    ReplayRequest,
+    ReplaySeat,
     SeatInfo,
     Sit,
     Spectate,
@@ -178,6 +185,25 @@ SAMPLES: list[Message] = [
         (LeaderEntry("cat", 2, 2, 1620, 410), LeaderEntry("ann", 5, 2, 1480, 300)),
         "",
         RatingInfo(1480, 300, 4),
+        (FinishedGame(40, "classic", "2025-06-01T10:00:00+00:00", ("cat", "dan"), (1,)),),
+    ),
+    ReplayRequest(41),
+    GamesRequest("cat"),
+    PlayerGames(
+        "cat", (FinishedGame(40, "classic", "2025-06-01T10:00:00Z", ("cat", "dan"), (0,)),)
+    ),
+    ReplayRequest(41, 2, 3),
+    Replay(
+        41,
+        "2019",
+        (ReplaySeat("ann", None), ReplaySeat("easy bot 2", "easy")),
+        None,
+        1,
+        3,
+        (
+            ReplayFrame(None, {"round": 1, "hand": []}, ({"kind": "round_start", "round": 1},)),
+            ReplayFrame(0, {"round": 1, "hand": []}, ({"kind": "play", "card": "guard"},)),
+        ),
     ),
     CreateTable("t", "classic", 2, None, (), hints=True),
     HintRequest(),
@@ -248,6 +274,8 @@ def test_wire_tags_are_written_down() -> None:
         "chat": "Chat",
         "continue_round": "ContinueRound",
         "stats_request": "StatsRequest",
+        "replay_request": "ReplayRequest",
+        "games_request": "GamesRequest",
         "admin": "Admin",
     }
     assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
@@ -259,6 +287,8 @@ def test_wire_tags_are_written_down() -> None:
         "error": "ErrorReply",
         "notice": "Notice",
         "stats": "Stats",
+        "replay": "Replay",
+        "games": "PlayerGames",
     }
     assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
         "play",

@@ -18,6 +18,7 @@ from protocol import (
     CreateTable,
     Direction,
     ErrorReply,
+    GamesRequest,
     Hello,
     HintRequest,
     Join,
@@ -28,6 +29,7 @@ from protocol import (
     RejoinSeat,
     Rematch,
     RemoveBot,
+    ReplayRequest,
     Sit,
     Spectate,
     Stand,
@@ -53,9 +55,10 @@ from .clock import Clock
 from .errors import TableError
 from .limits import RateLimit, TryBudget
 from .lobby_list import LobbyList
+from .replays import replay_for
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
-from .stats import stats_for
+from .stats import games_of, stats_for
 from .table import Disconnect, Rejoin, Table
 from .words import idle_time
 
@@ -83,6 +86,8 @@ class LobbySettings:
     invite: str | None = None  # the command before a table code, e.g. "ssh -t host"
     code_tries: int = DEFAULTS.limits.code_tries  # unknown codes one address may try at once
     code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
+    replay_burst: int = 20  # replay requests allowed in any `replay_interval` seconds
+    replay_interval: float = 10.0
 
 
 def no_table(code: str) -> str:
@@ -164,6 +169,8 @@ class Lobby:
             StatsRequest: lambda s, m: s.send(
                 stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
             ),
+            ReplayRequest: self._replay,
+            GamesRequest: self._games,
             Admin: lambda s, m: run_admin(self, s, m),
         }
 
@@ -176,6 +183,7 @@ class Lobby:
         session = Session(identity, send_frame, notice=notice)
         settings = self.settings
         session.chat_limit = RateLimit(settings.chat_burst, settings.chat_interval)
+        session.replay_limit = RateLimit(settings.replay_burst, settings.replay_interval)
         self.sessions[session] = None
         self._reset_idle(session)
         return Attachment(self, session)
@@ -287,6 +295,23 @@ class Lobby:
                 return
         self.code_tries.spend(keys, now)
         raise TableError("no_such_seat_code", "no seat is held with that code")
+
+    def _replay(self, session: Session, message: ReplayRequest) -> None:
+        """One round of a finished game, as this session may see it (each request rebuilds
+        the game: they are rate-limited)."""
+        self._replay_allowed(session)
+        viewer = None if session.identity.guest else session.identity.id
+        session.send(replay_for(self.store, message, viewer))
+
+    def _games(self, session: Session, message: GamesRequest) -> None:
+        """A player's latest public games, to replay (rate-limited with replays)."""
+        self._replay_allowed(session)
+        session.send(games_of(message.name, self.store))
+
+    def _replay_allowed(self, session: Session) -> None:
+        limit = session.replay_limit
+        if limit is not None and not limit.allow(self.clock.now()):
+            raise TableError("too_fast", "too many replay requests: wait a few seconds")
 
     def _close(self, session: Session, reason: str) -> None:
         """Tell `session` why, then end it (or, with no closer, detach it)."""

@@ -51,6 +51,7 @@ class Seat:
     address: str | None = None  # a guest's address, to remind them of their held seat
     rejoin: str | None = None  # a guest's one-time code to take the seat back
     awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
+    api_bot: bool = False  # a program on the bot API plays this human seat
 
     @property
     def empty(self) -> bool:
@@ -126,7 +127,9 @@ class Seating:
         """`member` sits at `index`, leaving the seat or the watchers it had."""
         self.vacate(member)
         identity = member.identity
-        self.seats[index] = Seat(identity.name, identity.id, identity.guest, member)
+        self.seats[index] = Seat(
+            identity.name, identity.id, identity.guest, member, api_bot=identity.api_bot
+        )
         if identity.guest:
             self.seats[index].address = identity.address
 
@@ -170,6 +173,7 @@ class Seating:
         seat.release()
         seat.awaited = False
         old, seat.member = seat.member, member
+        seat.api_bot = member.identity.api_bot  # a person may take over their program's seat
         return old if old is not member else None
 
     def seat_of_code(self, code: str) -> int | None:
@@ -274,7 +278,12 @@ class Seating:
     def seat_infos(self) -> tuple[SeatInfo, ...]:
         """The seats as their members see them."""
         return tuple(
-            SeatInfo(seat.name, seat.bot_level, not seat.played_by_bot or bool(seat.bot_level))
+            SeatInfo(
+                seat.name,
+                seat.bot_level,
+                not seat.played_by_bot or bool(seat.bot_level),
+                seat.api_bot,
+            )
             for seat in self.seats
         )
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
@@ -26,10 +26,29 @@ if TYPE_CHECKING:
     from textual.app import App
 
     from server.metrics import Metrics
+    from server.ssh.botapi import BotFactory
 
 log = logging.getLogger(__name__)
 
 AppFactory = Callable[[SessionInfo], "App[Any]"]
+
+
+class ChannelTaker(Protocol):
+    """A subsystem's handler: it takes a session's channel over once the subsystem opens."""
+
+    def start(self) -> None: ...
+
+    def eof(self) -> None: ...
+
+    def pause_writing(self) -> None: ...
+
+    def resume_writing(self) -> None: ...
+
+    def connection_lost(self) -> None: ...
+
+
+Subsystems = Mapping[str, Callable[["asyncssh.SSHServerChannel[bytes]", InputPump], ChannelTaker]]
+"""The subsystems a session may open, each with the factory of its handler."""
 
 NEED_PTY = (
     "lovelet is a full-screen game and needs a terminal: "
@@ -69,13 +88,16 @@ class SessionConfig:
     """Settings shared by every session of one server."""
 
     app_factory: AppFactory
-    registry: SessionRegistry[LoveletSession]
+    registry: SessionRegistry[Any]
+    """Terminal sessions and bot sessions by nickname."""
     limits: SSHLimits
     mouse: bool = False
     color_system: str = "256"
     gatekeeper: Gatekeeper = field(default_factory=OpenDoor)
     metrics: Metrics | None = None
     """Where refusals and logins are counted; None counts nothing."""
+    bot_factory: BotFactory | None = None
+    """Attaches bot API sessions to the lobby; None: the `lovelet` subsystem is refused."""
 
 
 def note_refusal(
@@ -119,9 +141,16 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     """Requires a PTY, runs the app from `app_factory`, ends alone if the app crashes."""
 
     def __init__(
-        self, config: SessionConfig, login: Login, on_finished: Callable[[], None]
+        self,
+        config: SessionConfig,
+        login: Login,
+        on_finished: Callable[[], None],
+        subsystems: Subsystems | None = None,
     ) -> None:
         self._config = config
+        self._subsystems = subsystems or {}
+        self._taker: ChannelTaker | None = None
+        """The subsystem handler that took the channel over, if one did."""
         self._login = login
         self._on_finished = on_finished
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
@@ -222,9 +251,19 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._command = command
         return True
 
+    def subsystem_requested(self, subsystem: str) -> bool:
+        make = self._subsystems.get(subsystem)
+        if make is None or self._chan is None or self._pump is None:
+            return False
+        self._taker = make(self._chan, self._pump)
+        return True
+
     def session_started(self) -> None:
         if self._chan is None or self._kicked is not None:
             return  # disconnected before the shell started (e.g. an env flood)
+        if self._taker is not None:
+            self._taker.start()
+            return
         refusal = self._refusal()
         if refusal is not None:
             self._chan.write(refusal.encode())
@@ -245,18 +284,26 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._pump.received(data)
 
     def eof_received(self) -> bool:
+        if self._taker is not None:
+            self._taker.eof()
         self.request_close()
         return True
 
     def pause_writing(self) -> None:
+        if self._taker is not None:
+            self._taker.pause_writing()
         if self._driver is not None:
             self._driver.pause_output()
 
     def resume_writing(self) -> None:
+        if self._taker is not None:
+            self._taker.resume_writing()
         if self._driver is not None:
             self._driver.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._taker is not None:
+            self._taker.connection_lost()
         self._chan = None
         self._window_changes.close()
         if self._pump is not None:
