@@ -1,6 +1,6 @@
 """Text snapshots of every screen at 80×24 and 120×40, compared with the files in
 `tests/snapshots/`: the lobby, the new-table form, the table in each state (and with 2, 4 and
-8 players), help, the rules of each edition, stats, the admin command line and rejoin. Each
+8 players), help, the rules of each edition, stats, replays, the admin command line and rejoin. Each
 scene is then switched to the monochrome look (as Ctrl+T does): the same text, and a `-mono`
 file listing the runs shown in reverse video (how that look marks focus and selection without
 colour). Every screen class in `lovelet_tui/screens/` must appear in a scene. After a
@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from test_tui_replay import played_log
 from test_tui_support import (
     CATALOGUE,
     NAMES,
@@ -45,6 +46,7 @@ from lovelet_tui.screens.create_table import CreateTableScreen
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
 from lovelet_tui.screens.rejoin import RejoinScreen
+from lovelet_tui.screens.replay import ReplayScreen
 from lovelet_tui.screens.rules import RulesScreen
 from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.screens.table import TableScreen
@@ -53,11 +55,17 @@ from protocol import (
     ChatLine,
     Countdown,
     EditionTally,
+    FinishedGame,
     LeaderEntry,
     Lobby,
     OnlineRating,
     PlayedGame,
+    PlayerGames,
     RatingInfo,
+    Replay,
+    ReplayFrame,
+    ReplayRequest,
+    ReplaySeat,
     SeatInfo,
     ServerMessage,
     Stats,
@@ -67,6 +75,7 @@ from protocol import (
     encode,
 )
 from server.engine import Game, find_edition
+from server.replay import round_frames
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("LOVELET_SNAPSHOTS") == "update"
@@ -113,23 +122,42 @@ STATS = Stats(
     editions=(EditionTally("2019", 4, 3), EditionTally("classic", 2, 0)),
     recent=(
         PlayedGame(9, "2019", "2025-06-01T20:30:00+00:00", True, ("Ana", "Bo")),
-        PlayedGame(8, "2019", "2025-05-31T19:00:00+00:00", True, ("Ana", "Cy", "Di")),
-        PlayedGame(7, "classic", "2025-05-30T08:05:00+00:00", False, ("Cy", "Ana")),
+        PlayedGame(8, "2019", "2025-05-31T19:00:00+00:00", True, ("Cy", "Ana", "Di"), 1),
+        PlayedGame(7, "classic", "2025-05-30T08:05:00+00:00", False, ("Ana", "Bo")),
     ),
     leaderboard=(LeaderEntry("Cy", 9, 7, 1712, 180), LeaderEntry("Ana", 6, 3, 1540, 210)),
     rating=RatingInfo(1540, 210, 6),
+    latest=(
+        FinishedGame(11, "premium", "2025-06-02T21:10:00+00:00", ("Di", "Ed", "Fay"), (2,)),
+        FinishedGame(10, "2019", "2025-06-02T18:45:00+00:00", ("Bo", "Cy"), (0,)),
+    ),
 )
+CY_GAMES = PlayerGames(
+    "Cy",
+    (
+        FinishedGame(10, "2019", "2025-06-02T18:45:00+00:00", ("Bo", "Cy"), (0,)),
+        FinishedGame(8, "2019", "2025-05-31T19:00:00+00:00", ("Cy", "Ana", "Di"), (1,)),
+    ),
+)
+REPLAYED = played_log()  # game 7 of STATS: a classic game for two, Ana in seat 0
 FOUR = tuple(SeatInfo(NAMES[i], "medium" if i == 2 else None, True) for i in range(4))
 
 
 async def _deliver(pilot: Pilot[None], *messages: ServerMessage) -> None:
     for message in messages:
         pilot.app.deliver(encode(message))  # type: ignore[attr-defined]
-    await pilot.pause()
+    await _settle(pilot)
 
 
 async def _press(pilot: Pilot[None], *keys: str) -> None:
     await pilot.press(*keys)
+    await _settle(pilot)
+
+
+async def _settle(pilot: Pilot[None]) -> None:
+    """Let the app handle what is queued and finish any scrolling it started."""
+    await pilot.pause()
+    await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
 
@@ -254,6 +282,49 @@ async def stats(app: LoveletApp, pilot: Pilot[None]) -> None:
     await _deliver(pilot, STATS)
 
 
+async def stats_player(app: LoveletApp, pilot: Pilot[None]) -> None:
+    await _press(pilot, "i")
+    await _deliver(pilot, STATS)
+    await _press(pilot, *["down"] * (len(STATS.recent) + len(STATS.latest)), "enter")
+    await _deliver(pilot, CY_GAMES)
+
+
+async def _answer_replay(app: LoveletApp, pilot: Pilot[None]) -> None:
+    """Answer the app's last replay request as the server does, from `REPLAYED`."""
+    asked = [m for m in app.link.sent if isinstance(m, ReplayRequest)][-1]  # type: ignore[attr-defined]
+    played = round_frames(REPLAYED, asked.seat, asked.round)
+    frames = tuple(ReplayFrame(f.actor, f.view, tuple(f.events)) for f in played.frames)
+    seats = (ReplaySeat("Ana", None), ReplaySeat("Bo", "easy"))
+    reply = Replay(7, "classic", seats, asked.seat, played.round, played.rounds, frames)
+    await _deliver(pilot, reply)
+
+
+async def _replay_of_game_7(app: LoveletApp, pilot: Pilot[None]) -> None:
+    """From stats, Enter on the third recent game: game 7 from Ana's seat."""
+    await _press(pilot, "i")
+    await _deliver(pilot, STATS)
+    await _press(pilot, "down", "down", "enter")
+    assert app.link.sent[-1] == ReplayRequest(7, 0, 1)  # type: ignore[attr-defined]
+    await _answer_replay(app, pilot)
+
+
+async def replay_yours(app: LoveletApp, pilot: Pilot[None]) -> None:
+    await _replay_of_game_7(app, pilot)
+    await _press(pilot, "right", "right", "right")
+
+
+async def replay_public(app: LoveletApp, pilot: Pilot[None]) -> None:
+    await _replay_of_game_7(app, pilot)
+    await _press(pilot, "right", "right", "right", "v")
+    await _answer_replay(app, pilot)
+
+
+async def replay_end(app: LoveletApp, pilot: Pilot[None]) -> None:
+    await _replay_of_game_7(app, pilot)
+    await _press(pilot, "end")
+    await _answer_replay(app, pilot)
+
+
 async def admin(app: LoveletApp, pilot: Pilot[None]) -> None:
     await _deliver(pilot, TABLE_LIST)
     await _press(pilot, "a")
@@ -306,6 +377,10 @@ SCENES: dict[str, Scene] = {
         for index, edition in enumerate(CATALOGUE.editions)
     },
     "stats": Scene(StatsScreen, stats),
+    "stats-player-games": Scene(StatsScreen, stats_player),
+    "replay-yours": Scene(ReplayScreen, replay_yours),
+    "replay-public": Scene(ReplayScreen, replay_public),
+    "replay-end": Scene(ReplayScreen, replay_end),
     "admin": Scene(AdminScreen, admin, admin=True),
     "rejoin": Scene(RejoinScreen, rejoin, guest=True),
 }
@@ -369,7 +444,7 @@ async def scene_texts(scene: Scene, size: tuple[int, int]) -> tuple[str, str, st
         app.action_next_look()  # Ctrl+T's action (forms, being modal, take no app keys)
         assert app.look is Look.MONOCHROME
         app.clear_notifications()  # the toast naming the new look
-        await pilot.pause()
+        await _settle(pilot)
         runs = "\n".join(reverse_runs(app)) or "none"
         return colour, CLOCK.sub(r"\1NN s", screen_text(app)), f"{REVERSE}\n{runs}\n"
 

@@ -139,14 +139,16 @@ class StatsScreen(Screen[None]):
 
     def _scroll_to_cursor(self, shown: Group) -> None:
         """Keep the chosen row in view: found as the rendered row that starts with the
-        cursor (names never do: a row's first cell is the cursor column)."""
+        cursor (names never do: a row's first cell is the cursor column). Scrolled after the
+        next refresh: a scroll now stops at the old end when a leader's games were added."""
         main = self.query_one("#main", VerticalScroll)
         width = self.query_one("#stats", Static).content_size.width or self.app.size.width
         console = self.app.console
         lines = console.render_lines(shown, console.options.update_width(width), pad=False)
         for row, line in enumerate(lines):
             if "".join(segment.text for segment in line).startswith(CURSOR):
-                main.scroll_to(y=max(0, row - main.size.height // 2), animate=False)
+                y = max(0, row - main.size.height // 2)  # once laid out: the list may grow
+                self.call_after_refresh(main.scroll_to, y=y, animate=False)
                 return
 
     @property
