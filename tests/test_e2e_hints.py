@@ -42,8 +42,11 @@ async def test_h_shows_a_hint_and_the_watchers_log_says_it_was_used(server: Serv
             await ana.wait_for(lambda: phase(ana) == "decide", "ana's decision", DECISION_TIMEOUT)
             assert "h Hint" in screen_text(ana)
             await ana.send_keys("h")
-            await wait_text(ana, "Hint: ", DECISION_TIMEOUT)
-            assert "to win the" in screen_text(ana)  # the panel wraps the line
+            await ana.wait_for(
+                lambda: "Hint: " in screen_text(ana) and "%" in screen_text(ana),
+                "the hint and its odds",
+                DECISION_TIMEOUT,
+            )
             await wait_log(ana, "You used a hint")
             await wait_log(cy, "ana used a hint")
             assert "Hint: " not in screen_text(cy)
