@@ -77,7 +77,9 @@ class Program:
     async def play(self, games: int, rng: random.Random) -> None:
         bots = [{"seat": seat, "level": "easy"} for seat in (1, 2, 3)]
         table = {"name": "bench", "edition": "2019", "seats": 4, "timer": None, "bots": bots}
-        self.send({"type": "create_table", **table, "takeover": False, "private": False})
+        self.send(
+            {"type": "create_table", **table, "takeover": False, "private": False, "hints": None}
+        )
         self.send({"type": "start"})
         sent_at, continued, played = None, None, 0
         while played < games:

@@ -13,7 +13,7 @@ import struct
 import asyncssh
 import msgpack
 
-PROTOCOL_VERSION = 10
+PROTOCOL_VERSION = 11
 
 
 async def send(writer: asyncssh.SSHWriter, message: dict) -> None:
@@ -42,7 +42,7 @@ async def play(args: argparse.Namespace) -> None:
         else:
             bots = [{"seat": seat, "level": "easy"} for seat in (1, 2, 3)]
             table = {"name": "random bot", "edition": "2019", "seats": 4, "timer": None}
-            options = {"bots": bots, "takeover": False, "private": False}
+            options = {"bots": bots, "takeover": False, "private": False, "hints": None}
             await send(writer, {"type": "create_table", **table, **options})
             await send(writer, {"type": "start"})
         acted, continued = False, None

@@ -28,6 +28,7 @@ from protocol import (
     Direction,
     ErrorReply,
     Hello,
+    Hint,
     Join,
     Leave,
     Lobby,
@@ -161,6 +162,8 @@ class LoveletApp(App[None]):
                 self.lobby.show_lobby(message)
             case TableState():
                 await self._show_table(message)
+            case Hint() if self.table is not None:
+                self.table.show_hint(message)
             case ChatLine(scope="table") if self.table is not None:
                 self.table.add_chat(message)
             case ChatLine():

@@ -291,6 +291,10 @@ def _autoplay(event: Event, names: Names) -> str:
     return f"{why}: a bot decided for {who}"
 
 
+def _hint(event: Event, names: Names) -> str:
+    return f"{names.player(event.get('seat'), capital=True)} used a hint"
+
+
 def _unknown(event: Event, names: Names) -> str:
     return str(event.get("kind")).replace("_", " ")
 
@@ -321,4 +325,5 @@ SENTENCES: dict[str, Callable[[Event, Names], str | None]] = {
     "round_end": _round_end,
     "game_end": _game_end,
     "autoplay": _autoplay,
+    "hint": _hint,
 }

@@ -72,6 +72,7 @@ EVENTS = {
             ("keep", "card", ("private", "optional")),
         ),
     ),
+    "hint": ("seat", ()),
 }
 
 WORDS = {

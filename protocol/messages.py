@@ -74,7 +74,8 @@ class Hello:
 class CreateTable:
     """Open a table and sit at it; `timer` is seconds per decision, None for no timer;
     `takeover`: players who join a started game may take a bot's seat at the next round;
-    `private`: not listed in the lobby, reachable by its (long) code only."""
+    `private`: not listed in the lobby, reachable by its (long) code only;
+    `hints`: whether players may ask for hints (None: only at a table with a bot)."""
 
     TYPE: ClassVar[str] = "create_table"
     name: str
@@ -84,6 +85,7 @@ class CreateTable:
     bots: tuple[BotSpec, ...] = ()
     takeover: bool = False
     private: bool = False
+    hints: bool | None = None  # None: allowed if a bot plays at the table, else not
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +191,20 @@ class Chat:
 
 
 @dataclass(frozen=True, slots=True)
+class HintRequest:
+    """Ask what the hard bot would do at this session's pending decision, and why."""
+
+    TYPE: ClassVar[str] = "hint"
+
+
+@dataclass(frozen=True, slots=True)
+class Tutorial:
+    """Start the tutorial: a guided first game at a table of this session's own."""
+
+    TYPE: ClassVar[str] = "tutorial"
+
+
+@dataclass(frozen=True, slots=True)
 class ContinueRound:
     """After a round: start the next one."""
 
@@ -247,6 +263,8 @@ ClientMessage = (
     | Start
     | Rematch
     | Act
+    | HintRequest
+    | Tutorial
     | Chat
     | ContinueRound
     | StatsRequest
@@ -379,6 +397,7 @@ class TableInfo:
     timer: int | None
     you: int | None
     private: bool = False  # not listed in the lobby: reachable by its code only
+    hints: bool = False  # whether its players may ask for hints now
 
 
 @dataclass(frozen=True, slots=True)
@@ -398,7 +417,8 @@ class Countdown:
 class TableState:
     """A table: its info, the receiver's view from the engine, and new events since the last.
 
-    `countdown` is the timer running now, None when no timer runs.
+    `countdown` is the timer running now, None when no timer runs; `guide` the tutorial's
+    words for the receiver now, None outside the tutorial.
     """
 
     TYPE: ClassVar[str] = "table"
@@ -406,6 +426,18 @@ class TableState:
     view: dict[str, Any] | None = None
     events: tuple[dict[str, Any], ...] = ()
     countdown: Countdown | None = None
+    guide: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """Answer to `hint`: the choice the hard bot would make from the receiver's seat, why
+    (one line), and the next-best choice in a few words (None if there is no other)."""
+
+    TYPE: ClassVar[str] = "hint"
+    choice: Choice
+    text: str
+    alternative: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -544,7 +576,16 @@ class PlayerGames:
 
 
 ServerMessage = (
-    Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats | Replay | PlayerGames
+    Welcome
+    | Lobby
+    | TableState
+    | Hint
+    | ChatLine
+    | ErrorReply
+    | Notice
+    | Stats
+    | Replay
+    | PlayerGames
 )
 
 Message = ClientMessage | ServerMessage

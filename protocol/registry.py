@@ -48,6 +48,8 @@ MAX_STATS_ROWS = 100  # editions, recent games, leaderboard lines in one `stats`
 MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
+MAX_HINT = 200  # one line of a hint
+MAX_GUIDE = 600  # the tutorial's words at one step
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
 MAX_EDITIONS = 32  # editions in the catalogue
 MAX_CARDS = 32  # kinds of card in one edition
@@ -143,6 +145,7 @@ TO_SERVER = Tagged(
                 "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
                 "takeover": Bool(),
                 "private": Bool(),
+                "hints": Nullable(Bool()),
             },
         ),
         Record(m.Join, {"code": CODE}),
@@ -157,6 +160,8 @@ TO_SERVER = Tagged(
         Record(m.Start, {}),
         Record(m.Rematch, {}),
         Record(m.Act, {"choice": CHOICE}),
+        Record(m.HintRequest, {}),
+        Record(m.Tutorial, {}),
         Record(m.Chat, {"text": Text(MAX_CHAT)}),
         Record(m.ContinueRound, {}),
         Record(m.StatsRequest, {}),
@@ -210,6 +215,7 @@ TABLE_INFO = Record(
         "timer": Nullable(Int(1, MAX_TIMER)),
         "you": Nullable(SEAT),
         "private": Bool(),
+        "hints": Bool(),
     },
 )
 
@@ -373,7 +379,12 @@ TO_CLIENT = Tagged(
                 "view": Nullable(PlainMap()),
                 "events": ListOf(EVENT, MAX_LIST),
                 "countdown": Nullable(COUNTDOWN),
+                "guide": Nullable(Text(MAX_GUIDE, multiline=True)),
             },
+        ),
+        Record(
+            m.Hint,
+            {"choice": CHOICE, "text": Text(MAX_HINT), "alternative": Nullable(Text(MAX_HINT))},
         ),
         Record(
             m.ChatLine, {"scope": OneOf("lobby", "table"), "sender": NAME, "text": Text(MAX_CHAT)}

@@ -16,7 +16,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from functools import cache, partial
+from typing import Any
 
+from .bots.advice import Advice, advise
 from .bots.base import make_bot
 from .bots.hard import Budget, HardBot
 
@@ -49,14 +51,32 @@ class BotPool:
         runs on this thread's event loop when it is back (None if the worker failed). Without
         a running loop, the bot decides here and now."""
         budget = Budget(seconds=seconds, until=time.monotonic() + WALL_LIMIT)
-        args = (level, view, round_log(log), seed, budget)
+        self._run(decide, (level, view, round_log(log), seed, budget), deliver)
+
+    def advise(
+        self,
+        view: dict,
+        log: list[dict],
+        names: list[str],
+        seed: int,
+        seconds: float,
+        deliver: Callable[[Advice | None], object],
+    ) -> None:
+        """A hint: what the hard bot would do at this view, and why, worked out in a worker
+        within the same budget as its decisions; delivered like `decide`'s choice."""
+        budget = Budget(seconds=seconds, until=time.monotonic() + WALL_LIMIT)
+        self._run(advise_seat, (view, round_log(log), names, seed, budget), deliver)
+
+    def _run(self, work: Callable[..., Any], args: tuple, deliver: Callable[[Any], object]) -> None:
+        """`work(*args)` in a worker (here, without a running loop), then `deliver(result)`
+        on this thread's loop (None if the worker failed)."""
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
-            deliver(decide(*args))
+            deliver(work(*args))
             return
         try:
-            future = self._start().submit(decide, *args)
+            future = self._start().submit(work, *args)
         except Exception:  # e.g. a worker died: medium decides, the next decision starts afresh
             logger.exception("bot pool unavailable")
             self.close()
@@ -99,7 +119,7 @@ class BotPool:
 
 
 def _hand_back(
-    loop: asyncio.AbstractEventLoop, deliver: Callable[[dict | None], object], done: Future
+    loop: asyncio.AbstractEventLoop, deliver: Callable[[Any], object], done: Future
 ) -> None:
     """In the pool's thread: pass a finished decision to `deliver` on `loop`."""
     failed = done.cancelled() or done.exception() is not None
@@ -132,6 +152,11 @@ def decide(level: str, view: dict, log: list[dict], seed: int, budget: Budget) -
     """In a worker: a fresh bot of `level` decides (the hard bot within `budget`)."""
     bot = HardBot(budget) if level == "hard" else make_bot(level)
     return bot.choose(view, log, random.Random(seed))
+
+
+def advise_seat(view: dict, log: list[dict], names: list[str], seed: int, budget: Budget) -> Advice:
+    """In a worker: the hard bot's hint for the seat of `view` (see `bots.advice.advise`)."""
+    return advise(view, log, names, random.Random(seed), budget)
 
 
 @cache

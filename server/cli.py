@@ -93,7 +93,7 @@ def _play(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"lovelet play: {err}", file=sys.stderr)
         return 2
-    play(args.edition, args.players, args.bots, args.bot_delay)
+    play(args.edition, args.players, args.bots, args.bot_delay, tutorial=args.tutorial)
     return 0
 
 
@@ -176,6 +176,11 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.6,
         metavar="SECONDS",
         help="how long each bot waits before it plays (default 0.6)",
+    )
+    local.add_argument(
+        "--tutorial",
+        action="store_true",
+        help="a guided first game against two easy bots (the other options do not apply)",
     )
     local.set_defaults(run=_play)
 

@@ -110,6 +110,7 @@ class TableTimings:
     round_pause: float = 20.0
     turn_timer: int = DEFAULT_TIMER
     hard_bot_cpu_ms: int = 150
+    hints_per_minute: int = 4
 
 
 def default_data_dir() -> Path:
@@ -585,6 +586,11 @@ SETTINGS: tuple[Setting, ...] = (
         Number(0, MAX_TIMER, integer=True),
         "Default seconds per decision offered for new tables; 0 = no timer.",
     ),
+    Setting(
+        "table.hints_per_minute",
+        Number(0, 60, integer=True),
+        "Hints a player may have worked out per minute (one per decision); 0 = no hints.",
+    ),
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
 SECTIONS = {"limits": Limits, "table": TableTimings}
@@ -857,6 +863,7 @@ def table_settings(config: Config) -> TableSettings:
         grace=timings.disconnect_grace,
         round_pause=timings.round_pause,
         bot_budget=timings.hard_bot_cpu_ms / 1000,
+        hint_burst=timings.hints_per_minute,
     )
 
 

@@ -8,7 +8,7 @@ import os
 
 from lovelet_tui.app import LoveletApp
 from lovelet_tui.colour import look_for
-from protocol import BotSpec, CreateTable, Start, encode
+from protocol import BotSpec, CreateTable, Start, Tutorial, encode
 
 from .clock import LoopClock
 from .glue import LobbyLink
@@ -31,8 +31,11 @@ class LocalLink(LobbyLink):
             super().send(queued)
 
 
-def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> LoveletApp:
-    """The app, attached to a lobby of its own that seats it with bots and starts the game."""
+def local_app(
+    edition: str, players: int, bots: str, bot_delay: float = 0.6, *, tutorial: bool = False
+) -> LoveletApp:
+    """The app, attached to a lobby of its own that seats it with bots and starts the game
+    (or, with `tutorial`, the tutorial's)."""
     name = clean_name(getpass.getuser() or "you")
     settings = LobbySettings(table=TableSettings(bot_delay=bot_delay, round_pause=30))
     lobby = Lobby(settings, clock=LoopClock())
@@ -41,20 +44,24 @@ def local_app(edition: str, players: int, bots: str, bot_delay: float = 0.6) -> 
         encode(CreateTable(f"{name}'s table", edition, players, None, bot_seats)),
         encode(Start()),
     ]
+    if tutorial:
+        setup = [encode(Tutorial())]
     link = LocalLink(setup)
     app = LoveletApp(link, name, look=look_for(os.environ.get("TERM", ""), os.environ))
     link.attachment = lobby.attach(Identity(f"local:{name}", name), app.deliver)
     return app
 
 
-def play(edition: str, players: int, bots: str, bot_delay: float) -> None:
+def play(
+    edition: str, players: int, bots: str, bot_delay: float, *, tutorial: bool = False
+) -> None:
     """Play one table in this terminal until the player quits.
 
     The lobby is built inside the loop that then runs the app, so its timers run on that loop
     from the start. (`App.run` is `asyncio.run` of `App.run_async`, nothing more.)
     """
-    asyncio.run(_play(edition, players, bots, bot_delay))
+    asyncio.run(_play(edition, players, bots, bot_delay, tutorial))
 
 
-async def _play(edition: str, players: int, bots: str, bot_delay: float) -> None:
-    await local_app(edition, players, bots, bot_delay).run_async()
+async def _play(edition: str, players: int, bots: str, bot_delay: float, tutorial: bool) -> None:
+    await local_app(edition, players, bots, bot_delay, tutorial=tutorial).run_async()

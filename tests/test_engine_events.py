@@ -13,7 +13,7 @@ from server.engine import Event
 from server.engine.event_catalogue import EVENTS, check_event
 
 GAMES_PER_CONFIG = 12
-NOT_FROM_THE_ENGINE = {"autoplay"}  # written by the table runner (see tests/test_lobby*.py)
+NOT_FROM_THE_ENGINE = {"autoplay", "hint"}  # written by the table runner (see tests/test_lobby*.py)
 RARE = {"draw_nothing"}  # a Prince on an empty deck after the set-aside card was drawn
 
 

@@ -39,7 +39,7 @@ from server.lobby import Identity, Lobby, LobbySettings, TableSettings
 
 GAMES = 1000
 CONFIGS = [(e.id, n) for e in EDITIONS.values() for n in range(e.min_players, e.max_players + 1)]
-TABLE_KEYS = {"type", "info", "view", "events", "countdown"}
+TABLE_KEYS = {"type", "info", "view", "events", "countdown", "guide"}
 SEAT_KEYS = {"alive", "protected", "discards", "hand_size", "tokens"}
 
 
@@ -52,6 +52,8 @@ def check_frame(state: dict, game: Game | None, seat: int | None) -> None:
     much."""
     if set(state) != TABLE_KEYS:
         raise Leak(f"seat {seat} was sent unexpected table fields {set(state) ^ TABLE_KEYS}")
+    if state["guide"] is not None:
+        raise Leak(f"seat {seat} was sent a tutorial's guide at a table that is no tutorial")
     for event in state["events"]:
         check_event(event, seat)
     if state["view"] is not None and game is not None:
@@ -184,7 +186,10 @@ def test_the_checker_catches_a_leak() -> None:
     check_event(private.for_seat(0), 0)
     check_view(game.view(1), game, 1)
     frame = {"type": "table", "info": {}, "view": game.view(1), "events": [], "countdown": None}
+    frame["guide"] = None
     check_frame(frame, game, 1)
+    with pytest.raises(Leak):
+        check_frame({**frame, "guide": "Bo holds the Princess"}, game, 1)
     with pytest.raises(Leak):
         check_frame({**frame, "view": leaky_view}, game, 1)
     with pytest.raises(Leak):

@@ -399,7 +399,17 @@ async def test_a_second_session_with_the_same_key_takes_the_seat_and_closes_the_
     async with contextlib.AsyncExitStack() as stack:
         first = await greeted(server.port, key, stack)
         table = {"name": "t", "edition": "2019", "seats": 2, "timer": None, "bots": []}
-        first.send(framed({"type": "create_table", **table, "takeover": False, "private": False}))
+        first.send(
+            framed(
+                {
+                    "type": "create_table",
+                    **table,
+                    "takeover": False,
+                    "private": False,
+                    "hints": None,
+                }
+            )
+        )
         code = (await first.receive_type("table"))["info"]["code"]
         second = await greeted(server.port, key, stack)
         assert (await first.receive_type("notice"))["text"] == REPLACED

@@ -1,5 +1,6 @@
 """The new-table form: name, edition, seats, bots and their level, turn timer, whether
-late joiners may take a bot's seat, and whether the table is private (by invite only)."""
+late joiners may take a bot's seat, whether the table is private (by invite only), and whether
+players may ask for hints."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ DEFAULT_SEATS = 4
 TIMERS = (30, 60, 90, 120, 300)  # the turn timers offered besides none and the server's default
 TAKEOVER = [(False, "watch"), (True, "take a bot's seat")]  # joining a started game
 PRIVATE = [(False, "no: listed in the lobby"), (True, "yes: by invite only")]
+HINTS = [(None, "with bots"), (True, "on"), (False, "off")]  # None: only if a bot plays
 
 
 class CreateTableScreen(ModalScreen[None]):
@@ -66,6 +68,7 @@ class CreateTableScreen(ModalScreen[None]):
             yield Cycler("Turn timer", timer_options(self.default_timer), id="timer")
             yield Cycler("Late joiners", TAKEOVER, id="takeover")
             yield Cycler("Private", PRIVATE, id="private")
+            yield Cycler("Hints", HINTS, id="hints")
         yield KeyBar()
 
     def on_mount(self) -> None:
@@ -119,6 +122,7 @@ class CreateTableScreen(ModalScreen[None]):
             bots=tuple(BotSpec(seat, level) for seat in range(1, 1 + self._value("bots"))),
             takeover=self._value("takeover"),
             private=self._value("private"),
+            hints=self._value("hints"),
         )
         send(self, request)
         self.dismiss()

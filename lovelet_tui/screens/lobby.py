@@ -32,6 +32,7 @@ from protocol import (
     Lobby,
     Spectate,
     TableSummary,
+    Tutorial,
     Welcome,
 )
 
@@ -178,6 +179,10 @@ class LobbyScreen(Screen[None]):
         code = self._selected()
         if code is not None:
             send(self, Spectate(code))
+
+    def action_tutorial(self) -> None:
+        """Start the tutorial: a guided first game against bots."""
+        send(self, Tutorial())
 
     def action_stats(self) -> None:
         """Open the stats screen."""

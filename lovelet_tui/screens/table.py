@@ -24,6 +24,7 @@ from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
 from lovelet_tui.widgets.choices import ChoicePanel
+from lovelet_tui.widgets.guide import Guide
 from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.header import TableHeader
 from lovelet_tui.widgets.key_bar import KeyBar
@@ -40,6 +41,8 @@ from protocol import (
     ClientMessage,
     ContinueRound,
     Countdown,
+    Hint,
+    HintRequest,
     ProtocolError,
     Rematch,
     RemoveBot,
@@ -97,12 +100,14 @@ class TableScreen(Screen[str]):
         self.confirming: Confirm | None = None
         self.placed = False  # the seat cursor was put on the receiver's seat or a free one
         self.clock = Clock(self, self._draw_clock)  # the timer running at the table
+        self.hint: Hint | None = None  # the server's hint for the decision being staged
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
         yield TableHeader(id="header")
         yield SeatList(id="seats")
         yield HandView(id="hand")
+        yield Guide(id="guide")
         with Horizontal(id="body"):
             yield LogView(id="log")
             yield Tracker(id="tracker")
@@ -125,9 +130,16 @@ class TableScreen(Screen[str]):
         if self.confirming is not None and not self._confirm_applies(self.confirming):
             self.confirming = None
         self._log_events(state.events)
+        self.query_one(Guide).show_guide(state.guide)
         self._restage()
         self._draw()
         self.clock.start(state.countdown)
+
+    def show_hint(self, hint: Hint) -> None:
+        """The server's hint for the pending decision, above its choices."""
+        if self.staging is not None:
+            self.hint = hint
+            self._draw_decision()
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
@@ -181,6 +193,7 @@ class TableScreen(Screen[str]):
         if choices != self.staged_from:
             self.staged_from = choices
             self.staging = Staging(choices, self.names) if choices else None
+            self.hint = None
 
     # ---------------------------------------------------------------- drawing
 
@@ -220,7 +233,7 @@ class TableScreen(Screen[str]):
         if self.confirming is not None:
             panel.show_text(_question(self.confirming))
         elif self.staging is not None:
-            panel.show_staging(self.staging)
+            panel.show_staging(self.staging, _hint_text(self.hint))
         else:
             panel.show_text(self._status())
 
@@ -341,6 +354,7 @@ class TableScreen(Screen[str]):
             "bot": waiting and self._hosting(),
             "start": waiting and self._hosting(),
             "tracker": view is not None,
+            "hint": self.staging is not None and bool(self.info and self.info.hints),
         }
 
     def action_pick(self, key: str) -> None:
@@ -394,6 +408,10 @@ class TableScreen(Screen[str]):
             return
         self.staging = None
         self.staged_from = None
+
+    def action_hint(self) -> None:
+        """Ask the server what the hard bot would do here (shown above the choices)."""
+        self._send(HintRequest())
 
     def action_next_round(self) -> None:
         """Ready for the next round."""
@@ -566,6 +584,17 @@ def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:
         place = places[-1][0] if same else PLACES[min(index, len(PLACES) - 1)]
         places.append((place, seat))
     return places
+
+
+def _hint_text(hint: Hint | None) -> Text | None:
+    """A hint as the choice panel shows it: the advice, then the next best, dimmed."""
+    if hint is None:
+        return None
+    text = Text.assemble(("Hint: ", "bold"), hint.text)
+    if hint.alternative:
+        text.append(f"\n{hint.alternative[0].upper()}{hint.alternative[1:]}", style="dim")
+    text.append("\n")
+    return text
 
 
 def _question(confirm: Confirm) -> Text:

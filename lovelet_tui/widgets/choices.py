@@ -22,6 +22,7 @@ class ChoicePanel(Rows):
         super().__init__(**kwargs)
         self.staging: Staging | None = None
         self.status = Text()
+        self.note = Text()  # above the staged step: a hint the server gave for this decision
         self.clock = Text()
         self._body: tuple[int, int, list[Text]] | None = None  # width, height, rows below it
 
@@ -38,9 +39,10 @@ class ChoicePanel(Rows):
         self.clock = clock
         self.redraw()
 
-    def show_staging(self, staging: Staging) -> None:
-        """The prompt of the current step and as many options as fit, around the cursor."""
-        self.staging, self._body = staging, None
+    def show_staging(self, staging: Staging, note: Text | None = None) -> None:
+        """The prompt of the current step and as many options as fit, around the cursor,
+        below `note` (a hint) if given."""
+        self.staging, self.note, self._body = staging, note or Text(), None
         self.redraw()
 
     def show_text(self, text: Text) -> None:
@@ -61,7 +63,8 @@ class ChoicePanel(Rows):
         if staging is None:
             return wrap_rows(self.status, width, self.app.console)
         options = staging.options
-        rows = wrap_rows(Text(staging.prompt, style="bold"), width, self.app.console)
+        rows = wrap_rows(self.note, width, self.app.console) if self.note else []
+        rows += wrap_rows(Text(staging.prompt, style="bold"), width, self.app.console)
         room = max(1, height - len(rows))
         start = max(0, min(staging.cursor - room // 2, len(options) - room))
         for index, option in enumerate(options[start : start + room], start):

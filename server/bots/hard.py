@@ -64,17 +64,27 @@ class HardBot:
 
     def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
         """The searched best of `view["choices"]` (medium's best where search cannot help)."""
+        return self.rank(view, log, rng).best
+
+    def rank(self, view: dict, log: list[dict], rng: random.Random) -> Ranking:
+        """The choices worth playing, best first, each with this seat's chance of winning the
+        game after it (searched where search can help, else from medium's estimate)."""
         started = time.process_time()
         choices = view["choices"]
         self.deals = 0
         beliefs = self._medium.beliefs(view, log)
-        if len(choices) == 1:
-            return choices[0]
         scores = estimates(view, beliefs)
+        if len(choices) == 1:
+            return Ranking(choices, [_prior(view, scores[0])], beliefs, 0)
         candidates = _candidates(scores)
         if len(candidates) < 2 or view["pending"]["kind"] not in SEARCHED:
             best = max(scores)
-            return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
+            tied = [i for i, s in enumerate(scores) if s >= best - TIE]
+            first = choices.index(rng.choice([choices[i] for i in tied]))
+            order = [first, *(i for i in candidates if i != first)]
+            return Ranking(
+                [choices[i] for i in order], [_prior(view, scores[i]) for i in order], beliefs, 0
+            )
         search = Search(view, beliefs, [choices[i] for i in candidates], rng)
 
         def more() -> bool:
@@ -84,7 +94,33 @@ class HardBot:
             pass
         self.deals = search.deals
         values = search.values([scores[i] for i in candidates])
-        return choices[candidates[values.index(max(values))]]
+        order = sorted(range(len(candidates)), key=values.__getitem__, reverse=True)
+        return Ranking(
+            [choices[candidates[i]] for i in order], [values[i] for i in order], beliefs, self.deals
+        )
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """A decision's best choices, best first, with the chance of winning the game after each,
+    what the seat believed, and how many dealt positions were searched (0: none)."""
+
+    choices: list[dict]
+    chances: list[float]
+    beliefs: Beliefs
+    deals: int
+
+    @property
+    def best(self) -> dict:
+        """The choice to play."""
+        return self.choices[0]
+
+
+def _prior(view: dict, round_odds: float) -> float:
+    """The viewing seat's chance of winning the game from medium's estimate of the round."""
+    alive = [seat["alive"] for seat in view["seats"]]
+    tokens = [seat["tokens"] for seat in view["seats"]]
+    return game_chance(tokens, view["viewer"], round_odds, alive, view["target"])
 
 
 def _candidates(scores: list[float]) -> list[int]:

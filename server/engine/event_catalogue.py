@@ -261,6 +261,13 @@ _CATALOGUE = (
         "Written by the table, not the engine: a bot decided for a seat's player (timed out "
         "or gone); the card it played, or (for that seat only) the card it kept.",
     ),
+    EventSpec(
+        "hint",
+        _SEAT,
+        (),
+        doc="Written by the table, not the engine: the seat's player asked for a hint on this "
+        "decision (the hint itself goes to that player alone).",
+    ),
 )
 
 EVENTS: Mapping[str, EventSpec] = MappingProxyType({spec.kind: spec for spec in _CATALOGUE})

@@ -6,17 +6,20 @@ import random
 import secrets
 import string
 from collections.abc import Callable
+from dataclasses import replace
 
 from protocol import AddBot, CreateTable, Message, TableSummary
 
 from ..engine import find_edition
 from ..metrics import GAME_STATUSES
 from ..sanitize import clean_text
+from . import tutorial
 from .errors import TableError
+from .hints import HintRule
 from .runner import Deps, TableSettings
 from .seating import Member, require_level
 from .session import Session
-from .table import Close, Host, Table
+from .table import Close, Host, Table, Tutor
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
 PRIVATE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
@@ -79,11 +82,34 @@ class Board:
             deps,
             message.takeover,
             message.private,
+            HintRule(message.hints),
         )
         self.tables[code] = table
         table.submit(host, Host())
         for bot in message.bots:
             table.submit(host, AddBot(bot.seat, bot.level))
+        return table
+
+    def open_tutorial(self, host: Session, settings: TableSettings, deps: Deps) -> Table:
+        """The tutorial's table for `host`, with its bots, started. Its games are not
+        recorded: they count for no one's stats and are not kept across a restart."""
+        code = self.new_code()
+        edition = find_edition(tutorial.EDITION)
+        seats = 1 + len(tutorial.BOTS)
+        table = Table(
+            code,
+            tutorial.TABLE_NAME,
+            edition,
+            seats,
+            None,
+            settings,
+            self,
+            replace(deps, store=None),
+            hints=HintRule(True),
+            tutorial=True,
+        )
+        self.tables[code] = table
+        table.submit(host, Tutor())
         return table
 
     def adopt(self, table: Table) -> None:

@@ -38,8 +38,10 @@ class Broadcaster:
         send: Send,
         clock: Clock,
         metrics: Metrics | None = None,
+        hints: Callable[[], bool] = lambda: False,
     ) -> None:
         self.header, self._seating, self._runner = header, seating, runner
+        self._hints = hints  # whether players may ask for hints now
         self._send = send
         self._clock = clock
         self._metrics = metrics
@@ -76,17 +78,17 @@ class Broadcaster:
         if self.closed:
             return
         runner, seating = self._runner, self._seating
-        log, countdown, game = runner.log, runner.countdown(), runner.game
+        log, countdown = runner.log, runner.countdown()
         seat_of = {seat.member: i for i, seat in enumerate(seating.seats) if seat.member}
         seats, spectators = seating.seat_infos(), self._spectators()
         with self._metrics.time_update() if self._metrics else contextlib.nullcontext():
             for member, sent in list(self._sent.items()):
                 self._sent[member] = len(log)
                 index = seat_of.get(member)
-                view = game.view(index) if game else None
+                view, guide = runner.view(index), runner.guide(index)
                 events = tuple(e.for_seat(index) for e in log[sent:])
                 info = self._info(index, seats, spectators)
-                self._send(member, TableState(info, view, events, countdown))
+                self._send(member, TableState(info, view, events, countdown, guide))
 
     def info(self, you: int | None) -> TableInfo:
         """The table as its members see it."""
@@ -110,6 +112,7 @@ class Broadcaster:
             self._runner.timer,
             you,
             header.private,
+            self._hints(),
         )
 
     def summary(self) -> TableSummary:

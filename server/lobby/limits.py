@@ -25,6 +25,13 @@ class RateLimit:
         times.append(now)
         return True
 
+    def wait(self, now: float) -> float:
+        """Seconds from `now` until an event would be allowed (0 if it would be now)."""
+        times = self._times
+        if len(times) < self._count:
+            return 0.0
+        return max(0.0, times[-self._count] + self._interval - now)
+
 
 class TryBudget:
     """Failed tries per key (an address, an identity): `burst` at once, then one more every

@@ -18,6 +18,7 @@ from protocol import (
     ErrorReply,
     GamesRequest,
     Hello,
+    HintRequest,
     Join,
     Leave,
     Message,
@@ -32,6 +33,7 @@ from protocol import (
     Stand,
     Start,
     StatsRequest,
+    Tutorial,
     Visit,
     decode,
 )
@@ -132,6 +134,7 @@ class Lobby:
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: lambda s, m: hello(self, s, m),
             CreateTable: self._create_table,
+            Tutorial: self._tutorial,
             Join: self._to_table,
             Visit: self._to_table,
             RejoinSeat: self._rejoin_seat,
@@ -145,6 +148,7 @@ class Lobby:
             Rematch: self._at_table,
             ContinueRound: self._at_table,
             Act: self._at_table,
+            HintRequest: self._at_table,
             Chat: lambda s, m: chat(self, s, m),
             StatsRequest: lambda s, m: s.send(
                 stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
@@ -244,6 +248,11 @@ class Lobby:
         self._require_in_lobby(session)
         deps = Deps(self.rng, self.clock, self.store, self.metrics)
         self.board.open(session, message, self.settings.table, deps)
+
+    def _tutorial(self, session: Session, message: Tutorial) -> None:
+        self._require_in_lobby(session)
+        deps = Deps(self.rng, self.clock, self.store, self.metrics)
+        self.board.open_tutorial(session, self.settings.table, deps)
 
     def _to_table(self, session: Session, message: Join | Spectate | Visit) -> None:
         here = session.table

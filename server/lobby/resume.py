@@ -22,6 +22,7 @@ from ..replay import ReplayError
 from ..store import EventRecord, GameRecorder, KeptTable
 from ..store.times import now as utc_now
 from .board import Board
+from .hints import HintRule
 from .lobby import Lobby
 from .runner import Deps, TableSettings
 from .seating import Seat
@@ -89,6 +90,7 @@ def rebuild_table(kept: KeptTable, settings: TableSettings, board: Board, deps: 
         deps,
         bool(record.settings.get("takeover", False)),
         private,
+        HintRule(record.settings.get("hints")),
     )
     board.adopt(table)
     _seat_everyone(table, kept)

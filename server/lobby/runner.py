@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from protocol import Countdown
 
 from ..config import DEFAULTS
-from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
+from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict, choice_to_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics
 from ..store import GameRecorder, GuestRecord, Store, TableRecord
@@ -17,6 +17,7 @@ from .clock import Clock
 from .errors import TableError
 from .seating import Seating
 from .turns import Turns
+from .tutorial import DECK, FREE_PLAY, PLAYER, ROUND_OVER, STEPS, WATCH, Step, describe
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +29,8 @@ class TableSettings:
     round_pause: float = DEFAULTS.table.round_pause  # seconds between rounds, at most
     bot_budget: float = DEFAULTS.table.hard_bot_cpu_ms / 1000  # CPU seconds a hard bot thinks
     bot_deadline: float = 5.0  # seconds after which a searching bot's answer is not awaited
+    hint_burst: int = DEFAULTS.table.hints_per_minute  # hints a seat may ask for a minute
+    hint_interval: float = 60.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,8 +68,11 @@ class GameRunner:
         changed: Callable[[], None],
         before_round: Callable[[], None] = lambda: None,
         describe: Callable[[], TableRecord] | None = None,
+        tutorial: bool = False,
     ) -> None:
         self.code, self.edition, self.seating, self.timer = code, edition, seating, timer
+        self.tutorial = tutorial  # the first round is the tutorial's scripted one
+        self._script_at = 0  # the scripted round's decisions made so far
         self.settings, self.deps = settings, deps
         self.status = "waiting"
         self.game: Game | None = None
@@ -134,6 +140,9 @@ class GameRunner:
             raise TableError("no_game", "no round is being played")
         if game.pending is None or game.pending.seat != index:
             raise TableError("not_your_turn", "it is not your decision")
+        step = self.scripted_step()
+        if step is not None and choice != step.choice:
+            raise TableError("tutorial_step", f"in this lesson, play: {describe(step.choice)}")
         try:
             game.act(index, choice)
         except EngineError as err:
@@ -199,7 +208,10 @@ class GameRunner:
     def _start_round(self) -> None:
         self._before_round()
         self._ready.clear()
-        self.game.start_round()
+        if self.tutorial and self.epoch == 1 and self.game.round == 0:
+            self.game.start_round(deck=DECK, start=PLAYER)
+        else:
+            self.game.start_round()
         self.status = "playing"
         self._stepped()
 
@@ -223,6 +235,8 @@ class GameRunner:
 
     def _accepted(self, index: int, choice: Choice) -> None:
         """The engine took `index`'s choice: count it and record it for replays."""
+        if self.scripted_step() is not None:
+            self._script_at += 1
         if self.recorder is not None:
             self.recorder.action(index, choice)
         if self.deps.metrics is not None:
@@ -248,3 +262,40 @@ class GameRunner:
         self.game.act(index, accepted)
         self._accepted(index, accepted)
         self._stepped()
+
+    # ---------------------------------------------------------------- the tutorial
+
+    def scripted_step(self) -> Step | None:
+        """The tutorial's step pending now, while its scripted round is played."""
+        game = self.game
+        if not self.tutorial or self.epoch != 1 or game is None or game.round != 1:
+            return None
+        if self.status != "playing" or game.round_over or self._script_at >= len(STEPS):
+            return None
+        return STEPS[self._script_at]
+
+    def view(self, index: int | None) -> dict | None:
+        """What seat `index` (None: a spectator) sees of the game; in the scripted round, the
+        scripted choice is its only one."""
+        if self.game is None:
+            return None
+        view = self.game.view(index)
+        step = self.scripted_step()
+        if step is not None and view["choices"]:
+            view["choices"] = [choice_to_dict(step.choice)]
+        return view
+
+    def guide(self, index: int | None) -> str | None:
+        """The tutorial's words for the player at `index` now (None: none)."""
+        if not self.tutorial or index != PLAYER or self.game is None:
+            return None
+        if self.epoch == 1 and self.game.round == 1:
+            step = self.scripted_step()
+            if step is None:
+                return ROUND_OVER
+            return step.guide or WATCH
+        return FREE_PLAY if self.status == "playing" else None
+
+    def seat_log(self, index: int) -> list[dict]:
+        """The seat's visible log, extended incrementally (bots and hints read it)."""
+        return self.turns.seat_log(index)

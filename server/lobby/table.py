@@ -17,6 +17,7 @@ from protocol import (
     ChatLine,
     ContinueRound,
     ErrorReply,
+    HintRequest,
     Join,
     Leave,
     RejoinSeat,
@@ -34,9 +35,11 @@ from protocol import (
 from ..engine import Edition, Game, choice_from_dict
 from ..logs import log_table_closed
 from ..store import TableRecord
+from . import tutorial
 from .broadcast import Broadcaster, Header
 from .doors import Doors, Hooks
 from .errors import TableError
+from .hints import HintDesk, HintRule
 from .output import TableOutput
 from .runner import Deps, GameRunner, TableSettings
 from .seating import Member, Seat, Seating
@@ -47,6 +50,11 @@ __all__ = ["Table", "TableError", "TableOutput", "TableSettings"]
 @dataclass(frozen=True, slots=True)
 class Host:
     """The creator takes seat 0 and hosts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Tutor:
+    """The creator of a tutorial table takes seat 0, its bots the others, and it starts."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +97,8 @@ class Table:
         deps: Deps,
         takeover: bool = False,
         private: bool = False,
+        hints: HintRule | None = None,
+        tutorial: bool = False,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
@@ -105,12 +115,22 @@ class Table:
             self._changed,
             self._before_round,
             self._describe,
+            tutorial,
         )
         self._clock = deps.clock
         self._output = output
+        self.hints = HintDesk(
+            hints or HintRule(), self.seating, self.runner, output.send, self._changed
+        )
         header = Header(code, name, edition.id, private)
         self._broadcast = Broadcaster(
-            header, self.seating, self.runner, output.send, deps.clock, deps.metrics
+            header,
+            self.seating,
+            self.runner,
+            output.send,
+            deps.clock,
+            deps.metrics,
+            self.hints.allowed,
         )
         self._last_summary: TableSummary | None = None
         self.closed = False
@@ -129,6 +149,7 @@ class Table:
         runner, seated = self.runner, self.seating.require_seated
         self._commands: dict[type, Callable[[Member, Any], None]] = {
             Host: lambda m, c: doors.take_seat(m, 0, host=True),
+            Tutor: lambda m, c: self._tutor(m),
             Join: lambda m, c: doors.join(m),
             Visit: lambda m, c: doors.visit(m),
             Rejoin: lambda m, c: doors.rejoin(m),
@@ -142,6 +163,7 @@ class Table:
             Rematch: lambda m, c: self._rematch(m),
             ContinueRound: lambda m, c: runner.continue_round(seated(m)),
             Act: lambda m, c: runner.act(seated(m), choice_from_dict(choice_to_wire(c.choice))),
+            HintRequest: lambda m, c: self.hints.ask(m, seated(m)),
             Leave: lambda m, c: doors.depart(m, gone=True),
             Disconnect: lambda m, c: doors.depart(m, gone=False),
             Say: lambda m, c: self._say(c.line),
@@ -184,7 +206,12 @@ class Table:
         return TableRecord(
             self.code,
             self.name,
-            {"timer": self.runner.timer, "takeover": self.doors.takeover, "private": self.private},
+            {
+                "timer": self.runner.timer,
+                "takeover": self.doors.takeover,
+                "private": self.private,
+                "hints": self.hints.rule.allowed,
+            },
             None if host is None else self.seating.seat_of_identity(host),
         )
 
@@ -234,6 +261,12 @@ class Table:
         self._new_game()
         for index in range(len(self.seats)):
             self.doors.tell_code(index)
+
+    def _tutor(self, member: Member) -> None:
+        self.doors.take_seat(member, tutorial.PLAYER, host=True)
+        for index, name in tutorial.BOTS:
+            self.seating.seat_bot(index, tutorial.LEVEL, name)
+        self._start(member)
 
     def _rematch(self, member: Member) -> None:
         self.seating.require_seated(member)

@@ -12,12 +12,13 @@ from protocol.registry import MAX_TIMER
 
 from ..bot_pool import shared_pool
 from ..bots import SEARCHING, Bot, make_bot
-from ..engine import Event, Game
+from ..engine import Event, Game, choice_to_dict
 from .clock import Timer
 from .seating import TAKEOVER_LEVEL, Seating
 
 if TYPE_CHECKING:
     from .runner import Deps, TableSettings
+    from .tutorial import Step
 
 MAX_COUNTDOWN_MS = MAX_TIMER * 1000  # the most a countdown may say
 
@@ -35,6 +36,8 @@ class Playing(Protocol):
     log: list[Event]
 
     def bot_acts(self, index: int, reason: str | None, choice: dict) -> None: ...
+
+    def scripted_step(self) -> Step | None: ...
 
 
 class Turns:
@@ -122,6 +125,10 @@ class Turns:
         runner = self.runner
         game = runner.game
         index = game.pending.seat
+        scripted = runner.scripted_step()
+        if scripted is not None:  # the tutorial's scripted round: the script decides
+            runner.bot_acts(index, reason, choice_to_dict(scripted.choice))
+            return
         level = runner.seating.seats[index].bot_level or TAKEOVER_LEVEL
         bot = self._bots.get(index)
         if bot is None or bot.level != level:
