@@ -3,28 +3,17 @@ the host turns it on)."""
 
 from __future__ import annotations
 
-from test_tui_support import CATALOGUE, FakeLink, burst, screen_text, served
+from test_tui_support import form_request
 
-from protocol import PROTOCOL_VERSION, CreateTable, Welcome, encode
+from protocol import CreateTable
 
 SIZE = (80, 24)
 
 
 async def created(*keys: str) -> CreateTable:
     """The request the form sends after `keys` (from the name field), then Enter."""
-    link = FakeLink()
-    app = served(link, "ana")
-    async with app.run_test(size=SIZE) as pilot:
-        app.deliver(
-            encode(Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "", catalogue=CATALOGUE))
-        )
-        await pilot.pause()
-        await pilot.press("n")
-        await pilot.pause()
-        assert "Late joiners" in screen_text(app) and "watch" in screen_text(app)
-        burst(app, *keys, "enter")
-        await pilot.pause()
-    (request,) = [m for m in link.sent if isinstance(m, CreateTable)]
+    request, form = await form_request(*keys)
+    assert "Late joiners" in form and "watch" in form
     return request
 
 

@@ -7,7 +7,15 @@ from __future__ import annotations
 
 import dataclasses
 
-from test_tui_support import CATALOGUE, FakeLink, burst, new_game, screen_text, served, table_state
+from test_tui_support import (
+    CATALOGUE,
+    FakeLink,
+    form_request,
+    new_game,
+    screen_text,
+    served,
+    table_state,
+)
 
 from protocol import (
     PROTOCOL_VERSION,
@@ -72,19 +80,8 @@ async def test_no_h_where_hints_are_off_or_it_is_not_your_decision() -> None:
 
 async def created(*keys: str) -> CreateTable:
     """The request the new-table form sends after `keys` (from the name field), then Enter."""
-    link = FakeLink()
-    app = served(link, "ana")
-    async with app.run_test(size=SIZE) as pilot:
-        app.deliver(
-            encode(Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "", catalogue=CATALOGUE))
-        )
-        await pilot.pause()
-        await pilot.press("n")
-        await pilot.pause()
-        assert "Hints" in screen_text(app) and "with bots" in screen_text(app)
-        burst(app, *keys, "enter")
-        await pilot.pause()
-    (request,) = [m for m in link.sent if isinstance(m, CreateTable)]
+    request, form = await form_request(*keys)
+    assert "Hints" in form and "with bots" in form
     return request
 
 

@@ -9,7 +9,7 @@ import dataclasses
 from test_tui_support import (
     CATALOGUE,
     FakeLink,
-    burst,
+    form_request,
     new_game,
     screen_text,
     served,
@@ -93,16 +93,8 @@ async def test_an_app_given_a_table_code_visits_it_once_welcomed() -> None:
 
 async def test_the_form_makes_a_private_table_when_asked() -> None:
     async def created(*keys: str) -> CreateTable:
-        link = FakeLink()
-        app = served(link, "ana")
-        async with app.run_test(size=SIZE) as pilot:
-            app.deliver(welcome())
-            await pilot.press("n")
-            await pilot.pause()
-            assert "Private" in screen_text(app) and "listed in the lobby" in screen_text(app)
-            burst(app, *keys, "enter")
-            await pilot.pause()
-        (request,) = [m for m in link.sent if isinstance(m, CreateTable)]
+        request, form = await form_request(*keys)
+        assert "Private" in form and "listed in the lobby" in form
         return request
 
     assert (await created()).private is False

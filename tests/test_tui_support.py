@@ -19,6 +19,7 @@ from protocol import (
     PROTOCOL_VERSION,
     Catalogue,
     ClientMessage,
+    CreateTable,
     Direction,
     Hello,
     SeatInfo,
@@ -71,6 +72,24 @@ def burst(app: App[object], *keys: str) -> None:
     typist or a slow link does, without waiting for any to be handled."""
     for key in keys:
         app.post_message(events.Key(key, key if len(key) == 1 else key_to_character(key)))
+
+
+async def form_request(*keys: str, size: tuple[int, int] = (80, 24)) -> tuple[CreateTable, str]:
+    """What the new-table form of a keyed player sends after `keys` (typed from its name
+    field), then Enter; and the form's screen before the keys."""
+    link = FakeLink()
+    app = served(link, "ana")
+    async with app.run_test(size=size) as pilot:
+        welcome = Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "", catalogue=CATALOGUE)
+        app.deliver(encode(welcome))
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        form = screen_text(app)
+        burst(app, *keys, "enter")
+        await pilot.pause()
+    (request,) = [m for m in link.sent if isinstance(m, CreateTable)]
+    return request, form
 
 
 def screen_text(app: App[object]) -> str:
