@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 import secrets
+from typing import Protocol
 
 from lovelet_tui.app import LoveletApp
 from lovelet_tui.colour import Look, look_for
 
-from .lobby import Attachment, Identity, Lobby
+from .lobby import Identity
+from .lobby.session import SendFrame
 from .ssh.info import SessionInfo
+
+
+class Attachment(Protocol):
+    """A session's end of the game: frames in through `receive`, out through its sink."""
+
+    def receive(self, frame: bytes) -> None: ...
+
+    def detach(self) -> None: ...
+
+
+class Core(Protocol):
+    """What sessions attach to: the in-process `Lobby`, or a front-end's remote core."""
+
+    def attach(
+        self, identity: Identity, send_frame: SendFrame, notice: str | None = None
+    ) -> Attachment: ...
 
 
 class LobbyLink:
@@ -30,7 +48,7 @@ class LobbyLink:
 
 
 def attach_app(
-    lobby: Lobby, identity: Identity, notice: str | None = None, *, look: Look = Look.COLOUR
+    lobby: Core, identity: Identity, notice: str | None = None, *, look: Look = Look.COLOUR
 ) -> LoveletApp:
     """A new app whose frames travel to and from `lobby` as `identity`, drawn in `look`."""
     link = LobbyLink()
@@ -47,7 +65,7 @@ def identity_of(info: SessionInfo) -> Identity:
     return Identity(info.identity, info.nickname, address=info.peer)
 
 
-def ssh_app_factory(lobby: Lobby):
+def ssh_app_factory(lobby: Core):
     """The factory the SSH server calls for each terminal session."""
 
     def make_app(info: SessionInfo) -> LoveletApp:

@@ -71,7 +71,7 @@ async def start(
         store=store,
         metrics=metrics,
         clock=LoopClock(),
-        closer=lambda session, reason: _close(service, session.name, reason),
+        closer=lambda session, reason: close_session(service, session.name, reason),
     )
     service = await start_ssh_server(
         host,
@@ -103,19 +103,25 @@ async def start(
     return RunningServer(service, lobby, store, collector, metrics_server)
 
 
-def _close(service: SSHService, nickname: str, reason: str) -> None:
+def close_session(service: SSHService, nickname: str, reason: str) -> None:
     """End one player's SSH session politely, telling them why."""
     ssh_session = service.sessions.get(nickname)
     if ssh_session is not None:
         ssh_session.request_close(reason)
 
 
-async def serve(config: Config) -> None:
-    """Run until SIGTERM or SIGINT, then stop cleanly."""
+def stop_signals() -> asyncio.Event:
+    """An event set by the first SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    return stop
+
+
+async def serve(config: Config) -> None:
+    """Run until SIGTERM or SIGINT, then stop cleanly."""
+    stop = stop_signals()
     server = await start(config)
     await stop.wait()
     await server.stop(config.shutdown_grace)

@@ -119,6 +119,9 @@ def test_every_level_of_precedence_for_every_key(tmp_path: Path) -> None:
         "admins": ([FP], FP2, f"{FP},{FP2}"),
         "motd": ("one", "two", "three"),
         "color_system": ("standard", "truecolor", "256"),
+        "role": ("core", "frontend", "all"),
+        "broker": ("redis://a:6379/0", "redis://b:6379/1", "unix:///run/redis.sock"),
+        "workers": (2, "3", "4"),
     }
     for setting in SETTINGS:
         if setting.key in samples:

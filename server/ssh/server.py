@@ -69,12 +69,15 @@ async def start_ssh_server(
     color_system: str = "256",
     gatekeeper: Gatekeeper | None = None,
     metrics: Metrics | None = None,
+    reuse_port: bool = False,
 ) -> SSHService:
     """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`.
 
     The host key lives in `data_dir` (created on first start). Refusals and logins are
-    counted in `metrics` when given. Raises HostKeyError when the key file is unusable, and
-    ValueError for an unknown `color_system`.
+    counted in `metrics` when given. With `reuse_port`, other processes may listen on the
+    same port (SO_REUSEPORT: the kernel spreads connections over them). Raises
+    HostKeyError when the key file is unusable, and ValueError for an unknown
+    `color_system`.
     """
     if color_system not in COLOR_SYSTEMS:
         raise ValueError(f"color_system must be one of {sorted(COLOR_SYSTEMS)}")
@@ -107,6 +110,7 @@ async def start_ssh_server(
         keepalive_count_max=limits.keepalive_count_max,
         config=None,
         window=limits.input_window,
+        reuse_port=reuse_port or None,
     )
     service = SSHService(acceptor.get_port(), fingerprint(host_key), registry, acceptor, gate)
     log.info("SSH listening on %s:%d, host key %s", host, service.port, service.fingerprint)
