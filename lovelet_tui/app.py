@@ -126,6 +126,7 @@ class LoveletApp(App[None]):
         match message:
             case Welcome():
                 self.player_name = message.name  # the server may have suffixed it
+                await self._back_to_lobby()  # a second welcome: the game server restarted
                 self.lobby.show_welcome(message)
             case Lobby():
                 self.lobby.show_lobby(message)
@@ -163,6 +164,15 @@ class LoveletApp(App[None]):
         self.table = TableScreen(code)
         await self.push_screen(self.table, callback=self._table_closed)
         return self.table
+
+    async def _back_to_lobby(self) -> None:
+        """Close the table screen (and anything above it) without leaving: the server side
+        starts afresh, and says where the player sits, if anywhere."""
+        if self.table is None:
+            return
+        while self.screen is not self.lobby and self.lobby in self.screen_stack:
+            await self.pop_screen()
+        self.table = None
 
     def _table_closed(self, code: str | None) -> None:
         self.send(Leave())
