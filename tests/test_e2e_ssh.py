@@ -118,9 +118,12 @@ async def test_two_players_and_four_bots_play_a_whole_game(
             last_round = said(names, game.round_winners, player.seat)
             assert f"Round over: {last_round} won" in log_text(player.term)
             assert read_tokens(player.term) == dict(zip(names, game.tokens, strict=True))
-            assert player.decisions > 0 and player.backed_out == 1
+            assert player.decisions > 0 and player.backed_out <= 1
             assert player.rounds_continued == game.round - 1
 
+        # Esc was tried once by each player whose deal offered a later step (a short game can
+        # give a player only cards without one, so the pair is checked, not each)
+        assert sum(player.backed_out for player in players) >= 1
         await ana.send_keys("r")
         for term in (ana, bob):
             await term.wait_for(

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import random
+import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -138,3 +141,36 @@ def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_me
     assert runner.step == step
     runner._decided(step, 1, None, view, log, None)  # the worker failed: medium decides
     assert runner.step > step
+
+
+def pool_workers() -> list[int]:
+    """Process ids of this process's spawned multiprocessing children: the bot pool's."""
+    children: list[int] = []
+    for task in Path("/proc/self/task").iterdir():
+        children += [int(pid) for pid in (task / "children").read_text().split()]
+    return [pid for pid in children if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+
+
+async def test_a_hung_worker_does_not_stall_the_table_past_the_deadline() -> None:
+    settings = TableSettings(bot_delay=0, bot_budget=0.005, bot_deadline=0.5)
+    lobby = Lobby(LobbySettings(table=settings), random.Random(3), clock=LoopClock())
+    ana = Client(lobby, "ana")
+    ana.hello()
+    await ana.wait_for(lambda c: c.lobby)
+    ana.send(CreateTable("t", "2019", 2, None, (BotSpec(1, "hard"),)))
+    await ana.wait_for(lambda c: c.state)
+    ana.send(Start())
+    await ana.wait_for(lambda c: c.my_turn(), 30)
+    discards = len(ana.state.view["seats"][1]["discards"])
+    workers = pool_workers()
+    assert workers, "the pool started no worker"
+    for pid in workers:  # every worker hangs from now on
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        ana.send(act_message(ana.state.view["choices"][0]))
+        await ana.wait_for(lambda c: c.my_turn() or c.state.info.status != "playing", 10)
+        assert ana.state.info.status == "playing"
+        assert len(ana.state.view["seats"][1]["discards"]) == discards + 1  # the bot played
+    finally:
+        for pid in workers:
+            os.kill(pid, signal.SIGCONT)

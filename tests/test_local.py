@@ -8,6 +8,7 @@ from textual.pilot import Pilot
 
 from lovelet_tui.app import LoveletApp
 from server.local import local_app
+from tests.test_lobby import act_message
 
 
 async def settle(pilot: Pilot, app: LoveletApp) -> None:
@@ -43,7 +44,7 @@ async def test_local_mode_hard_bots_play_from_their_worker_processes() -> None:
         deadline = time.monotonic() + 60
         while not hard_bot_played(app):
             assert time.monotonic() < deadline, "the hard bot never played"
-            if app.table.view and app.table.view.get("choices"):
-                await pilot.press("1", "y")  # y: if it was the Princess, play it
+            if app.table.view and app.table.view.get("choices"):  # ana's turn: play something
+                app.send(act_message(app.table.view["choices"][0]))  # (keys: a card's steps vary)
             await pilot.pause(0.05)
         await pilot.press("ctrl+q")

@@ -31,6 +31,7 @@ class TableSettings:
     grace: float = 120.0  # seconds a dropped player's seat is held
     round_pause: float = 20.0  # seconds between rounds unless every player continues
     bot_budget: float = 0.15  # CPU seconds a searching (hard) bot thinks per decision
+    bot_deadline: float = 5.0  # seconds after which a searching bot's answer is not awaited
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,9 +279,12 @@ class GameRunner:
             bot = self._bots[index] = make_bot(level)
         view, log = game.view(index), self._seat_log(index)
         if level in SEARCHING:
-            deliver = partial(self._decided, self.step, index, reason, view, log)
+            step = self.step
+            deliver = partial(self._decided, step, index, reason, view, log)
             seed, seconds = self.deps.rng.getrandbits(64), self.settings.bot_budget
             shared_pool().decide(level, view, log, seed, seconds, deliver)
+            if self.step == step:  # a worker that hangs must not stall the table
+                self.deps.clock.call_later(self.settings.bot_deadline, deliver, None)
             return
         self._bot_acts(index, reason, bot.choose(view, log, self.deps.rng))
 
@@ -294,8 +298,8 @@ class GameRunner:
         choice: dict | None,
     ) -> None:
         """A searching bot's choice is back: play it unless the game has moved on meanwhile
-        (or the seat's player is back); if there is none (the pool failed), the takeover
-        bot's."""
+        (or the seat's player is back); if there is none (the pool failed or missed its
+        deadline), the takeover bot's."""
         if step != self.step or self.closed or not self.seating.seats[index].played_by_bot:
             return
         if choice is None:
