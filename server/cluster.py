@@ -22,15 +22,14 @@ from .bus.broker import Broker, Lease, connect
 from .bus.core import CoreHost
 from .bus.envelope import CORE_CHANNEL, LEASE_KEY
 from .bus.frontend import FrontEnd
-from .clock import LoopClock
 from .collector import Collector
-from .config import Config, lobby_settings, name_rules, ssh_limits
+from .config import Config, name_rules, ssh_limits
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
 from .logs import event, log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
 from .policy import StorePolicy
-from .serve import VERSION, close_session, stop_signals
+from .serve import VERSION, close_session, open_lobby, stop_signals
 from .ssh.keys import load_or_create_host_key
 from .ssh.server import SSHService, start_ssh_server
 from .store import Store
@@ -118,17 +117,11 @@ async def start_core(
     core_id = secrets.token_hex(6)
     lease = Lease(connect(config.broker), LEASE_KEY, core_id, config.core_lease)
     await lease.acquire(lambda why: print(f"lovelet core: {why}", flush=True))
-    store = Store.open(config.database_path)
-    store.abandon_unfinished()
-    policy = StorePolicy(store, config.limits.sessions_per_identity, name_rules(config))
     hosts: list[CoreHost] = []
-    lobby = Lobby(
-        settings or lobby_settings(config),
-        store=store,
-        metrics=metrics,
-        clock=LoopClock(),
-        closer=lambda session, reason: hosts[0].close_session(session, reason),
+    store, lobby = open_lobby(
+        config, settings, metrics, lambda session, reason: hosts[0].close_session(session, reason)
     )
+    policy = StorePolicy(store, config.limits.sessions_per_identity, name_rules(config))
     broker = Broker(config.broker, [CORE_CHANNEL], lambda c, d: hosts[0].on_batch(c, d))
     host = CoreHost(broker, lobby, policy, core_id, config.frontend_timeout)
     hosts.append(host)

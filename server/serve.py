@@ -14,6 +14,7 @@ from .collector import Collector
 from .config import Config, lobby_settings, name_rules, ssh_limits
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
+from .lobby.lobby import CloseSession
 from .logs import log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
 from .policy import StorePolicy
@@ -64,14 +65,11 @@ async def start(
     """
     metrics = metrics or Metrics(VERSION)
     host, port = config.listen_address
-    store = Store.open(config.database_path)
-    store.abandon_unfinished()
-    lobby = Lobby(
-        settings or lobby_settings(config),
-        store=store,
-        metrics=metrics,
-        clock=LoopClock(),
-        closer=lambda session, reason: close_session(service, session.name, reason),
+    store, lobby = open_lobby(
+        config,
+        settings,
+        metrics,
+        lambda session, reason: close_session(service, session.name, reason),
     )
     service = await start_ssh_server(
         host,
@@ -101,6 +99,24 @@ async def start(
     collector = Collector(lambda: sessions.turnover, lambda: len(sessions))  # see its module
     collector.start()
     return RunningServer(service, lobby, store, collector, metrics_server)
+
+
+def open_lobby(
+    config: Config, settings: LobbySettings | None, metrics: Metrics, closer: CloseSession
+) -> tuple[Store, Lobby]:
+    """The store and the lobby over it, as the game starts after any stop or crash: games
+    cut short are recorded as abandoned. Shared by `lovelet serve` and the core of
+    `--role core` (server/cluster.py)."""
+    store = Store.open(config.database_path)
+    store.abandon_unfinished()
+    lobby = Lobby(
+        settings or lobby_settings(config),
+        store=store,
+        metrics=metrics,
+        clock=LoopClock(),
+        closer=closer,
+    )
+    return store, lobby
 
 
 def close_session(service: SSHService, nickname: str, reason: str) -> None:

@@ -207,7 +207,11 @@ async def test_a_silent_front_end_drops_its_players_and_holds_their_seats(
 async def test_redis_restarting_tells_players_and_they_come_back_to_their_seats(
     tmp_path: Path,
 ) -> None:
-    async with redis_server() as redis, core(tmp_path, redis.url), frontend(redis.url) as one:
+    async with (
+        redis_server() as redis,
+        core(tmp_path, redis.url, frontend_timeout=1.0),  # ana counts as dropped meanwhile
+        frontend(redis.url) as one,
+    ):
         ana = await login(one, "ana")
         ana.send(CreateTable("ana's", "2019", 2, bots=(BotSpec(1, "easy"),)))
         first = await ana.wait_for(lambda m: isinstance(m, TableState), "the table")

@@ -198,11 +198,13 @@ class CoreHost:
         if frontend is not None:
             self._drop(frontend, sid)
 
-    def _beat(self, fe: str) -> None:
-        if fe not in self._frontends:
-            self._frontend(fe)
+    def _beat(self, fe: str, attached_to: str | None) -> None:
+        """A front-end's heartbeat. One that believes its sessions attached here, but that
+        this core dropped (silent too long), is asked for them again; one attached to no
+        core or another will send them when it hears this core's heartbeat."""
+        if fe not in self._frontends and attached_to == self.core_id:
             self._send(fe, (Kind.RESYNC,))
-        self._frontends[fe].seen = time.monotonic()
+        self._frontend(fe).seen = time.monotonic()
 
     def _sync(self, fe: str, sessions: list[list[Any]]) -> None:
         """The front-end's sessions, afresh: each says hello again to this core."""

@@ -36,14 +36,14 @@ class Kind(IntEnum):
     # (an identity is [id, name, guest, address])
     FRAME = 3  # frontend, sid, frame
     DETACH = 4  # frontend, sid
-    BEAT = 5  # frontend
+    BEAT = 5  # frontend, id of the core it last attached its sessions to | None
     SYNC = 6  # frontend, [[sid, identity, hello frame | None], ...]: every session it has
     # core → one front-end
     ADMITTED = 20  # sid, nickname, notice | None, refusal | None
     FRAME_OUT = 21  # sid, frame
     CLOSE = 22  # sid, reason
     LOST = 23  # sid: this core has no such session (the frame was not delivered)
-    RESYNC = 24  # (nothing): this core does not know the front-end; send a SYNC
+    RESYNC = 24  # (nothing): this core lost the front-end's sessions; send a SYNC
     # core → every front-end
     CORE = 40  # core id, state ("up" or "stopping")
 

@@ -109,6 +109,7 @@ class FrontEnd:
         self.closer: CloseByName = lambda nickname, reason: None
         self._beats: asyncio.Task[None] | None = None
         self.core_found = asyncio.Event()
+        self._sync_pending = False
 
     def start(self) -> None:
         """Connect to the broker and start the heartbeat."""
@@ -208,9 +209,9 @@ class FrontEnd:
             attachment = self.sessions.get(sid)
             if attachment is not None:
                 attachment.deliver(_frame(ErrorReply("not_delivered", NOT_DELIVERED)))
-            self._sync()
+            self._sync_soon()
         elif kind == Kind.RESYNC:
-            self._sync()
+            self._sync_soon()
         elif kind == Kind.CORE:
             self._core_said(*rest)
 
@@ -229,8 +230,15 @@ class FrontEnd:
             if was_away:
                 self._tell_all(Notice(BACK))
 
+    def _sync_soon(self) -> None:
+        """One sync for every request of this turn (a batch may hold many)."""
+        if not self._sync_pending:
+            self._sync_pending = True
+            asyncio.get_running_loop().call_soon(self._sync)
+
     def _sync(self) -> None:
         """Every session of this front-end, for the core to attach afresh."""
+        self._sync_pending = False
         sessions = [[a.sid, _wire(a.identity), a.hello] for a in self.sessions.values()]
         self._outbox.put((Kind.SYNC, self.id, sessions))
 
@@ -259,7 +267,7 @@ class FrontEnd:
 
     async def _beat_loop(self) -> None:
         while True:
-            self._outbox.put((Kind.BEAT, self.id))
+            self._outbox.put((Kind.BEAT, self.id, self.core_id))
             if self.core_id is not None and time.monotonic() - self._core_seen > self._core_timeout:
                 self._core_away()
             await asyncio.sleep(BEAT_INTERVAL)
