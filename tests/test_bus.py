@@ -32,6 +32,8 @@ from protocol import (
     decode,
     encode,
 )
+from server.bus.broker import connect
+from server.bus.envelope import LEASE_KEY
 from server.bus.frontend import BACK, NOT_DELIVERED, RESTARTING, FrontEnd, RemoteAttachment
 from server.cluster import RunningCore, start_core
 from server.config import Config
@@ -230,3 +232,14 @@ async def test_redis_restarting_tells_players_and_they_come_back_to_their_seats(
         again = await ana.wait_for(lambda m: isinstance(m, TableState), "the seat again", seen)
         assert again.info.code == first.info.code  # type: ignore[union-attr]
         assert again.info.you == 0, "the guest has their seat back"  # type: ignore[union-attr]
+
+
+async def test_a_core_whose_lease_another_core_took_stops(tmp_path: Path) -> None:
+    async with redis_server() as redis, core(tmp_path, redis.url) as running:
+        client = connect(redis.url)
+        try:
+            await client.set(LEASE_KEY, "another core")
+            await asyncio.wait_for(running.lost.wait(), TIMEOUT)
+            assert await client.get(LEASE_KEY) == b"another core", "left to the other core"
+        finally:
+            await client.aclose()

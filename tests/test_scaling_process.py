@@ -26,25 +26,26 @@ from server.bus.frontend import BACK, NOT_DELIVERED, RESTARTING
 SIZE = (100, 40)
 LEASE = "2"
 """Seconds of the core's lease: how long a restarted core waits after a `kill -9`."""
+SLOW_LEASE = "6"
+"""A lease long enough for a key to be sent while no core runs (front-ends notice within a
+second: their heartbeat finds no listener)."""
 RUNNING = re.compile(r"^lovelet core \w+ is running")
+STANDBY = re.compile(r"another core holds the lease: waiting as a standby")
 
 
 def part_env(data_dir: Path, url: str, role: str, **more: str) -> dict[str, str]:
     """One part's settings: fast tables, this broker, a short lease and front-end timeout."""
-    return fast_env(
-        data_dir,
-        LOVELET_ROLE=role,
-        LOVELET_BROKER=url,
-        LOVELET_CORE_LEASE=LEASE,
-        LOVELET_FRONTEND_TIMEOUT="3",
-        **more,
-    )
+    settings = {"LOVELET_CORE_LEASE": LEASE, "LOVELET_FRONTEND_TIMEOUT": "3", **more}
+    return fast_env(data_dir, LOVELET_ROLE=role, LOVELET_BROKER=url, **settings)
 
 
 @asynccontextmanager
-async def core_process(data_dir: Path, url: str) -> AsyncIterator[ServerProcess]:
+async def core_process(
+    data_dir: Path, url: str, lease: str = LEASE
+) -> AsyncIterator[ServerProcess]:
     """`lovelet serve --role core`, once it holds the lease."""
-    async with ServerProcess.run(part_env(data_dir, url, "core")) as core:
+    env = part_env(data_dir, url, "core", LOVELET_CORE_LEASE=lease)
+    async with ServerProcess.run(env) as core:
         await core.wait_line(core.stdout, RUNNING.match, "the core running", START_TIMEOUT)
         yield core
 
@@ -119,17 +120,21 @@ async def test_players_on_two_front_ends_share_the_lobby_and_play_a_game_to_the_
     assert [seat.nickname for seat in game.game.seats][:2] == ["ana", "bo"]
 
 
-async def test_kill_9_of_the_core_mid_round_players_stay_connected_and_come_back(
+async def test_kill_9_of_the_core_mid_round_the_standby_takes_over_and_players_come_back(
     tmp_path: Path,
 ) -> None:
     async with (
         redis_server() as redis,
+        core_process(tmp_path, redis.url, SLOW_LEASE) as core,
         frontend_process(tmp_path, redis.url) as (_, port_one),
         frontend_process(tmp_path, redis.url) as (_, port_two),
-        core_process(tmp_path, redis.url) as core,
         SSHTerminal.connect(port_one, username="ana", size=SIZE) as ana,
         SSHTerminal.connect(port_two, username="bo", size=SIZE) as bo,
+        ServerProcess.run(
+            part_env(tmp_path, redis.url, "core", LOVELET_CORE_LEASE=SLOW_LEASE)
+        ) as standby,
     ):
+        await standby.wait_line(standby.stdout, STANDBY.search, "a standby", START_TIMEOUT)
         await wait_online(ana, "ana", "bo")
         await sit_together(ana, bo)
         core.process.send_signal(signal.SIGKILL)
@@ -138,14 +143,14 @@ async def test_kill_9_of_the_core_mid_round_players_stay_connected_and_come_back
             await wait_text(term, RESTARTING[:40])
         await ana.send_keys("l", "y")  # leave the table: a frame no core receives
         await wait_text(ana, NOT_DELIVERED[:30])
-        async with core_process(tmp_path, redis.url):
-            for term in (ana, bo):
-                await wait_text(term, BACK)
-                await wait_text(term, "signed in as")
-                await wait_online(term, "ana", "bo")
-            code = await create_table(ana, seats=2)
-            await wait_text(bo, code)
-            assert not ana.closed and not bo.closed
+        await standby.wait_line(standby.stdout, RUNNING.match, "the standby taking over", 20)
+        for term in (ana, bo):
+            await wait_text(term, BACK)
+            await wait_text(term, "signed in as")
+            await wait_online(term, "ana", "bo")
+        code = await create_table(ana, seats=2)
+        await wait_text(bo, code)
+        assert not ana.closed and not bo.closed
     (game,) = game_logs(tmp_path).values()
     assert game.game.status == "abandoned", "the cut game is recorded as such"
 
@@ -209,3 +214,11 @@ async def test_workers_run_a_core_and_front_ends_on_one_port(tmp_path: Path) -> 
         assert sum("lovelet is listening on" in line for line in server.stdout) == 2
         server.process.send_signal(signal.SIGTERM)
         assert await server.exited(20) == 0
+
+
+async def test_a_role_without_a_broker_is_refused(tmp_path: Path) -> None:
+    async with ServerProcess.run(fast_env(tmp_path, LOVELET_ROLE="frontend")) as server:
+        assert await server.exited(START_TIMEOUT) == 2
+    assert server.stderr == [
+        "lovelet serve: role frontend needs a broker (--broker redis://HOST:PORT/DB)"
+    ]

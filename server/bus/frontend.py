@@ -222,7 +222,8 @@ class FrontEnd:
             return
         self._core_seen = time.monotonic()
         if core_id != self.core_id:
-            was_away = self.core_id is None and self.core_found.is_set()
+            self._core_away()  # another core took over: the one before is gone
+            was_away = self.core_found.is_set()
             self.core_id = core_id
             self.core_found.set()
             log.info("attached to core %s", core_id)
