@@ -550,7 +550,9 @@ async def pick_seats(host: Player, seats: int) -> None:
 
 
 async def join(player: Player, code: str) -> None:
-    """From the lobby: the newest table is the last row; ctrl+end, then j."""
+    """From the lobby, once the table is listed there (with front-ends, the list can come
+    a moment after the host's screen): the newest table is the last row; ctrl+end, then j."""
+    await player.expect(code, fresh=False)
     player.press(CTRL_END)
     await player.expect("Before the game", send="j")
     if code not in player.text:

@@ -33,7 +33,7 @@ from protocol import (
     encode,
 )
 from server.bus.broker import connect
-from server.bus.envelope import LEASE_KEY
+from server.bus.envelope import CORE_CHANNEL, LEASE_KEY, Kind, pack_batch
 from server.bus.frontend import BACK, NOT_DELIVERED, RESTARTING, FrontEnd, RemoteAttachment
 from server.cluster import RunningCore, start_core
 from server.config import Config
@@ -243,3 +243,16 @@ async def test_a_core_whose_lease_another_core_took_stops(tmp_path: Path) -> Non
             assert await client.get(LEASE_KEY) == b"another core", "left to the other core"
         finally:
             await client.aclose()
+
+
+async def test_garbage_on_the_core_channel_is_logged_and_changes_nothing(tmp_path: Path) -> None:
+    async with redis_server() as redis, core(tmp_path, redis.url), frontend(redis.url) as one:
+        client = connect(redis.url)
+        try:
+            assert await client.publish(CORE_CHANNEL, b"\xc1 not msgpack") == 1
+            bad = pack_batch([(99,), (Kind.FRAME,), (Kind.DETACH, "x", "y", "z")])
+            assert await client.publish(CORE_CHANNEL, bad) == 1
+        finally:
+            await client.aclose()
+        ana = await login(one, "ana")
+        await ana.wait_for(online_with("ana"), "the lobby")

@@ -72,6 +72,15 @@ class Broker:
             log.debug("publish to %s failed: %s", channel, err)
             return None
 
+    async def subscribers(self, channels: list[str]) -> dict[str, int] | None:
+        """How many listen on each channel now; None when Redis is unreachable."""
+        try:
+            counts = await self.redis.pubsub_numsub(*channels)
+        except (RedisError, OSError) as err:
+            log.debug("numsub failed: %s", err)
+            return None
+        return {(c.decode() if isinstance(c, bytes) else c): int(n) for c, n in counts}
+
     async def close(self) -> None:
         """Stop listening and close the connections."""
         if self._task is not None:

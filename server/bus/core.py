@@ -154,8 +154,8 @@ class CoreHost:
                 continue
             try:
                 handler(*message[1:])
-            except (TypeError, ValueError):
-                log.exception("malformed bus message %r", message[:1])
+            except Exception:  # one bad message must not cost the rest of the batch
+                log.exception("error handling bus message %r", message[:1])
 
     def _admit(self, fe: str, sid: str, identity: str | None, address: str, wanted: str) -> None:
         admission = self._gatekeeper.admit(identity, address, wanted, self.names.online())
@@ -243,14 +243,22 @@ class CoreHost:
     async def _beat_loop(self) -> None:
         while True:
             await self._broker.publish(CORES_CHANNEL, self._announcement("up"))
-            self._drop_silent()
+            await self._drop_silent()
             await asyncio.sleep(BEAT_INTERVAL)
 
-    def _drop_silent(self) -> None:
-        """A front-end silent for `frontend_timeout` died: its players dropped."""
+    async def _drop_silent(self) -> None:
+        """A front-end silent for `frontend_timeout` that no longer listens on its channel
+        died: its players dropped. (One that still listens is only slow, or this core was:
+        a loop that fell behind has heartbeats still unread.)"""
         now = time.monotonic()
-        for frontend in list(self._frontends.values()):
-            if now - frontend.seen > self._timeout:
+        silent = [f for f in self._frontends.values() if now - f.seen > self._timeout]
+        if not silent:
+            return
+        listening = await self._broker.subscribers([f.outbox.channel for f in silent])
+        if listening is None:
+            return  # Redis is away: nothing is known; front-ends re-attach when it is back
+        for frontend in silent:
+            if listening.get(frontend.outbox.channel, 0) == 0:
                 log.warning(
                     "front-end %s silent for %.0f s: its %d sessions dropped",
                     frontend.id,

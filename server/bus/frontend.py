@@ -2,10 +2,10 @@
 
 `FrontEnd` stands where the in-process `Lobby` stands: `attach` gives each app an
 attachment whose frames travel to the core and back. It is also the SSH layer's
-gatekeeper: admission (bans, names, sessions per key) is asked of the core. It watches the
-core's heartbeat: while no core answers, players are told the game server is restarting
-and each frame they send is answered "not delivered"; when a core is back (a standby, or
-the same one restarted), every session attaches to it again by itself.
+gatekeeper: admission (bans, names, sessions per key) is asked of the core. While no core
+listens (its heartbeat, or any frame, reaches nobody), players are told the game server
+is restarting and each frame they send is answered "not delivered"; when a core is back
+(a standby, or the same one restarted), every session attaches to it again by itself.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ import contextlib
 import contextvars
 import logging
 import secrets
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -40,9 +39,8 @@ from .envelope import (
 log = logging.getLogger(__name__)
 
 BEAT_INTERVAL = 1.0
-"""Seconds between this front-end's heartbeats (and its checks of the core's)."""
-CORE_TIMEOUT = 3.0
-"""Seconds without the core's heartbeat before it counts as away."""
+"""Seconds between this front-end's heartbeats. One that no core receives (PUBLISH counts
+no listener) means the core is away: its connection to Redis closed with it."""
 ADMISSION_TIMEOUT = 5.0
 """Seconds a login waits for the core's answer."""
 RESTARTING = "The game server is restarting: stay connected, you will be back by yourself."
@@ -91,7 +89,7 @@ class RemoteAttachment:
 class FrontEnd:
     """The core, through the broker, for this process's sessions (and their gatekeeper)."""
 
-    def __init__(self, url: str, *, core_timeout: float = CORE_TIMEOUT) -> None:
+    def __init__(self, url: str) -> None:
         self.id = secrets.token_hex(6)
         self.broker = Broker(
             url,
@@ -103,8 +101,6 @@ class FrontEnd:
         self.sessions: dict[str, RemoteAttachment] = {}
         self.core_id: str | None = None
         """The core these sessions are attached to; None while none answers."""
-        self._core_seen = 0.0
-        self._core_timeout = core_timeout
         self._admissions: dict[str, asyncio.Future[Admission]] = {}
         self.closer: CloseByName = lambda nickname, reason: None
         self._beats: asyncio.Task[None] | None = None
@@ -184,8 +180,8 @@ class FrontEnd:
         for message in unpack_batch(data):
             try:
                 self._handle(message)
-            except (TypeError, ValueError):
-                log.exception("malformed bus message %r", message[:1])
+            except Exception:  # one bad message must not cost the rest of the batch
+                log.exception("error handling bus message %r", message[:1])
 
     def _handle(self, message: list[Any]) -> None:
         kind, *rest = message
@@ -220,7 +216,6 @@ class FrontEnd:
             if core_id == self.core_id:
                 self._core_away()
             return
-        self._core_seen = time.monotonic()
         if core_id != self.core_id:
             self._core_away()  # another core took over: the one before is gone
             was_away = self.core_found.is_set()
@@ -269,6 +264,4 @@ class FrontEnd:
     async def _beat_loop(self) -> None:
         while True:
             self._outbox.put((Kind.BEAT, self.id, self.core_id))
-            if self.core_id is not None and time.monotonic() - self._core_seen > self._core_timeout:
-                self._core_away()
             await asyncio.sleep(BEAT_INTERVAL)
