@@ -10,6 +10,7 @@ from textual.filter import LineFilter
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.colour import ANSI_THEME, Look, look_filters
+from lovelet_tui.editions import NO_CATALOGUE
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.screens.help import HelpScreen
@@ -19,6 +20,7 @@ from lovelet_tui.screens.table import TableScreen
 from lovelet_tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
 from protocol import (
     PROTOCOL_VERSION,
+    Catalogue,
     ChatLine,
     ClientMessage,
     CreateTable,
@@ -35,6 +37,7 @@ from protocol import (
     Spectate,
     Stats,
     TableState,
+    Visit,
     Welcome,
     decode,
     encode,
@@ -53,8 +56,11 @@ class LoveletApp(App[None]):
     HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
     VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, "-tall")]
 
-    def __init__(self, link: Link, name: str = "", *, look: Look = Look.COLOUR) -> None:
-        """A session sending through `link` as `name`, drawn in `look`."""
+    def __init__(
+        self, link: Link, name: str = "", *, look: Look = Look.COLOUR, visit: str | None = None
+    ) -> None:
+        """A session sending through `link` as `name`, drawn in `look`; with `visit` (a table
+        code), it goes to that table once welcomed."""
         super().__init__(ansi_color=look is Look.SIXTEEN)
         self.colour_theme = self.theme  # the theme of the colour and monochrome looks
         self.look = look
@@ -63,9 +69,12 @@ class LoveletApp(App[None]):
         self.stylesheet.set_variables(self.get_css_variables())  # read before the theme was set
         self.link = link
         self.player_name = name
+        self.catalogue: Catalogue = NO_CATALOGUE  # the server's editions and bot levels
         self.lobby = LobbyScreen()
         self.table: TableScreen | None = None
         self.left: str | None = None  # the table just left: late updates for it are dropped
+        self.visit = visit
+        self.invite: str | None = None  # the server's command before a table code
 
     def deliver(self, frame: bytes) -> None:
         """Take one frame from the server side. Safe from any task: it only decodes and posts."""
@@ -90,7 +99,7 @@ class LoveletApp(App[None]):
         except LocalProtocolError as err:
             self.notify(err.reason, title="Not sent", severity="error", markup=False)
             return
-        if isinstance(message, Join | Spectate | CreateTable):
+        if isinstance(message, Join | Spectate | Visit | CreateTable):
             self.left = None
         self.link.send(frame)
 
@@ -126,8 +135,13 @@ class LoveletApp(App[None]):
         match message:
             case Welcome():
                 self.player_name = message.name  # the server may have suffixed it
+                self.catalogue = message.catalogue
+                self.invite = message.invite
                 await self._back_to_lobby()  # a second welcome: the game server restarted
                 self.lobby.show_welcome(message)
+                if self.visit is not None:
+                    self.send(Visit(self.visit))
+                    self.visit = None
             case Lobby():
                 self.lobby.show_lobby(message)
             case TableState():
@@ -140,6 +154,8 @@ class LoveletApp(App[None]):
                 self.notify(message.message, title="Refused", severity="error", markup=False)
                 if self.table is not None:
                     self.table.reopen()
+                else:
+                    self.lobby.show_notice(message.message)
             case Notice():
                 self.lobby.show_notice(message.text)
                 self.notify(message.text, markup=False)
@@ -168,6 +184,7 @@ class LoveletApp(App[None]):
     async def _back_to_lobby(self) -> None:
         """Close the table screen (and anything above it) without leaving: the server side
         starts afresh, and says where the player sits, if anywhere."""
+        self.left = None  # a table left meanwhile may be the one the server puts us back at
         if self.table is None:
             return
         while self.screen is not self.lobby and self.lobby in self.screen_stack:

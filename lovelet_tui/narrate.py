@@ -25,7 +25,7 @@ HEADLINES = frozenset({"round_start", "round_end", "game_end"})
 REASONS = {"last_standing": "last one standing", "showdown": "highest card"}
 NO_EFFECT_WHY = {"no_target": "no one could be chosen", "empty_deck": "the deck is empty"}
 # why a token was given, where the reason is not a card's id (see docs/engine.md)
-TOKEN_REASONS = {"round": "round win", "pair": "Princess pair"}
+TOKEN_REASONS = {"round": "round win", "pair": "pair bonus"}
 PRIVATE_STYLE = "italic"
 HEADLINE_STYLE = "bold"
 
@@ -116,8 +116,9 @@ def _guess(event: Event, names: Names) -> str:
 
 
 def _assassin(event: Event, names: Names) -> str:
-    guard = names.whose(event.get("guard"))
-    return f"{_actor(event, names)} revealed the Assassin to {guard} Guard"
+    """The event is named after the card revealed."""
+    card, guesser = names.card(str(event.get("kind"))), names.whose(event.get("guard"))
+    return f"{_actor(event, names)} revealed the {card} against {guesser} guess"
 
 
 def _look(event: Event, names: Names) -> str:
@@ -235,7 +236,7 @@ def round_awards(events: Iterable[Event]) -> list[tuple[int, str]]:
 
 
 def token_reason(reason: str, names: Names) -> str:
-    """Why a token was given, in words: "round win", "Princess pair", or the card's name."""
+    """Why a token was given, in words: "round win", "pair bonus", or the card's name."""
     return TOKEN_REASONS.get(reason) or names.card(reason)
 
 

@@ -7,7 +7,7 @@ serialisation logic. Lists are tuples so messages stay immutable.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 # --- act choices ----------------------------------------------------------------------------
@@ -58,7 +58,7 @@ class BotSpec:
     """A bot to seat when a table is created."""
 
     seat: int
-    level: str  # one of registry.BOT_LEVELS: "easy" | "medium" | "hard"
+    level: str  # one of the catalogue's `bot_levels`
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +73,8 @@ class Hello:
 @dataclass(frozen=True, slots=True)
 class CreateTable:
     """Open a table and sit at it; `timer` is seconds per decision, None for no timer;
-    `takeover`: players who join a started game may take a bot's seat at the next round."""
+    `takeover`: players who join a started game may take a bot's seat at the next round;
+    `private`: not listed in the lobby, reachable by its (long) code only."""
 
     TYPE: ClassVar[str] = "create_table"
     name: str
@@ -82,6 +83,7 @@ class CreateTable:
     timer: int | None = None
     bots: tuple[BotSpec, ...] = ()
     takeover: bool = False
+    private: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,6 +91,15 @@ class Join:
     """Join the table with this code as a player."""
 
     TYPE: ClassVar[str] = "join"
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """Go to the table with this code (an invite): a free seat if it waits for players and
+    has one, else watching."""
+
+    TYPE: ClassVar[str] = "visit"
     code: str
 
 
@@ -132,7 +143,7 @@ class Stand:
 
 @dataclass(frozen=True, slots=True)
 class AddBot:
-    """Host: put a bot of `level` (one of registry.BOT_LEVELS) in an empty seat."""
+    """Host: put a bot of `level` (one of the catalogue's `bot_levels`) in an empty seat."""
 
     TYPE: ClassVar[str] = "add_bot"
     seat: int
@@ -207,6 +218,7 @@ ClientMessage = (
     | CreateTable
     | Join
     | RejoinSeat
+    | Visit
     | Spectate
     | Leave
     | Sit
@@ -229,9 +241,50 @@ DEFAULT_TIMER = 90  # seconds per decision at new tables, unless the server says
 
 
 @dataclass(frozen=True, slots=True)
+class CardInfo:
+    """One card of an edition's reference: its id, name, value, copies in the deck and effect;
+    `out_if_played`: playing or discarding it knocks its player out."""
+
+    id: str
+    name: str
+    value: int
+    count: int
+    text: str
+    out_if_played: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class EditionInfo:
+    """An edition as menus show it: id, long and short names, player range, rules, cards."""
+
+    id: str
+    name: str
+    short: str
+    min_players: int
+    max_players: int
+    rules: str
+    cards: tuple[CardInfo, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Catalogue:
+    """What this server offers: its editions (`default_edition` first in the new-table form)
+    and its bot levels, weakest first. The app shows these and keeps no list of its own."""
+
+    editions: tuple[EditionInfo, ...]
+    bot_levels: tuple[str, ...]
+    default_edition: str
+
+    def edition(self, edition_id: str) -> EditionInfo | None:
+        """The edition with that id, None if this server does not offer it."""
+        return next((e for e in self.editions if e.id == edition_id), None)
+
+
+@dataclass(frozen=True, slots=True)
 class Welcome:
     """Answer to `hello`: the name in use, the SSH identity (None for a guest), the motd,
-    whether this session may send `admin` commands, and the turn timer new tables start with."""
+    whether this session may send `admin` commands, the turn timer new tables start with,
+    and the server's `catalogue` of editions and bot levels."""
 
     TYPE: ClassVar[str] = "welcome"
     version: int
@@ -241,6 +294,10 @@ class Welcome:
     motd: str = ""
     admin: bool = False
     timer: int | None = DEFAULT_TIMER
+    invite: str | None = None
+    """The command before a table code that reaches this server, e.g. `ssh -t -p 2222
+    play.example.org`; None where there is no SSH (local play)."""
+    catalogue: Catalogue = field(kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +311,7 @@ class TableSummary:
     taken: int
     status: str  # "waiting" | "playing" | "round_over" | "finished"
     spectators: int
+    private: bool = False  # listed to administrators only
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,6 +354,7 @@ class TableInfo:
     status: str  # "waiting" | "playing" | "round_over" | "finished"
     timer: int | None
     you: int | None
+    private: bool = False  # not listed in the lobby: reachable by its code only
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,7 +44,12 @@ MAX_NOTE = 200
 MAX_TIMESTAMP = 40  # an ISO 8601 date and time
 MAX_TALLY = 2**31 - 1  # games or wins
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
-BOT_LEVELS = ("easy", "medium", "hard")  # server.bots.LEVELS, weakest first
+MAX_EDITIONS = 32  # editions in the catalogue
+MAX_CARDS = 32  # kinds of card in one edition
+MAX_CARD_TEXT = 200  # a card's name (MAX_NAME) and effect
+MAX_RULES = 4000  # an edition's short rules
+MAX_LEVELS = 16  # bot levels in the catalogue
+MAX_INVITE = 300  # `welcome.invite`: ssh, options, a user name and a host name
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
@@ -52,7 +57,7 @@ SEAT = Int(0, MAX_SEATS - 1)
 NAME = Text(MAX_NAME)
 CODE = Text(MAX_CODE)
 CARD = Ident(32)
-LEVEL = OneOf(*BOT_LEVELS)
+LEVEL = Ident(16)  # a bot level: the server checks it against its registry
 STATUS = OneOf(*STATUSES)
 COUNT = Int(0, 1_000_000)
 TALLY = Int(0, MAX_TALLY)
@@ -87,9 +92,11 @@ TO_SERVER = Tagged(
                 "timer": Nullable(Int(1, MAX_TIMER)),
                 "bots": ListOf(Record(m.BotSpec, {"seat": SEAT, "level": LEVEL}), MAX_SEATS - 1),
                 "takeover": Bool(),
+                "private": Bool(),
             },
         ),
         Record(m.Join, {"code": CODE}),
+        Record(m.Visit, {"code": CODE}),
         Record(m.RejoinSeat, {"code": CODE}),
         Record(m.Spectate, {"code": CODE}),
         Record(m.Leave, {}),
@@ -126,6 +133,7 @@ TABLE_SUMMARY = Record(
         "taken": Int(0, MAX_SEATS),
         "status": STATUS,
         "spectators": COUNT,
+        "private": Bool(),
     },
 )
 
@@ -145,6 +153,7 @@ TABLE_INFO = Record(
         "status": STATUS,
         "timer": Nullable(Int(1, MAX_TIMER)),
         "you": Nullable(SEAT),
+        "private": Bool(),
     },
 )
 
@@ -197,6 +206,42 @@ STATS = Record(
     },
 )
 
+CARD_INFO = Record(
+    m.CardInfo,
+    {
+        "id": CARD,
+        "name": Text(MAX_NAME),
+        "value": Int(0, 255),
+        "count": Int(1, 255),
+        "text": Text(MAX_CARD_TEXT),
+        "out_if_played": Bool(),
+    },
+)
+
+CATALOGUE = Record(
+    m.Catalogue,
+    {
+        "editions": ListOf(
+            Record(
+                m.EditionInfo,
+                {
+                    "id": EDITION,
+                    "name": Text(MAX_TABLE_NAME),
+                    "short": Text(MAX_CODE),
+                    "min_players": Int(2, MAX_SEATS),
+                    "max_players": Int(2, MAX_SEATS),
+                    "rules": Text(MAX_RULES, multiline=True),
+                    "cards": ListOf(CARD_INFO, MAX_CARDS, min_items=1),
+                },
+            ),
+            MAX_EDITIONS,
+            min_items=1,
+        ),
+        "bot_levels": ListOf(LEVEL, MAX_LEVELS, min_items=1),
+        "default_edition": EDITION,
+    },
+)
+
 TO_CLIENT = Tagged(
     [
         Record(
@@ -209,6 +254,8 @@ TO_CLIENT = Tagged(
                 "motd": Text(MAX_MOTD, min_len=0, multiline=True),
                 "admin": Bool(),
                 "timer": Nullable(Int(1, MAX_TIMER)),
+                "invite": Nullable(Text(MAX_INVITE)),
+                "catalogue": CATALOGUE,
             },
         ),
         Record(

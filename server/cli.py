@@ -14,7 +14,7 @@ import platformdirs
 from .admin import add_admin_parser
 from .bots import LEVELS
 from .config import Config, add_config_flags
-from .engine import EDITIONS
+from .engine import DEFAULT_EDITION, EDITIONS
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -155,7 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
     scenario.set_defaults(run=_scenario)
 
     sim = commands.add_parser("simulate", help="play games of random players or bots")
-    sim.add_argument("--edition", choices=sorted(EDITIONS), default="2019")
+    sim.add_argument("--edition", choices=sorted(EDITIONS), default=DEFAULT_EDITION)
     sim.add_argument("--players", type=int, default=4)
     sim.add_argument("--games", type=int, default=1000)
     sim.add_argument("--seed", type=int, default=1)
@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     init.set_defaults(run=_config_init)
 
     local = commands.add_parser("play", help="play in this terminal against bots")
-    local.add_argument("--edition", choices=sorted(EDITIONS), default="2019")
+    local.add_argument("--edition", choices=sorted(EDITIONS), default=DEFAULT_EDITION)
     local.add_argument("--players", type=int, default=4)
     local.add_argument("--bots", choices=LEVELS, default="medium")
     local.add_argument(

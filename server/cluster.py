@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import secrets
 import signal
@@ -17,26 +18,26 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
-from . import cursor_moves, strips
 from .bus.broker import Broker, Lease, connect
 from .bus.core import CoreHost
 from .bus.envelope import CORE_CHANNEL, LEASE_KEY
 from .bus.frontend import FrontEnd
 from .collector import Collector
-from .config import Config, name_rules, ssh_limits
+from .config import Config, invite_command, name_rules, ssh_limits
 from .glue import ssh_app_factory
 from .lobby import Lobby, LobbySettings
 from .logs import event, log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
 from .policy import StorePolicy
-from .serve import VERSION, close_session, open_lobby, stop_signals
+from .serve import RESTART_MESSAGE, VERSION, close_session, open_lobby, stop_signals
+from .ssh import compat
 from .ssh.keys import load_or_create_host_key
 from .ssh.server import SSHService, start_ssh_server
 from .store import Store
 
 log = logging.getLogger(__name__)
 
-CORE_WAIT = 15.0
+CORE_WAIT = 30.0
 """Seconds a new front-end waits for a core before it listens anyway (logins are then told
 the game server is restarting until one answers)."""
 RESTART_DELAY = 1.0
@@ -72,7 +73,9 @@ class RunningCore:
     _keeper: asyncio.Task[None] | None = None
 
     async def stop(self, grace: float) -> None:
-        """Tell everyone, let rounds finish (at most `grace` s), save, give the lease up."""
+        """Let rounds that could not be stored finish (at most `grace` s), keep the tables
+        in play for the next core, give the lease up. Players stay on their front-ends,
+        which tell them the game server restarts."""
         if self.stopped:
             return
         self.stopped = True
@@ -80,14 +83,11 @@ class RunningCore:
             self._keeper.cancel()
         if not self.lost.is_set():
             log_stopping(self.host.session_count(), grace)
-            self.lobby.announce(
-                f"The server is stopping: rounds in play get {grace:.0f} s to finish."
-            )
             rounds_over = asyncio.Event()
             self.lobby.when_rounds_over(rounds_over.set)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(rounds_over.wait(), grace)
-        self.lobby.shut_down()
+        self.lobby.shut_down(keep=True)
         await self.host.stop()
         if not self.lost.is_set():
             await self.lease.release()
@@ -122,6 +122,8 @@ async def start_core(
         config, settings, metrics, lambda session, reason: hosts[0].close_session(session, reason)
     )
     policy = StorePolicy(store, config.limits.sessions_per_identity, name_rules(config))
+    invite = invite_command(config, config.listen_address[1])  # the front-ends' port
+    lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
     broker = Broker(config.broker, [CORE_CHANNEL], lambda c, d: hosts[0].on_batch(c, d))
     host = CoreHost(broker, lobby, policy, core_id, config.frontend_timeout)
     hosts.append(host)
@@ -163,7 +165,7 @@ class RunningFrontend:
     async def stop(self) -> None:
         """Close every session (their seats are held on the core), then disconnect."""
         log_stopping(len(self.service.sessions), 0)
-        await self.service.close()
+        await self.service.close(RESTART_MESSAGE)
         await self.frontend.stop()
         if self.metrics_server is not None:
             self.metrics_server.close()
@@ -206,8 +208,7 @@ async def start_frontend(config: Config, metrics: Metrics | None = None) -> Runn
     log_started(
         f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
     )
-    strips.install()
-    cursor_moves.install()
+    compat.install_patches()  # rendered lines freed without a cycle collection, shared moves
     sessions = service.sessions
     collector = Collector(lambda: sessions.turnover, lambda: len(sessions))
     collector.start()
@@ -280,7 +281,7 @@ async def supervise(config: Config, argv: Sequence[str]) -> int:
     host, port = config.listen_address
     port = port or free_port(host)
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    core = Child("the core", child_command(argv, "core"))
+    core = Child("the core", child_command(argv, "core", "--listen", listen))  # invites
     frontend = child_command(argv, "frontend", "--listen", listen, "--metrics-listen", "")
     frontends = [Child(f"front-end {n}", frontend) for n in range(1, config.workers + 1)]
     stopping = asyncio.Event()

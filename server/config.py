@@ -1,5 +1,10 @@
 """Operator configuration: defaults < TOML file < LOVELET_* environment < command-line flags.
 
+This is the one place every operator-settable default is written (`Limits`, `TableTimings`,
+`Config`); the settings objects the SSH layer, lobby and tables run with read their defaults
+from `DEFAULTS` here, so a default changes in one line. (The store knows no configuration: the
+nickname rules' defaults are `NameRules`', read from there.)
+
 Every setting has a dotted key (`listen`, `limits.per_address`), an environment variable
 (`LOVELET_` + the key in capitals, dots as underscores: `LOVELET_LIMITS_PER_ADDRESS`) and a
 flag (`--` + the key with dots and underscores as dashes: `--limits-per-address`). The file
@@ -12,6 +17,7 @@ import argparse
 import difflib
 import math
 import re
+import socket
 import textwrap
 import tomllib
 from collections.abc import Iterable, Mapping
@@ -22,10 +28,14 @@ from typing import TYPE_CHECKING, Any
 
 import platformdirs
 
+from protocol.messages import DEFAULT_TIMER
+from protocol.registry import MAX_CHAT, MAX_MOTD, MAX_TIMER
+
+from .store.players import NameRules
+
 if TYPE_CHECKING:
     from .lobby import LobbySettings, TableSettings
     from .ssh.limits import SSHLimits
-    from .store import NameRules
 
 
 ENV_PREFIX = "LOVELET_"
@@ -38,9 +48,7 @@ LOG_FORMATS = ("text", "json")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 ROLES = ("all", "core", "frontend")
 BROKER_SCHEMES = ("redis", "rediss", "unix")
-MAX_MOTD = 2000  # protocol.registry.MAX_MOTD
-MAX_CHAT = 200  # protocol.registry.MAX_CHAT
-MAX_TIMER = 3600  # protocol.registry.MAX_TIMER
+MAX_HOST = 253  # a DNS name
 FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 _HOSTNAME_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
 _IPV6_RE = re.compile(r"[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*(?:%[A-Za-z0-9_.-]+)?")
@@ -57,6 +65,9 @@ class ConfigError(Exception):
 
 
 # --------------------------------------------------------------------------- the settings
+
+
+_NAMES = NameRules()
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +94,10 @@ class Limits:
     keys_per_second: float = 50.0
     key_burst: int = 200
     key_flood: int = 2000
-    names_per_key: int = 5
-    name_expiry_days: float = 180.0
+    names_per_key: int = _NAMES.per_key  # the store's own defaults (it reads no config)
+    name_expiry_days: float = _NAMES.expire_after / timedelta(days=1)
+    code_tries: int = 10
+    code_try_seconds: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +107,7 @@ class TableTimings:
     bot_delay: float = 0.8
     disconnect_grace: float = 120.0
     round_pause: float = 20.0
-    turn_timer: int = 90
+    turn_timer: int = DEFAULT_TIMER
     hard_bot_cpu_ms: int = 150
 
 
@@ -117,6 +130,8 @@ class Config:
     color_system: str = "256"
     shutdown_grace: float = 60.0
     leaderboard_min_games: int = 3
+    public_host: str = ""
+    public_port: int = 0
     role: str = "all"
     broker: str | None = None
     workers: int = 0
@@ -248,6 +263,19 @@ class Address(Kind):
 
     def to_toml(self, value: object) -> str:
         return _toml_string("" if value is None else str(value))
+
+
+@dataclass(frozen=True)
+class Host(Kind):
+    """A host name or an IP address (IPv6 without brackets); empty = the default."""
+
+    def from_text(self, text: str) -> object:
+        text = text.strip()
+        if text and not (_HOSTNAME_RE.fullmatch(text) or _IPV6_RE.fullmatch(text)):
+            raise ValueError(f"bad host name {text!r}")
+        if len(text) > MAX_HOST:
+            raise ValueError(f"longer than {MAX_HOST} characters")
+        return text
 
 
 @dataclass(frozen=True)
@@ -396,12 +424,26 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "shutdown_grace",
         Number(0, 3600),
-        "Seconds running rounds get to finish after SIGTERM before everyone is disconnected.",
+        "Seconds a round that cannot be kept for the restart (its game not stored) gets to "
+        "finish after SIGTERM; kept tables do not wait.",
     ),
     Setting(
         "leaderboard_min_games",
         Number(0, 1_000_000, integer=True),
         "Rated games a player needs before the leaderboard lists them (docs/ratings.md).",
+    ),
+    Setting(
+        "public_host",
+        Host(),
+        "Host name players connect to, shown in the invite command on the table screen "
+        "(ssh -t HOST CODE). Empty: listen's host, or this machine's name if listen's is "
+        "0.0.0.0 or ::.",
+    ),
+    Setting(
+        "public_port",
+        Number(0, 65535, integer=True),
+        "Port players connect to, for the invite command (port 22 shows no -p); 0: the port "
+        "the server listens on. Set both when a proxy or port forward sits in front.",
     ),
     Setting(
         "role",
@@ -545,6 +587,16 @@ SETTINGS: tuple[Setting, ...] = (
         "Days a reserved nickname stays reserved without being used.",
     ),
     Setting(
+        "limits.code_tries",
+        Number(1, 10_000, integer=True),
+        "Unknown table codes one address (or key) may try at once (guessing private tables).",
+    ),
+    Setting(
+        "limits.code_try_seconds",
+        Number(0.1, 86_400),
+        "After code_tries, seconds before one more try of a table code is allowed.",
+    ),
+    Setting(
         "table.bot_delay",
         Number(0, 30),
         "Seconds a bot waits before acting, so people can follow.",
@@ -572,6 +624,7 @@ SETTINGS: tuple[Setting, ...] = (
 )
 BY_KEY = {setting.key: setting for setting in SETTINGS}
 SECTIONS = {"limits": Limits, "table": TableTimings}
+DEFAULTS = Config()  # what every setting is when nobody set it
 
 
 def default_value(setting: Setting, config: Config | None = None) -> Any:
@@ -823,8 +876,6 @@ def ssh_limits(config: Config) -> SSHLimits:
 
 def name_rules(config: Config) -> NameRules:
     """How many nicknames a key keeps reserved, and for how long unused."""
-    from .store import NameRules
-
     limits = config.limits
     return NameRules(limits.names_per_key, timedelta(days=limits.name_expiry_days))
 
@@ -860,4 +911,18 @@ def lobby_settings(config: Config) -> LobbySettings:
         chat_interval=limits.chat_interval,
         chat_max_length=limits.chat_max_length,
         leaderboard_min_games=config.leaderboard_min_games,
+        code_tries=limits.code_tries,
+        code_try_seconds=limits.code_try_seconds,
     )
+
+
+def invite_command(config: Config, bound_port: int) -> str:
+    """The command before a table code that reaches this server: `ssh -t [-p PORT] HOST`,
+    from `public_host`/`public_port`, else where it listens (`bound_port` if it asked for 0)."""
+    host, port = config.listen_address
+    if config.public_host:
+        host = config.public_host
+    elif host in ("0.0.0.0", "::"):
+        host = socket.gethostname()
+    port = config.public_port or port or bound_port
+    return f"ssh -t {host}" if port == 22 else f"ssh -t -p {port} {host}"

@@ -15,7 +15,8 @@ from rich.control import Control
 
 POSITIONS_KEPT = 4096  # a few line starts for each row of the tallest terminal allowed (200)
 
-_move_to = Control.move_to.__func__  # type: ignore[attr-defined]
+_original = Control.__dict__["move_to"]  # the classmethod itself, to put back
+_move_to = _original.__func__
 
 
 @lru_cache(maxsize=POSITIONS_KEPT)
@@ -26,3 +27,13 @@ def _shared_move_to(cls: type[Control], x: int, y: int) -> Control:
 def install() -> None:
     """Patch `Control.move_to` (idempotent): one shared `Control` per position."""
     Control.move_to = classmethod(_shared_move_to)  # type: ignore[method-assign,assignment]
+
+
+def uninstall() -> None:
+    """Rich's own `Control.move_to` again (idempotent)."""
+    Control.move_to = _original  # type: ignore[method-assign]
+
+
+def installed() -> bool:
+    """Whether `Control.move_to` is patched now."""
+    return Control.move_to.__func__ is _shared_move_to  # type: ignore[attr-defined]

@@ -48,11 +48,17 @@ class LobbyLink:
 
 
 def attach_app(
-    lobby: Core, identity: Identity, notice: str | None = None, *, look: Look = Look.COLOUR
+    lobby: Core,
+    identity: Identity,
+    notice: str | None = None,
+    *,
+    look: Look = Look.COLOUR,
+    table_code: str | None = None,
 ) -> LoveletApp:
-    """A new app whose frames travel to and from `lobby` as `identity`, drawn in `look`."""
+    """A new app whose frames travel to and from `lobby` as `identity`, drawn in `look`;
+    with `table_code`, it goes straight to that table."""
     link = LobbyLink()
-    app = LoveletApp(link, identity.name, look=look)
+    app = LoveletApp(link, identity.name, look=look, visit=table_code)
     link.attachment = lobby.attach(identity, app.deliver, notice)
     return app
 
@@ -70,6 +76,7 @@ def ssh_app_factory(lobby: Core):
 
     def make_app(info: SessionInfo) -> LoveletApp:
         look = look_for(info.term, info.environment)
-        return attach_app(lobby, identity_of(info), info.notice, look=look)
+        identity = identity_of(info)
+        return attach_app(lobby, identity, info.notice, look=look, table_code=info.table_code)
 
     return make_app

@@ -190,6 +190,11 @@ def log_disconnect(
     )
 
 
+def log_tables_resumed(tables: int, failed: int, seconds: float) -> None:
+    """At start: `tables` tables rebuilt from the store, `failed` that could not be."""
+    event("tables resumed", tables=tables, failed=failed, seconds=round(seconds, 3))
+
+
 def log_table_closed(code: str) -> None:
     """A table was closed."""
     event("table closed", table=code)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .config import DEFAULTS
 from .ssh.gatekeeper import Admission
 from .store import NameRules, Store
 from .store.bans import Ban
@@ -18,7 +19,10 @@ class StorePolicy:
     """Refuses banned addresses and keys, reserves keyed nicknames, caps sessions per key."""
 
     def __init__(
-        self, store: Store, sessions_per_identity: int = 3, names: NameRules | None = None
+        self,
+        store: Store,
+        sessions_per_identity: int = DEFAULTS.limits.sessions_per_identity,
+        names: NameRules | None = None,
     ) -> None:
         self._store = store
         self._sessions_per_identity = sessions_per_identity

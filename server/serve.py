@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
-from . import cursor_moves, strips
 from .clock import LoopClock
 from .collector import Collector
-from .config import Config, lobby_settings, name_rules, ssh_limits
+from .config import Config, invite_command, lobby_settings, name_rules, ssh_limits
 from .glue import ssh_app_factory
-from .lobby import Lobby, LobbySettings
+from .lobby import Lobby, LobbySettings, resume_tables
 from .lobby.lobby import CloseSession
 from .logs import log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
 from .policy import StorePolicy
+from .ssh import compat
 from .ssh.server import SSHService, start_ssh_server
 from .store import Store
+
+RESTART_MESSAGE = "The server restarts; reconnect to continue."
+"""What everyone is told on SIGTERM, as a notice and again as the connection closes: tables
+in play are rebuilt when the server starts again."""
 
 try:
     VERSION = version("lovelet")
@@ -38,16 +43,18 @@ class RunningServer:
     metrics_server: MetricsServer | None = None
 
     async def stop(self, grace: float) -> None:
-        """Tell everyone, stop accepting, let rounds finish (at most `grace` s), save, close."""
+        """Tell everyone the server restarts, stop accepting, let rounds that could not be
+        rebuilt finish (at most `grace` s), keep the tables in play for the next start,
+        close."""
         log_stopping(len(self.service.sessions), grace)
-        self.lobby.announce(f"The server is stopping: rounds in play get {grace:.0f} s to finish.")
+        self.lobby.announce(RESTART_MESSAGE)
         self.service.stop_accepting()
         rounds_over = asyncio.Event()
         self.lobby.when_rounds_over(rounds_over.set)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(rounds_over.wait(), grace)
-        self.lobby.shut_down()
-        await self.service.close()
+        self.lobby.shut_down(keep=True)
+        await self.service.close(RESTART_MESSAGE)
         self.store.close()
         if self.metrics_server is not None:
             self.metrics_server.close()
@@ -81,6 +88,8 @@ async def start(
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
     )
+    invite = invite_command(config, service.port)  # the port is known once bound
+    lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
     metrics.watch_lobby(lobby)
     metrics_server = None
     if config.metrics_address is not None:
@@ -93,8 +102,7 @@ async def start(
     log_started(
         f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
     )
-    strips.install()  # so that paced collections leave no rendered line behind
-    cursor_moves.install()  # one cursor move per screen position, shared by every update
+    compat.install_patches()  # rendered lines freed without a cycle collection, shared moves
     sessions = service.sessions
     collector = Collector(lambda: sessions.turnover, lambda: len(sessions))  # see its module
     collector.start()
@@ -104,11 +112,11 @@ async def start(
 def open_lobby(
     config: Config, settings: LobbySettings | None, metrics: Metrics, closer: CloseSession
 ) -> tuple[Store, Lobby]:
-    """The store and the lobby over it, as the game starts after any stop or crash: games
-    cut short are recorded as abandoned. Shared by `lovelet serve` and the core of
+    """The store and the lobby over it, as the game starts after any stop or crash: the
+    tables in play are rebuilt from the store, games that cannot be are recorded as
+    abandoned. Shared by `lovelet serve` and the core of
     `--role core` (server/cluster.py)."""
     store = Store.open(config.database_path)
-    store.abandon_unfinished()
     lobby = Lobby(
         settings or lobby_settings(config),
         store=store,
@@ -116,6 +124,7 @@ def open_lobby(
         clock=LoopClock(),
         closer=closer,
     )
+    store.abandon_unfinished(keep=resume_tables(lobby).games)  # the rest cannot be rebuilt
     return store, lobby
 
 

@@ -38,3 +38,14 @@ def install() -> None:
     """Patch `Strip` (idempotent): whole-strip divides and crops are no longer cached."""
     Strip.divide = _divide_without_self  # type: ignore[method-assign]
     Strip.crop_extend = _crop_extend_without_self  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    """Textual's own `Strip` methods again (idempotent)."""
+    Strip.divide = _divide  # type: ignore[method-assign]
+    Strip.crop_extend = _crop_extend  # type: ignore[method-assign]
+
+
+def installed() -> bool:
+    """Whether `Strip` is patched now."""
+    return Strip.divide is _divide_without_self

@@ -7,6 +7,7 @@ on sleeps. The server's own table state is read only to check what the screens s
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import gc
 import io
 import random
@@ -15,6 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from weakref import WeakKeyDictionary
 
 from sshclient import SSHTerminal
@@ -37,7 +39,8 @@ PANEL_WIDTH = 36
 CONFIRM = "y: yes · any other key: no"
 """The panel's line under a question about something that cannot be undone."""
 
-_OPTION = re.compile(r"^ (\d)  (\S.*)$")
+OPTION = re.compile(r"^ (\d)  (\S.*)$")
+"""One numbered row of the choice panel, from the prompt's column."""
 _HAND = re.compile(r"^ (?:Hand |     ) (\S.*?) (\d+)(?:  |$)")
 _SEATS = re.compile(r"^ (?:▶|›| ) (?:\d )?(\S.*?)\s{2,}(?:.*?)♥(\d+)")
 
@@ -69,12 +72,15 @@ class Server:
 
 
 @asynccontextmanager
-async def running_server(data_dir: Path, table: TableSettings) -> AsyncIterator[Server]:
-    """`lovelet serve` in-process on a free port; stopped (without a grace period) after."""
+async def running_server(
+    data_dir: Path, table: TableSettings, lobby: LobbySettings | None = None, **config: Any
+) -> AsyncIterator[Server]:
+    """`lovelet serve` in-process on a free port; stopped (without a grace period) after.
+
+    `lobby` replaces the lobby's settings but the tables'; `config` sets `Config` fields."""
+    settings = dataclasses.replace(lobby or LobbySettings(), table=table)
     with contextlib.redirect_stdout(io.StringIO()):  # where to connect: not news to a test
-        running = await start(
-            Config(listen="127.0.0.1:0", data_dir=data_dir), LobbySettings(table=table)
-        )
+        running = await start(Config(listen="127.0.0.1:0", data_dir=data_dir, **config), settings)
     gc.unfreeze()  # `start` freezes start-up objects for a long-lived server; not in tests
     try:
         yield Server(running)
@@ -139,7 +145,7 @@ def read_panel(term: SSHTerminal) -> Panel | None:
 def _options(lines: Sequence[str], column: int) -> list[Option]:
     options: list[Option] = []
     for line in lines:
-        match = _OPTION.match(line[column:].rstrip())
+        match = OPTION.match(line[column:].rstrip())
         if match is None:
             break
         options.append(Option(match[1], match[2]))

@@ -5,9 +5,8 @@ server's answers show as toasts. The grammar is checked line by line too."""
 from __future__ import annotations
 
 import pytest
-from test_tui_support import FakeLink, burst, screen_text
+from test_tui_support import CATALOGUE, FakeLink, burst, screen_text, served
 
-from lovelet_tui import LoveletApp
 from lovelet_tui.admin_command import AdminSyntaxError, parse_admin
 from lovelet_tui.screens.admin import AdminScreen
 from protocol import PROTOCOL_VERSION, Admin, ErrorReply, Hello, Notice, Welcome, encode
@@ -16,12 +15,14 @@ SIZE = (80, 24)
 
 
 def welcome(admin: bool) -> bytes:
-    return encode(Welcome(PROTOCOL_VERSION, "root", "SHA256:root", False, "", admin))
+    return encode(
+        Welcome(PROTOCOL_VERSION, "root", "SHA256:root", False, "", admin, catalogue=CATALOGUE)
+    )
 
 
 async def test_a_does_nothing_for_players() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "bob")
+    app = served(link, "bob")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(False))
         await pilot.pause()
@@ -34,7 +35,7 @@ async def test_a_does_nothing_for_players() -> None:
 
 async def test_an_admin_types_a_command_that_is_sent_once() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "root")
+    app = served(link, "root")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(True))
         await pilot.pause()
@@ -51,7 +52,7 @@ async def test_an_admin_types_a_command_that_is_sent_once() -> None:
 
 async def test_a_command_typed_in_one_burst_is_sent_whole() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "root")
+    app = served(link, "root")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(True))
         await pilot.press("a")
@@ -63,7 +64,7 @@ async def test_a_command_typed_in_one_burst_is_sent_whole() -> None:
 
 async def test_a_bad_line_is_explained_and_not_sent() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "root")
+    app = served(link, "root")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(True))
         await pilot.press("a", *"kick", "enter")
@@ -77,7 +78,7 @@ async def test_a_bad_line_is_explained_and_not_sent() -> None:
 
 
 async def test_answers_show_as_toasts() -> None:
-    app = LoveletApp(FakeLink(), "root")
+    app = served(FakeLink(), "root")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.deliver(encode(Notice("Kicked bob.")))
         app.deliver(encode(ErrorReply("no_such_player", "nobody called [b]eve is online")))

@@ -21,8 +21,10 @@ from server.config import (
     default_config_toml,
     default_value,
     flags_from_args,
+    invite_command,
     load_config,
     lobby_settings,
+    name_rules,
     split_host_port,
     ssh_limits,
     table_settings,
@@ -119,6 +121,8 @@ def test_every_level_of_precedence_for_every_key(tmp_path: Path) -> None:
         "admins": ([FP], FP2, f"{FP},{FP2}"),
         "motd": ("one", "two", "three"),
         "color_system": ("standard", "truecolor", "256"),
+        "public_host": ("play.example.org", "203.0.113.7", "2001:db8::7"),
+        "public_port": (22, "2222", "2022"),
         "role": ("core", "frontend", "all"),
         "broker": ("redis://a:6379/0", "redis://b:6379/1", "unix:///run/redis.sock"),
         "workers": (2, "3", "4"),
@@ -265,6 +269,9 @@ def error_of(flags: dict, environ: dict, path: Path | None) -> ConfigError:
 
 
 FILE_ERRORS = [
+    ('public_host = "play.example.org; rm -rf /"\n', "public_host"),
+    ('public_host = "-oProxyCommand=x"\n', "public_host"),
+    ("public_port = 65536\n", "public_port"),
     ('listen = "nope"\n', "listen"),
     ('listen = "host:99999"\n', "listen"),
     ("listen = 2222\n", "listen"),
@@ -532,3 +539,42 @@ def test_protocol_bounds_match() -> None:
     assert config.MAX_CHAT == registry.MAX_CHAT
     assert config.MAX_MOTD == registry.MAX_MOTD
     assert config.MAX_TIMER == registry.MAX_TIMER
+
+
+def test_the_servers_settings_default_to_the_configs_defaults() -> None:
+    """One place for every default: what the server runs with when nothing is set is what
+    `lovelet config` documents, and the other way round."""
+    from server.lobby import LobbySettings, TableSettings
+    from server.ssh.limits import SSHLimits
+    from server.store import NameRules
+
+    config = Config()
+    assert ssh_limits(config) == SSHLimits()
+    assert table_settings(config) == TableSettings()
+    assert lobby_settings(config) == LobbySettings()
+    assert name_rules(config) == NameRules()
+
+
+# ----------------------------------------------------------------------------- invites
+
+
+@pytest.mark.parametrize(
+    ("listen", "public_host", "public_port", "expected"),
+    [
+        ("127.0.0.1:0", "", 0, "ssh -t -p 4444 127.0.0.1"),  # the port actually bound
+        ("10.0.0.5:2222", "", 0, "ssh -t -p 2222 10.0.0.5"),
+        ("10.0.0.5:22", "", 0, "ssh -t 10.0.0.5"),
+        ("0.0.0.0:2222", "play.example.org", 22, "ssh -t play.example.org"),
+        ("[::1]:2222", "", 2022, "ssh -t -p 2022 ::1"),
+    ],
+)
+def test_the_invite_command_is_where_players_connect(
+    listen: str, public_host: str, public_port: int, expected: str
+) -> None:
+    config = Config(listen=listen, public_host=public_host, public_port=public_port)
+    assert invite_command(config, 4444) == expected
+
+
+def test_a_wildcard_listen_address_invites_to_this_machine_by_name() -> None:
+    command = invite_command(Config(listen="0.0.0.0:2222"), 2222)
+    assert command.startswith("ssh -t -p 2222 ") and not command.endswith("0.0.0.0")

@@ -15,7 +15,11 @@ def test_a_move_is_made_once_per_position_with_the_codes_rich_makes() -> None:
     }
     cursor_moves.install()
     cursor_moves.install()
-    for (x, y), codes in rich_codes.items():
-        assert Control.move_to(x, y).segment.text == codes
-        assert Control.move_to(x, y) is Control.move_to(x, y)
-    assert Control.move_to(0, 5) is not Control.move_to(5, 0)
+    try:
+        for (x, y), codes in rich_codes.items():
+            assert Control.move_to(x, y).segment.text == codes
+            assert Control.move_to(x, y) is Control.move_to(x, y)
+        assert Control.move_to(0, 5) is not Control.move_to(5, 0)
+    finally:
+        cursor_moves.uninstall()
+    assert Control.move_to(0, 5) is not Control.move_to(0, 5)  # Rich's own: a new one each time

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from protocol import BotSpec, CreateTable, Start
-from protocol.registry import BOT_LEVELS
 from server.bots import LEVELS, Budget, HardBot, make_bot
 from server.bots.hard import deal_hidden
+from server.catalogue import catalogue
 from server.clock import LoopClock
 from server.engine import EDITIONS, Game, choice_from_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
@@ -101,8 +101,8 @@ def test_dealt_positions_hold_what_the_seat_sees_and_believes() -> None:
         game.act(seat, choice_from_dict(bot.choose(view, log, rng)))
 
 
-def test_every_level_is_in_the_one_registry_and_the_protocol() -> None:
-    assert LEVELS == BOT_LEVELS == ("easy", "medium", "hard")
+def test_every_level_is_in_the_one_registry_and_the_catalogue() -> None:
+    assert LEVELS == catalogue().bot_levels == ("easy", "medium", "hard")
     assert [make_bot(level).level for level in LEVELS] == list(LEVELS)
 
 

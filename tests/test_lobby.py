@@ -31,7 +31,9 @@ from protocol import (
     Lobby as LobbyMessage,
 )
 from protocol.version import PROTOCOL_VERSION
+from server.bots import LEVELS
 from server.clock import LoopClock
+from server.engine import EDITIONS
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.lobby import REPLACED
 from tests.fake_clock import FakeClock
@@ -145,6 +147,35 @@ async def test_table_updates_reach_members_and_the_list_reaches_the_lobby(lobby:
     ana.send(AddBot(1, "easy"))
     await ana.wait_for(lambda c: c.state.info.seats[1].bot == "easy")
     assert sum(isinstance(m, LobbyMessage) for m in ana.messages) == lobby_updates
+
+
+async def test_a_bot_level_the_server_does_not_have_is_refused_and_changes_nothing(
+    lobby: Lobby,
+) -> None:
+    ana = await greeted(lobby, "ana")
+    ana.send(CreateTable("t", "2019", 3, bots=(BotSpec(1, "expert"),)))
+    await ana.wait_for(lambda c: c.errors())
+    assert (
+        ana.errors()[-1].code == "no_such_level"
+        and "easy, medium, hard" in ana.errors()[-1].message
+    )
+    assert ana.state is None and not ana.lobby.tables
+    ana.send(CreateTable("t", "2019", 3))
+    await ana.wait_for(lambda c: c.state)
+    ana.send(AddBot(1, "expert"))
+    await ana.wait_for(lambda c: len(c.errors()) == 2)
+    assert ana.errors()[-1].code == "no_such_level"
+    assert [seat.bot for seat in ana.state.info.seats] == [None, None, None]
+
+
+async def test_welcome_carries_the_servers_catalogue(lobby: Lobby) -> None:
+    ana = await greeted(lobby, "ana")
+    catalogue = next(m for m in ana.messages if isinstance(m, Welcome)).catalogue
+    assert [e.id for e in catalogue.editions] == list(EDITIONS)
+    assert catalogue.bot_levels == LEVELS and catalogue.default_edition == "2019"
+    premium = catalogue.edition("premium")
+    assert premium is not None and (premium.min_players, premium.max_players) == (5, 8)
+    assert [c.id for c in premium.cards if c.out_if_played] == ["princess"]
 
 
 async def test_one_update_per_step_per_session(lobby: Lobby) -> None:

@@ -19,18 +19,13 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+from test_library_canary import SYMBOLS
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("server", "protocol", "lovelet_tui")
 LIBRARIES = ("textual", "rich")
-ADAPTERS = frozenset({"server/ssh/driver.py", "server/strips.py", "server/cursor_moves.py"})
-"""The driver and the render patches: where the libraries' internals are meant to be used."""
-KNOWN = {
-    "lovelet_tui/widgets/chat_input.py": {"_on_key"},
-    "lovelet_tui/widgets/cycler.py": {"_on_key"},
-    "lovelet_tui/widgets/rows.py": {"_set_dirty"},
-}
-"""Uses outside the adapters that are still to move behind a compat module (issue 13, item 6).
-No other may appear."""
+ADAPTERS = frozenset({"server/ssh/compat.py", "lovelet_tui/compat.py"})
+"""One compat module per side: the only places the libraries' internals are used."""
 
 
 NAMEDTUPLE = frozenset({"_asdict", "_replace", "_fields", "_field_defaults", "_make"})
@@ -161,21 +156,28 @@ def uses_by_module() -> dict[str, set[str]]:
     return {module: names for module, names in found.items() if names}
 
 
-def test_private_library_names_stay_in_the_adapters() -> None:
-    outside = {m: names for m, names in uses_by_module().items() if m not in ADAPTERS}
-    new = {m: sorted(names - KNOWN.get(m, set())) for m, names in outside.items()}
-    assert not {m: names for m, names in new.items() if names}, (
-        "private Textual/Rich names outside the driver and render patches: "
-        "use public API, or move the use behind the adapter"
+def test_private_library_names_stay_in_the_compat_modules() -> None:
+    outside = {m: sorted(names) for m, names in uses_by_module().items() if m not in ADAPTERS}
+    assert not outside, (
+        "private Textual/Rich names outside server/ssh/compat.py and lovelet_tui/compat.py: "
+        "use public API, or move the use behind the compat module"
     )
 
 
 def test_the_scan_finds_the_private_uses_it_is_meant_to() -> None:
-    """The driver's known internals are found: the scan is not blind."""
-    driver = uses_by_module()["server/ssh/driver.py"]
+    """The compat modules' known internals are found: the scan is not blind."""
+    server = uses_by_module()["server/ssh/compat.py"]
     expected = {"_time", "_xterm_parser", "_display", "_compositor", "_color_system", "_gen"}
-    assert expected <= driver, sorted(driver)
-    assert uses_by_module().keys() >= KNOWN.keys(), "a known use went: drop it from KNOWN"
+    assert expected <= server, sorted(server)
+    assert {"_set_dirty"} <= uses_by_module()["lovelet_tui/compat.py"]
+
+
+def test_the_upgrade_canary_names_every_private_use() -> None:
+    """Each private name a compat module uses is checked by tests/test_library_canary.py."""
+    named = {part for s in SYMBOLS for part in s.path.replace("()", "").split(".")}
+    for module in ADAPTERS:
+        unchecked = uses_by_module().get(module, set()) - named
+        assert not unchecked, f"{module} uses {sorted(unchecked)}: add them to the canary"
 
 
 def test_a_private_use_outside_the_adapters_is_reported() -> None:

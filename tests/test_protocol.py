@@ -10,6 +10,7 @@ from typing import Any
 
 import msgpack
 import pytest
+from test_tui_support import CATALOGUE
 
 from protocol import (
     LIMITS,
@@ -57,6 +58,7 @@ from protocol import (
     TableInfo,
     TableState,
     TableSummary,
+    Visit,
     Welcome,
     choice_from_wire,
     choice_to_wire,
@@ -117,6 +119,9 @@ SAMPLES: list[Message] = [
     CreateTable("Friday night", "classic", 4, None, ()),
     CreateTable("t", "premium", 8, 3600, (BotSpec(1, "easy"), BotSpec(7, "medium"))),
     Join("K7QX"),
+    Visit("K7QX"),
+    Visit("7KQ2M9XW4D"),
+    CreateTable("by invite", "2019", 4, 90, (), private=True),
     RejoinSeat("KQXM-TRWA"),
     Spectate("K7QX"),
     Leave(),
@@ -135,8 +140,20 @@ SAMPLES: list[Message] = [
     Chat("hello there"),
     Chat("x" * 200),
     ContinueRound(),
-    Welcome(PROTOCOL_VERSION, "ann", "SHA256:abc", False, "Be kind.\nHave fun."),
-    Welcome(PROTOCOL_VERSION, "guest-4", None, True, ""),
+    Welcome(
+        PROTOCOL_VERSION, "ann", "SHA256:abc", False, "Be kind.\nHave fun.", catalogue=CATALOGUE
+    ),
+    Welcome(PROTOCOL_VERSION, "guest-4", None, True, "", catalogue=CATALOGUE),
+    Welcome(
+        PROTOCOL_VERSION,
+        "ann",
+        None,
+        True,
+        "",
+        invite="ssh -t -p 2222 play.example.org",
+        catalogue=CATALOGUE,
+    ),
+    Lobby((TableSummary("7KQ2M9XW4D", "secret", "2019", 4, 1, "waiting", 0, True),), ("root",)),
     Lobby((), ()),
     Lobby((TableSummary("K7QX", "Friday", "2019", 4, 3, "waiting", 0),), ("ann", "bob")),
     Lobby((), ("ann", "bob"), (OnlineRating("bob", 1532),)),
@@ -150,7 +167,7 @@ SAMPLES: list[Message] = [
     Admin("kick", "bob"),
     Admin("ban", "203.0.113.0/24", 7 * 86400, "spam"),
     Admin("motd"),
-    Welcome(PROTOCOL_VERSION, "root", "SHA256:adm", False, "", admin=True),
+    Welcome(PROTOCOL_VERSION, "root", "SHA256:adm", False, "", admin=True, catalogue=CATALOGUE),
     Stats((), (), (), "This server keeps no stats."),
     Stats(
         (EditionTally("2019", 12, 5), EditionTally("classic", 1, 0)),
@@ -206,6 +223,7 @@ def test_wire_tags_are_written_down() -> None:
         "hello": "Hello",
         "create_table": "CreateTable",
         "join": "Join",
+        "visit": "Visit",
         "rejoin_seat": "RejoinSeat",
         "spectate": "Spectate",
         "leave": "Leave",
@@ -314,7 +332,7 @@ INVALID: dict[str, tuple[Direction, Any, ErrorCode]] = {
     "seat range": (S, {"type": "sit", "seat": 8}, E.BAD_FIELD),
     "negative": (S, {"type": "remove_bot", "seat": -1}, E.BAD_FIELD),
     "huge int": (S, {"type": "sit", "seat": 2**64 - 1}, E.BAD_FIELD),
-    "bad level": (S, {"type": "add_bot", "seat": 1, "level": "expert"}, E.BAD_FIELD),
+    "bad level": (S, {"type": "add_bot", "seat": 1, "level": "Expert!"}, E.BAD_FIELD),
     "bad choice": (S, {"type": "act", "choice": {"type": "pass"}}, E.BAD_FIELD),
     "choice not map": (S, {"type": "act", "choice": "guard"}, E.BAD_FIELD),
     "targets not list": (S, act(targets=1), E.BAD_FIELD),
@@ -376,7 +394,7 @@ def test_every_code_is_tested() -> None:
 
 def test_reason_names_the_field() -> None:
     bad = {"type": "create_table", "name": "t", "edition": "classic", "seats": 4, "timer": None}
-    bad["bots"] = [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "expert"}]
+    bad["bots"] = [{"seat": 1, "level": "easy"}, {"seat": 2, "level": "Expert!"}]
     with pytest.raises(ProtocolError, match=r"bots\[1\]\.level"):
         decode(raw(bad), direction=TO_SERVER)
 

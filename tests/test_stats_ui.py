@@ -3,9 +3,8 @@ a guest's note and an empty leaderboard read well, Esc goes back to the lobby.""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, screen_text
+from test_tui_support import CATALOGUE, FakeLink, screen_text, served
 
-from lovelet_tui import LoveletApp
 from lovelet_tui.screens.stats import StatsScreen
 from protocol import (
     PROTOCOL_VERSION,
@@ -35,9 +34,11 @@ STATS = Stats(
 
 async def test_i_asks_for_stats_and_shows_them_literally() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:ana", False)))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:ana", False, catalogue=CATALOGUE))
+        )
         await pilot.press("i")
         await pilot.pause()
         assert isinstance(app.screen, StatsScreen)
@@ -60,7 +61,7 @@ async def test_i_asks_for_stats_and_shows_them_literally() -> None:
 
 
 async def test_a_guest_reads_the_note_and_esc_goes_back() -> None:
-    app = LoveletApp(FakeLink(), "guest")
+    app = served(FakeLink(), "guest")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i")
         app.deliver(encode(Stats((), (), (), "Guests' games are not kept.")))
@@ -76,7 +77,7 @@ async def test_a_guest_reads_the_note_and_esc_goes_back() -> None:
 
 
 async def test_stats_key_is_in_the_key_bar_and_help() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert "i Stats" in screen_text(app)
@@ -86,7 +87,7 @@ async def test_stats_key_is_in_the_key_bar_and_help() -> None:
 
 
 async def test_a_late_answer_after_closing_is_dropped() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i", "escape")
         app.deliver(encode(STATS))
@@ -96,7 +97,7 @@ async def test_a_late_answer_after_closing_is_dropped() -> None:
 
 
 async def test_the_lobby_shows_ratings_beside_rated_names() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     lobby = Lobby((), ("Ana", "[red]Bo", "guest-3"), (OnlineRating("[red]Bo", 1620),))
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(lobby))

@@ -4,7 +4,7 @@ keeps the game as it was."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, burst, new_game, screen_text, table_state
+from test_tui_support import FakeLink, burst, new_game, screen_text, served, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
@@ -27,7 +27,7 @@ def _key(app: LoveletApp, label: str) -> str:
 async def test_playing_the_princess_asks_and_no_keeps_the_choice_open() -> None:
     game = new_game("2019", 4, PRINCESS_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, table_state(game, 0))
         princess = _key(app, "Princess")
@@ -46,7 +46,7 @@ async def test_playing_the_princess_asks_and_no_keeps_the_choice_open() -> None:
 async def test_the_ogre_asks_too() -> None:
     game = new_game("ppea", 4, ["claire", "ogre", "guard", "guard", "guard", "guard"])
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, table_state(game, 0))
         await pilot.press(_key(app, "Ogre"))
@@ -60,7 +60,7 @@ async def test_the_ogre_asks_too() -> None:
 async def test_leaving_a_running_game_asks_and_any_other_key_stays() -> None:
     game = new_game("2019", 4, PRINCESS_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, table_state(game, 0))
         await pilot.press("l")
@@ -83,7 +83,7 @@ async def test_leaving_a_running_game_asks_and_any_other_key_stays() -> None:
 async def test_ctrl_q_in_a_running_game_asks_then_quits_on_yes() -> None:
     game = new_game("2019", 4, PRINCESS_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, table_state(game, 0))
         await pilot.press("question_mark")  # from help over the table: back to it to ask
@@ -101,7 +101,7 @@ async def test_ctrl_q_in_a_running_game_asks_then_quits_on_yes() -> None:
 async def test_a_spectator_leaves_and_quits_without_a_question() -> None:
     game = new_game("2019", 4, PRINCESS_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Zed")
+    app = served(link, "Zed")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, table_state(game, None))
         await pilot.press("l")
@@ -115,7 +115,7 @@ async def test_a_spectator_leaves_and_quits_without_a_question() -> None:
 async def test_a_question_and_its_answer_typed_in_one_burst_are_taken_in_order() -> None:
     game = new_game("2019", 4, PRINCESS_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, table_state(game, 0))
         princess = _key(app, "Princess")
@@ -130,7 +130,7 @@ async def test_a_question_and_its_answer_typed_in_one_burst_are_taken_in_order()
 async def test_ctrl_q_and_yes_in_one_burst_quit() -> None:
     game = new_game("2019", 4, PRINCESS_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, table_state(game, 0))
         burst(app, "ctrl+q", "y")

@@ -3,9 +3,8 @@ value in ppea, and the Cardinal's optional look."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, new_game, screen_text, table_state
+from test_tui_support import FakeLink, new_game, screen_text, served, table_state
 
-from lovelet_tui import LoveletApp
 from protocol import Act, LookChoice, PlayChoice, encode
 from server.engine import Game, Play
 
@@ -17,7 +16,7 @@ CARDINAL_FIRST = ["princess", "cardinal", "priest", "baron", "handmaid", "prince
 async def _press(game: Game, seat: int, *keys: str) -> tuple[FakeLink, str]:
     """Open the table at `seat`, press `keys`; the link and the screen after."""
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(table_state(game, seat)))
         await pilot.pause()

@@ -3,9 +3,8 @@ the host turns it on)."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, burst, screen_text
+from test_tui_support import CATALOGUE, FakeLink, burst, screen_text, served
 
-from lovelet_tui import LoveletApp
 from protocol import PROTOCOL_VERSION, CreateTable, Welcome, encode
 
 SIZE = (80, 24)
@@ -14,9 +13,11 @@ SIZE = (80, 24)
 async def created(*keys: str) -> CreateTable:
     """The request the form sends after `keys` (from the name field), then Enter."""
     link = FakeLink()
-    app = LoveletApp(link, "ana")
+    app = served(link, "ana")
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "")))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "ana", "SHA256:ana", False, "", catalogue=CATALOGUE))
+        )
         await pilot.pause()
         await pilot.press("n")
         await pilot.pause()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_tui_support import FakeLink, burst, screen_text
+from test_tui_support import CATALOGUE, FakeLink, burst, screen_text, served
 from textual import events
 
 from lovelet_tui import LoveletApp
@@ -37,7 +37,7 @@ LOBBY = Lobby(
 
 async def test_hello_is_sent_on_mount() -> None:
     link = FakeLink()
-    async with LoveletApp(link, "Ana").run_test(size=SIZE):
+    async with served(link, "Ana").run_test(size=SIZE):
         pass
     assert link.sent[0] == Hello(PROTOCOL_VERSION, "Ana")
     assert link.closed
@@ -45,15 +45,17 @@ async def test_hello_is_sent_on_mount() -> None:
 
 async def test_a_nameless_app_says_hello_as_guest() -> None:
     link = FakeLink()
-    async with LoveletApp(link).run_test(size=SIZE):
+    async with served(link).run_test(size=SIZE):
         pass
     assert link.sent[0] == Hello(PROTOCOL_VERSION, "guest")
 
 
 async def test_lobby_lists_tables_and_names_literally() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, "Be kind.")))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, "Be kind.", catalogue=CATALOGUE))
+        )
         app.deliver(encode(LOBBY))
         await pilot.pause()
         text = screen_text(app)
@@ -66,7 +68,7 @@ async def test_lobby_lists_tables_and_names_literally() -> None:
 
 async def test_join_and_watch_the_selected_table() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(LOBBY))
         await pilot.pause()
@@ -77,7 +79,7 @@ async def test_join_and_watch_the_selected_table() -> None:
 
 async def test_the_form_sends_create_table() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
         await pilot.press(*"Cards")
@@ -95,25 +97,29 @@ async def test_the_form_sends_create_table() -> None:
 
 async def test_form_keys_read_in_one_burst_are_taken_in_order() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n")
         burst(app, "tab", "right", "tab", "right", "tab", "right", "right", "shift+tab", "enter")
         await pilot.pause()
         await pilot.pause()
     bots = (BotSpec(1, "easy"), BotSpec(2, "easy"))
-    assert link.sent[1:] == [CreateTable("New table", "premium", 6, 90, bots)]
+    assert link.sent[1:] == [CreateTable("Ana's table", "premium", 6, 90, bots)]
 
 
 async def test_the_form_starts_on_the_servers_turn_timer() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, timer=45)))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, timer=45, catalogue=CATALOGUE))
+        )
         await pilot.press("n")
         assert "‹ 45 s ›" in screen_text(app)
         await pilot.press("tab", "tab", "tab", "tab", "tab", "right", "enter")
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, timer=None)))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, timer=None, catalogue=CATALOGUE))
+        )
         await pilot.press("n", "enter")
         await pilot.pause()
     assert [request.timer for request in link.sent[1:]] == [60, None]
@@ -121,9 +127,11 @@ async def test_the_form_starts_on_the_servers_turn_timer() -> None:
 
 async def test_the_form_has_defaults_and_esc_cancels() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:x", False)))
+        app.deliver(
+            encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:x", False, catalogue=CATALOGUE))
+        )
         await pilot.press("n", "escape", "n", "enter")
         await pilot.pause()
     assert link.sent[1:] == [CreateTable("Ana's table", "2019", 4, 90, ())]
@@ -131,7 +139,7 @@ async def test_the_form_has_defaults_and_esc_cancels() -> None:
 
 async def test_chat_is_typed_after_c_and_shown_literally() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c", *"hi [b]all", "enter")
         await pilot.press("c", *"never mind", "escape", "j")
@@ -146,7 +154,7 @@ async def test_chat_keys_read_in_one_burst_are_taken_in_order() -> None:
     """Fast typing, or a slow link, delivers keys in one burst: the Chat key opens the input
     for the keys after it, and the keys after Enter act on the lobby again."""
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         burst(app, "c", "h", "c", "enter", "n")
         await pilot.pause()
@@ -158,7 +166,7 @@ async def test_chat_keys_read_in_one_burst_are_taken_in_order() -> None:
 
 async def test_the_chat_input_shows_and_drops_control_characters() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("c")
         assert "Say something (Enter sends, Esc leaves)" in screen_text(app)
@@ -172,7 +180,7 @@ async def test_the_chat_input_shows_and_drops_control_characters() -> None:
 
 
 async def test_too_small_terminal_says_so_and_resize_is_live() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(60, 20)) as pilot:
         await pilot.pause()
         assert "Terminal too small (need 80×24)" in screen_text(app)
@@ -186,7 +194,7 @@ async def test_too_small_terminal_says_so_and_resize_is_live() -> None:
 
 
 async def test_help_opens_with_question_mark() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
@@ -205,7 +213,7 @@ async def test_help_opens_with_question_mark() -> None:
 
 
 async def test_bad_frames_and_notices_are_shown() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         app.deliver(b"\xc1 not msgpack")
         app.deliver(encode(Notice("Server [b]restarting[/b]")))
@@ -216,7 +224,7 @@ async def test_bad_frames_and_notices_are_shown() -> None:
 
 
 async def test_deliver_from_another_apps_task_reaches_this_app() -> None:
-    app, other = LoveletApp(FakeLink(), "Ana"), LoveletApp(FakeLink(), "Bo")
+    app, other = served(FakeLink(), "Ana"), served(FakeLink(), "Bo")
     async with app.run_test(size=SIZE) as pilot, other.run_test(size=SIZE) as other_pilot:
         await other_pilot.pause()
         other.call_later(app.deliver, encode(LOBBY))  # runs in the other app's task
@@ -228,7 +236,7 @@ async def test_deliver_from_another_apps_task_reaches_this_app() -> None:
 
 async def test_a_changed_table_updates_its_row_and_new_tables_keep_the_cursor() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(LOBBY))
         await pilot.pause()
@@ -263,8 +271,8 @@ def table_rows(app: LoveletApp) -> list[str]:
 
 
 async def test_columns_fit_tables_already_open_when_the_session_starts() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
-    app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True)))
+    app = served(FakeLink(), "Ana")
+    app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, catalogue=CATALOGUE)))
     app.deliver(encode(OPEN_TABLES))  # arrives as the app mounts, as over SSH
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -277,7 +285,7 @@ async def test_columns_fit_tables_already_open_when_the_session_starts() -> None
 
 
 async def test_closing_an_overlay_leaves_the_lobby_where_it_was() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(OPEN_TABLES))
         await pilot.pause()
@@ -295,7 +303,7 @@ async def test_closing_an_overlay_leaves_the_lobby_where_it_was() -> None:
 
 
 async def test_help_lists_admin_keys_to_admins_only() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(80, 60)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
@@ -303,7 +311,11 @@ async def test_help_lists_admin_keys_to_admins_only() -> None:
         assert "New table" in text
         assert "Admin" not in text and "Run" not in text
         await pilot.press("escape")
-        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", "SHA256:x", False, admin=True)))
+        app.deliver(
+            encode(
+                Welcome(PROTOCOL_VERSION, "Ana", "SHA256:x", False, admin=True, catalogue=CATALOGUE)
+            )
+        )
         await pilot.press("question_mark")
         await pilot.pause()
         text = screen_text(app)
@@ -312,7 +324,7 @@ async def test_help_lists_admin_keys_to_admins_only() -> None:
 
 async def test_form_fields_stop_at_their_ends() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "tab", "left")  # edition: classic is the first
         assert "Classic" not in screen_text(app)
@@ -325,14 +337,14 @@ async def test_form_fields_stop_at_their_ends() -> None:
         await pilot.pause()
     easy = [BotSpec(seat, "easy") for seat in (1, 2, 3)]
     assert link.sent[1:] == [
-        CreateTable("New table", "ppea", 4, None, tuple(easy)),
-        CreateTable("New table", "classic", 4, 90, ()),
+        CreateTable("Ana's table", "ppea", 4, None, tuple(easy)),
+        CreateTable("Ana's table", "classic", 4, 90, ()),
     ]
 
 
 async def test_seats_follow_the_edition_unless_picked() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("n", "tab", "right", "right", "enter")  # premium (5-8), then ppea
         await pilot.press("n", "tab", "tab", "right", "right")  # 2019 with 6 seats

@@ -124,9 +124,7 @@ def test_each_round_end_token_says_why_it_was_given() -> None:
     game = _scenario("ppea/claire_bonus_for_losing_player_still_in_round")
     assert _log(game, None)[-1].endswith("tokens: Ana +1 (Claire the Spy), Bo +1")
     game = _scenario("ppea/pair_bonus_two_players_in_round_each_gain")
-    assert _log(game, 1)[-1].endswith(
-        "tokens: Ana +1 (Princess pair), you +2 (round win, Princess pair)"
-    )
+    assert _log(game, 1)[-1].endswith("tokens: Ana +1 (pair bonus), you +2 (round win, pair bonus)")
     game = _scenario("premium/jester_token_when_chosen_player_wins_round")
     assert _log(game, 2)[-1].endswith("tokens: Ana +1 (Jester), Bo +1")
 
@@ -236,15 +234,15 @@ CARD_LINES: dict[str, dict[int | None, list[str]]] = {
     "ppea/celeste_played_by_choice": {None: ["Ana played Celeste the Unicorn"]},
     "ppea/ogre_played_knocks_out": {0: ["You played Ogre", "You were knocked out, holding Guard"]},
     "ppea/pair_bonus_two_players_in_round_each_gain": {
-        None: ["tokens: Ana +1 (Princess pair), Bo +2 (round win, Princess pair)"],
+        None: ["tokens: Ana +1 (pair bonus), Bo +2 (round win, pair bonus)"],
     },
     "premium/assassin_knocks_out_guard_player": {
         0: [
             "You played Guard on Bo, guessed 3 (Baron, Baroness)",
-            "Bo revealed the Assassin to your Guard",
+            "Bo revealed the Assassin against your guess",
             "You were knocked out, holding Baron",
         ],
-        1: ["You revealed the Assassin to Ana's Guard", "You discarded Assassin"],
+        1: ["You revealed the Assassin against Ana's guess", "You discarded Assassin"],
     },
     "premium/jester_token_when_chosen_player_wins_round": {
         0: ["You played Jester on Bo", "If Bo wins the round, you gain a token"],

@@ -3,7 +3,7 @@ as one `rejoin_seat` message."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, burst, screen_text, table_info
+from test_tui_support import CATALOGUE, FakeLink, burst, screen_text, served, table_info
 
 from lovelet_tui import LoveletApp
 from lovelet_tui.screens.rejoin import RejoinScreen
@@ -14,12 +14,16 @@ SIZE = (80, 24)
 
 
 def welcome(guest: bool) -> bytes:
-    return encode(Welcome(PROTOCOL_VERSION, "bob", None if guest else "SHA256:bob", guest, ""))
+    return encode(
+        Welcome(
+            PROTOCOL_VERSION, "bob", None if guest else "SHA256:bob", guest, "", catalogue=CATALOGUE
+        )
+    )
 
 
 async def test_r_does_nothing_for_keyed_players() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "bob")
+    app = served(link, "bob")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(guest=False))
         await pilot.pause()
@@ -32,7 +36,7 @@ async def test_r_does_nothing_for_keyed_players() -> None:
 
 async def test_a_guest_types_the_rejoin_code_in_one_burst() -> None:
     link = FakeLink()
-    app = LoveletApp(link, "bob")
+    app = served(link, "bob")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(welcome(guest=True))
         await pilot.pause()
@@ -60,3 +64,22 @@ async def test_a_second_welcome_closes_the_table_screen_without_leaving() -> Non
         await pilot.pause()
         assert app.screen is app.lobby and app.table is None
     assert link.sent == [Hello(PROTOCOL_VERSION, "bob")], "no leave was sent"
+
+
+async def test_after_a_second_welcome_the_table_left_meanwhile_shows_again() -> None:
+    """Left while the game server was away (the leave was not delivered): the new server
+    still seats the player there, and its table state is shown, not dropped as late."""
+    link = FakeLink()
+    app = LoveletApp(link, "bob")
+    state = encode(TableState(table_info(None, 0, status="waiting"), None, ()))
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(welcome(guest=True))
+        app.deliver(state)
+        await pilot.pause()
+        await pilot.press("l")  # not playing: leaves at once
+        await pilot.pause()
+        assert app.screen is app.lobby
+        app.deliver(welcome(guest=True))
+        app.deliver(state)
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 from rich.color import ColorSystem
 from rich.text import Text
-from test_tui_support import FakeLink, new_game, screen_text, table_state
+from test_tui_support import FakeLink, new_game, screen_text, served, table_state
 from textual import events
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.widget import Widget
 
-from lovelet_tui import LoveletApp
 from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.rows import Rows
 from protocol import encode
@@ -131,7 +130,7 @@ async def test_every_table_widget_draws_the_cells_textual_would_draw() -> None:
     for _ in range(6):
         seat, _, choices = game.pending
         game.act(seat, choices[0])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(80, 24)) as pilot:
         app.deliver(encode(table_state(game, 0)))
         await pilot.pause()

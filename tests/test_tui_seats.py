@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_tui_support import FakeLink, new_game, screen_text, table_state
+from test_tui_support import FakeLink, new_game, screen_text, served, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
@@ -39,7 +39,7 @@ def _row(text: str, name: str) -> str:
 async def test_a_priest_look_stays_on_the_row_ages_and_goes_stale_on_a_discard() -> None:
     deck = ["spy", "priest", "king", "guard", "guard", "baron", "guard", "priest", "handmaid"]
     game = new_game("2019", 4, [*deck, "prince"])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(100, 30)) as pilot:
         await _show(app, pilot, table_state(game, 0))
         since = len(game.events)
@@ -60,7 +60,7 @@ async def test_a_priest_look_stays_on_the_row_ages_and_goes_stale_on_a_discard()
 
 async def test_a_king_swap_shows_what_you_gave_and_a_new_round_forgets_it() -> None:
     game = new_game("2019", 4, ["spy", "king", "priest", "guard", "guard", "baron"])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(100, 30)) as pilot:
         await _show(app, pilot, table_state(game, 0))
         since = len(game.events)
@@ -98,7 +98,7 @@ def _premium_with_every_mark(names: tuple[str, ...]) -> tuple[Game, list[SeatInf
 
 async def test_eight_long_names_with_every_mark_fit_80_columns_in_whole_words() -> None:
     game, seats = _premium_with_every_mark(LONG_NAMES)
-    app = LoveletApp(FakeLink(), LONG_NAMES[4])
+    app = served(FakeLink(), LONG_NAMES[4])
     async with app.run_test(size=SIZE) as pilot:
         state = table_state(game, 4, seats=seats, host=LONG_NAMES[0], edition="premium")
         text = await _show(app, pilot, state)

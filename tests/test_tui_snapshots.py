@@ -14,9 +14,8 @@ import re
 from pathlib import Path
 
 import pytest
-from test_tui_support import NAMES, FakeLink, new_game, screen_text, table_state
+from test_tui_support import NAMES, FakeLink, new_game, screen_text, served, table_state
 
-from lovelet_tui import LoveletApp
 from protocol import Countdown, SeatInfo, encode
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
@@ -37,7 +36,7 @@ async def _table_text(players: int, size: tuple[int, int]) -> str:
     you = pending if players != 4 else players - 1  # on turn, or waiting for another
     state = table_state(game, you, seats=seats, host=names[0])
     state = dataclasses.replace(state, countdown=Countdown("turn", 45_000, pending))
-    app = LoveletApp(FakeLink(), names[you])
+    app = served(FakeLink(), names[you])
     async with app.run_test(size=size) as pilot:
         app.deliver(encode(state))
         await pilot.pause()

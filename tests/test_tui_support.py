@@ -7,37 +7,63 @@ import io
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from rich.console import Console
 from textual import events
 from textual.app import App
 from textual.keys import key_to_character
 
+from lovelet_tui import LoveletApp
 from protocol import (
+    PROTOCOL_VERSION,
+    Catalogue,
     ClientMessage,
     Direction,
+    Hello,
     SeatInfo,
     TableInfo,
     TableState,
+    Welcome,
     decode,
+    encode,
 )
+from server.catalogue import catalogue
 from server.engine import Game, find_edition
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 
 
-class FakeLink:
-    """Records what the app sends, decoded; remembers whether it was closed."""
+CATALOGUE = catalogue()  # what the real server sends in `welcome`
 
-    def __init__(self) -> None:
+
+class FakeLink:
+    """Records what the app sends, decoded; remembers whether it was closed. Once `served`
+    tied it to an app, it answers `hello` as the server does: a guest's welcome carrying
+    `catalogue`."""
+
+    def __init__(self, catalogue: Catalogue = CATALOGUE) -> None:
         self.sent: list[ClientMessage] = []
         self.closed = False
+        self.catalogue = catalogue
+        self.app: LoveletApp | None = None
 
     def send(self, frame: bytes) -> None:
-        self.sent.append(decode(frame, direction=Direction.TO_SERVER))  # type: ignore[arg-type]
+        message = decode(frame, direction=Direction.TO_SERVER)
+        self.sent.append(message)  # type: ignore[arg-type]
+        if isinstance(message, Hello) and self.app is not None:
+            welcome = Welcome(PROTOCOL_VERSION, message.name, None, True, catalogue=self.catalogue)
+            self.app.deliver(encode(welcome))
 
     def close(self) -> None:
         self.closed = True
+
+
+def served(link: FakeLink, name: str = "", **kwargs: Any) -> LoveletApp:
+    """An app on `link` whose hello the link answers with a welcome, as the server does."""
+    app = LoveletApp(link, name, **kwargs)
+    link.app = app
+    return app
 
 
 def burst(app: App[object], *keys: str) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from test_tui_support import NAMES, FakeLink, new_game, screen_text, table_info, table_state
+from test_tui_support import NAMES, FakeLink, new_game, screen_text, served, table_info, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
@@ -37,7 +37,7 @@ async def _open(app: LoveletApp, state: TableState, pilot: Pilot[None]) -> None:
 
 async def test_your_turn_shows_hand_and_choices() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         text = screen_text(app)
@@ -49,7 +49,7 @@ async def test_your_turn_shows_hand_and_choices() -> None:
 async def test_digits_stage_guard_target_guess_and_esc_backs_out() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         await pilot.press("1")
@@ -76,7 +76,7 @@ def _finish_round(game: Game, *, until_game_over: bool = False) -> None:
 
 async def test_the_log_reads_in_sentences_with_private_lines() -> None:
     game = new_game("2019", 3, ["spy", "priest", "king", "baron", "handmaid"])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         since = len(game.events)
@@ -93,7 +93,7 @@ async def test_round_over_then_continue_sends_continue_round() -> None:
     game = new_game("2019", 4)
     _finish_round(game)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0, status="round_over"), pilot)
         assert f"Round {game.round} over" in screen_text(app)
@@ -110,7 +110,7 @@ async def test_game_over_offers_a_rematch() -> None:
     game = new_game("classic", 3)
     _finish_round(game, until_game_over=True)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0, status="finished"), pilot)
         text = screen_text(app)
@@ -123,7 +123,7 @@ async def test_game_over_offers_a_rematch() -> None:
 async def test_the_last_step_of_a_move_reaches_the_link_before_the_key_handler_returns() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         await pilot.press("1", "1")  # Guard, Bo
@@ -135,7 +135,7 @@ async def test_the_last_step_of_a_move_reaches_the_link_before_the_key_handler_r
 async def test_arrows_and_enter_and_a_refused_act_is_offered_again() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         await pilot.press("down", "enter")  # Priest
@@ -157,7 +157,7 @@ async def test_seats_are_managed_before_the_game() -> None:
     )
     state = TableState(table_info(None, 0, seats=seats, status="waiting"), None, ())
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, state, pilot)
         assert "Before the game" in screen_text(app)
@@ -178,7 +178,7 @@ async def test_seats_are_managed_before_the_game() -> None:
 async def test_only_the_host_manages_bots_and_starts() -> None:
     state = TableState(table_info(None, 1, status="waiting"), None, ())
     link = FakeLink()
-    app = LoveletApp(link, "Bo")
+    app = served(link, "Bo")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, state, pilot)
         await pilot.press("b", "g")
@@ -190,7 +190,7 @@ async def test_only_the_host_manages_bots_and_starts() -> None:
 async def test_table_chat_is_literal_and_sent_with_c() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         await pilot.press("c", *"gl [i]hf, c u", "enter", "1")  # the digit after Enter picks
@@ -204,7 +204,7 @@ async def test_table_chat_is_literal_and_sent_with_c() -> None:
 
 async def test_a_spectator_sees_no_hand_and_no_choices() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
-    app = LoveletApp(FakeLink(), "Zed")
+    app = served(FakeLink(), "Zed")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, None), pilot)
         text = screen_text(app)
@@ -216,7 +216,7 @@ async def test_a_spectator_sees_no_hand_and_no_choices() -> None:
 async def test_leaving_sends_leave_returns_to_the_lobby_and_ignores_late_updates() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
     link = FakeLink()
-    app = LoveletApp(link, "Ana")
+    app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         await pilot.press("l", "y")  # the game runs: leaving asks first
@@ -232,7 +232,7 @@ async def test_leaving_sends_leave_returns_to_the_lobby_and_ignores_late_updates
 
 async def test_help_at_a_table_shows_its_reference_card() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         await pilot.press("question_mark")
@@ -246,7 +246,7 @@ async def test_seats_show_turn_marks_and_discards() -> None:
     game = new_game("2019", 4, ["spy", "handmaid", "guard", "priest", "baron", "guard"])
     game.act(0, Play("handmaid"))  # Ana is protected
     game.act(1, Play("guard", (2,), "priest"))  # Bo knocks Cy out; Di to play
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0), pilot)
         lines = screen_text(app).splitlines()
@@ -261,7 +261,7 @@ async def test_seats_show_turn_marks_and_discards() -> None:
 async def test_the_log_pages_back_and_forth() -> None:
     game = new_game("classic", 3)
     _finish_round(game, until_game_over=True)
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0, status="finished"), pilot)
         assert "won the game" in screen_text(app)
@@ -278,7 +278,7 @@ async def test_a_sixteen_character_name_keeps_its_you_mark_and_seat_number() -> 
     game = new_game("2019", 4)
     long_name = "Abcdefghijklmnop"
     seats = [SeatInfo(long_name, None, True), *(SeatInfo(n, None, True) for n in NAMES[1:4])]
-    app = LoveletApp(FakeLink(), long_name)
+    app = served(FakeLink(), long_name)
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, table_state(game, 0, seats=seats, host=long_name), pilot)
         assert f"{long_name} (you)" in screen_text(app)

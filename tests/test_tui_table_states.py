@@ -7,11 +7,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from test_tui_support import FakeLink, new_game, screen_text, table_info, table_state
+from test_tui_support import FakeLink, new_game, screen_text, served, table_info, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
-from lovelet_tui.editions import EDITIONS, reference
 from protocol import ErrorReply, SeatInfo, TableState, encode
 from server.engine import Game, find_edition
 
@@ -50,7 +49,7 @@ async def test_game_over_lists_each_place_with_tokens_and_rounds_won_then_the_ke
     game = new_game("classic", 3)
     _to_game_over(game)
     rounds = Counter(s for e in game.events if e.kind == "round_end" for s in e.public["winners"])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, table_state(game, 0, status="finished"))
     order = sorted(range(3), key=lambda s: (game.tokens[s], rounds[s]), reverse=True)
@@ -64,19 +63,19 @@ async def test_game_over_lists_each_place_with_tokens_and_rounds_won_then_the_ke
 
 async def test_the_host_is_told_to_start_and_the_others_who_starts() -> None:
     info = table_info(None, 0, seats=SEATS, status="waiting")
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, TableState(info))
     assert "You host this table: g starts the game" in text
     assert "Waiting for the host" not in text
-    app = LoveletApp(FakeLink(), "Bo")
+    app = served(FakeLink(), "Bo")
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, _waiting(2))
     assert "Waiting for Ana (the host) to start" in text
 
 
 async def test_seat_keys_match_the_table_and_the_cursor_starts_on_your_seat() -> None:
-    app = LoveletApp(FakeLink(), "Bo")
+    app = served(FakeLink(), "Bo")
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, _waiting(2))
         assert "↑↓ or 1-4: choose a seat" in text and "1-4 Pick" in _footer(text)
@@ -84,14 +83,14 @@ async def test_seat_keys_match_the_table_and_the_cursor_starts_on_your_seat() ->
         six = (*SEATS, SeatInfo(None, None, False), SeatInfo(None, None, False))
         text = await _open(app, pilot, _waiting(2, six))
         assert "↑↓ or 1-6: choose a seat" in text
-    app = LoveletApp(FakeLink(), "Zed")  # watching: the first empty seat, to sit in
+    app = served(FakeLink(), "Zed")  # watching: the first empty seat, to sit in
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, _waiting(None))
     assert "› 2 (empty)" in text
 
 
 async def test_sitting_down_moves_the_cursor_to_the_seat_taken() -> None:
-    app = LoveletApp(FakeLink(), "Zed")
+    app = served(FakeLink(), "Zed")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, _waiting(None))
         seated = (*SEATS[:3], SeatInfo("Zed", None, True))
@@ -101,7 +100,7 @@ async def test_sitting_down_moves_the_cursor_to_the_seat_taken() -> None:
 
 async def test_the_footer_names_the_digits_that_pick_including_zero() -> None:
     game = new_game("2019", 4, ["spy", "guard", "priest", "baron", "handmaid", "priest"])
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, table_state(game, 0))
         assert "1-2 Pick" in _footer(text)
@@ -113,7 +112,7 @@ async def test_the_footer_names_the_digits_that_pick_including_zero() -> None:
 
 async def test_a_refusal_is_cleared_when_the_player_switches_to_watching() -> None:
     info = table_info(None, 0, seats=SEATS, status="waiting")
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         await _open(app, pilot, TableState(info))
         app.deliver(encode(ErrorReply("seat_taken", "that seat is taken")))
@@ -125,7 +124,7 @@ async def test_a_refusal_is_cleared_when_the_player_switches_to_watching() -> No
 
 
 async def test_help_and_rules_list_every_card_of_the_edition_before_the_game() -> None:
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=(100, 50)) as pilot:
         await _open(app, pilot, TableState(table_info(None, 0, edition="ppea", status="waiting")))
         await pilot.press("question_mark")
@@ -141,14 +140,6 @@ async def test_help_and_rules_list_every_card_of_the_edition_before_the_game() -
     assert "Countess" in text and "×5" in text  # classic: 5 Guards
 
 
-def test_the_apps_card_lists_match_the_engines_reference_cards() -> None:
-    for edition in EDITIONS:
-        cards = find_edition(edition.id).reference
-        assert reference(edition.id) == [
-            {key: card[key] for key in ("value", "name", "count", "text")} for card in cards
-        ]
-
-
 def _round_with_a_bonus() -> Game:
     """A 2019 round that seat 0 wins and gains the Spy's token in too (seed found once)."""
     game = Game(find_edition("2019"), players=3, rng=random.Random(2))
@@ -161,7 +152,7 @@ def _round_with_a_bonus() -> Game:
 
 async def test_the_round_summary_says_why_each_token_was_given() -> None:
     game = _round_with_a_bonus()
-    app = LoveletApp(FakeLink(), "Bo")
+    app = served(FakeLink(), "Bo")
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, table_state(game, 1, status="round_over"))
     assert "Round 1 over" in text and "Ana +2: round win, Spy" in text

@@ -10,10 +10,9 @@ import re
 import time
 from collections.abc import Callable
 
-from test_tui_support import FakeLink, new_game, screen_text, table_state
+from test_tui_support import FakeLink, new_game, screen_text, served, table_state
 from textual.pilot import Pilot
 
-from lovelet_tui import LoveletApp
 from protocol import Countdown, TableState, encode
 from server.engine import Game
 
@@ -45,7 +44,7 @@ def _state(game: Game, seat: int | None, countdown: Countdown | None, **info: ob
 
 async def test_the_player_on_turn_sees_the_time_left_counting_down() -> None:
     game = new_game("2019", 4)
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(_state(game, 0, Countdown("turn", 12_900, 0))))
         await pilot.pause()
@@ -59,7 +58,7 @@ async def test_the_player_on_turn_sees_the_time_left_counting_down() -> None:
 async def test_the_others_see_whose_turn_it_is_and_the_time_left() -> None:
     game = new_game("2019", 4)
     for seat in (1, None):  # a player waiting, a spectator
-        app = LoveletApp(FakeLink(), "Bo" if seat else "Zed")
+        app = served(FakeLink(), "Bo" if seat else "Zed")
         async with app.run_test(size=SIZE) as pilot:
             app.deliver(encode(_state(game, seat, Countdown("turn", 40_900, 0))))
             await pilot.pause()
@@ -70,7 +69,7 @@ async def test_the_others_see_whose_turn_it_is_and_the_time_left() -> None:
 
 async def test_the_last_ten_seconds_warn_the_player_on_turn() -> None:
     game = new_game("2019", 4)
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(_state(game, 0, Countdown("turn", 11_900, 0))))
         await pilot.pause()
@@ -83,7 +82,7 @@ async def test_the_pause_between_rounds_counts_down_for_everyone() -> None:
     while not game.round_over:
         game.act(game.pending.seat, game.pending.choices[0])
     for seat, name in ((0, "Ana"), (None, "Zed")):
-        app = LoveletApp(FakeLink(), name)
+        app = served(FakeLink(), name)
         async with app.run_test(size=SIZE) as pilot:
             state = _state(game, seat, Countdown("pause", 15_900, None), status="round_over")
             app.deliver(encode(state))
@@ -95,7 +94,7 @@ async def test_the_pause_between_rounds_counts_down_for_everyone() -> None:
 
 async def test_the_clock_redraws_once_a_second_and_stops_at_zero() -> None:
     game = new_game("2019", 4)
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         app.deliver(encode(_state(game, 0, Countdown("turn", 2_500, 0))))
         await pilot.pause()
@@ -117,7 +116,7 @@ async def test_the_clock_redraws_once_a_second_and_stops_at_zero() -> None:
 
 async def test_no_clock_ticks_without_a_timer_in_the_lobby_or_after_leaving() -> None:
     game = new_game("2019", 4)
-    app = LoveletApp(FakeLink(), "Ana")
+    app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         assert not _running_clocks()  # the lobby
         app.deliver(encode(_state(game, 0, Countdown("turn", 30_000, 0))))

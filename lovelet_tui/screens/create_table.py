@@ -1,5 +1,5 @@
-"""The new-table form: name, edition, seats, bots and their level, turn timer, and whether
-late joiners may take a bot's seat."""
+"""The new-table form: name, edition, seats, bots and their level, turn timer, whether
+late joiners may take a bot's seat, and whether the table is private (by invite only)."""
 
 from __future__ import annotations
 
@@ -11,19 +11,19 @@ from textual.screen import ModalScreen
 from textual.widgets import Label
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import BY_ID, EDITIONS
+from lovelet_tui.editions import catalogue_of
 from lovelet_tui.messages import send
 from lovelet_tui.widgets.cycler import Cycler
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.plain_input import PlainInput
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import DEFAULT_TIMER, BotSpec, CreateTable
-from protocol.registry import BOT_LEVELS, MAX_TABLE_NAME
+from protocol.registry import MAX_TABLE_NAME
 
-DEFAULT_EDITION = "2019"
 DEFAULT_SEATS = 4
 TIMERS = (30, 60, 90, 120, 300)  # the turn timers offered besides none and the server's default
 TAKEOVER = [(False, "watch"), (True, "take a bot's seat")]  # joining a started game
+PRIVATE = [(False, "no: listed in the lobby"), (True, "yes: by invite only")]
 
 
 class CreateTableScreen(ModalScreen[None]):
@@ -51,7 +51,8 @@ class CreateTableScreen(ModalScreen[None]):
                     compact=True,
                     id="name",
                 )
-            editions = [(e.id, e.name) for e in EDITIONS]
+            catalogue = catalogue_of(self)
+            editions = [(e.id, e.name) for e in catalogue.editions]
             yield Cycler("Edition", editions, id="edition", on_change=self._edition_changed)
             yield Cycler(
                 "Seats",
@@ -60,14 +61,16 @@ class CreateTableScreen(ModalScreen[None]):
                 on_change=self._seats_changed,
             )
             yield Cycler("Bots", [(0, "0")], id="bots")
-            yield Cycler("Bot level", [(level, level) for level in BOT_LEVELS], id="level")
+            levels = [(level, level) for level in catalogue.bot_levels]
+            yield Cycler("Bot level", levels, id="level")
             yield Cycler("Turn timer", timer_options(self.default_timer), id="timer")
             yield Cycler("Late joiners", TAKEOVER, id="takeover")
+            yield Cycler("Private", PRIVATE, id="private")
         yield KeyBar()
 
     def on_mount(self) -> None:
         edition = self.query_one("#edition", Cycler)
-        edition.set_options(edition.options, DEFAULT_EDITION)
+        edition.set_options(edition.options, catalogue_of(self).default_edition)
         timer = self.query_one("#timer", Cycler)
         timer.set_options(timer.options, self.default_timer)
         self._fit_seats()
@@ -85,7 +88,8 @@ class CreateTableScreen(ModalScreen[None]):
     def _fit_seats(self) -> None:
         """Offer the edition's player counts: the count the player picked if the edition
         allows it, else the edition's default (4, or the nearest count it allows)."""
-        info = BY_ID[self._value("edition")]
+        info = catalogue_of(self).edition(self._value("edition"))
+        assert info is not None  # the form offers only the catalogue's editions
         low, high = info.min_players, info.max_players
         options = [(n, str(n)) for n in range(low, high + 1)]
         chosen = self.chosen_seats
@@ -114,6 +118,7 @@ class CreateTableScreen(ModalScreen[None]):
             timer=self._value("timer"),
             bots=tuple(BotSpec(seat, level) for seat in range(1, 1 + self._value("bots"))),
             takeover=self._value("takeover"),
+            private=self._value("private"),
         )
         send(self, request)
         self.dismiss()

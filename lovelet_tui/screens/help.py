@@ -15,7 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from lovelet_tui.actions import ACTIONS, SCOPES, bindings, key_label
-from lovelet_tui.editions import EDITIONS, edition_name, reference
+from lovelet_tui.editions import catalogue_of, edition_name, reference
 from lovelet_tui.screens.rules import RulesScreen, card_table
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
@@ -40,7 +40,7 @@ class HelpScreen(Screen[None]):
         empty), or for the lobby; the admin keys are listed only to an `admin`."""
         super().__init__()
         self.edition = edition
-        self.cards = cards or (reference(edition) if edition else [])
+        self.cards = cards
         self.admin = admin
 
     def compose(self) -> ComposeResult:
@@ -51,13 +51,16 @@ class HelpScreen(Screen[None]):
 
     def _sections(self) -> list[RenderableType]:
         sections: list[RenderableType] = []
-        if self.cards and self.edition:
-            sections += [_title(edition_name(self.edition)), card_table(self.cards), Text()]
+        catalogue = catalogue_of(self)
+        cards = self.cards or (reference(catalogue, self.edition) if self.edition else [])
+        if cards and self.edition:
+            title = _title(edition_name(catalogue, self.edition))
+            sections += [title, card_table(cards), Text()]
         return [*sections, _title("Keys"), _keys(self.admin)]
 
     def action_rules(self) -> None:
-        """Show the rules of this table's edition (the first edition in the lobby)."""
-        self.app.push_screen(RulesScreen(self.edition or EDITIONS[0].id))
+        """Show the rules of this table's edition (the catalogue's first in the lobby)."""
+        self.app.push_screen(RulesScreen(self.edition or ""))
 
     def action_close(self) -> None:
         """Back to where help was opened."""

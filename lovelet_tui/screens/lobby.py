@@ -12,7 +12,7 @@ from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import EDITIONS, edition_name
+from lovelet_tui.editions import catalogue_of, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
@@ -23,14 +23,23 @@ from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.rows import TextRows
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import DEFAULT_TIMER, Chat, ChatLine, Join, Lobby, Spectate, TableSummary, Welcome
+from protocol import (
+    DEFAULT_TIMER,
+    Catalogue,
+    Chat,
+    ChatLine,
+    Join,
+    Lobby,
+    Spectate,
+    TableSummary,
+    Welcome,
+)
 
 COLUMNS = ("Code", "Name", "Edition", "Seats", "Status", "Watching")
 STATUS = {"waiting": "open", "playing": "playing", "round_over": "playing", "finished": "over"}
 # Widest text each column other than Name can hold: a cell that changes never needs more room.
 FIXED_WIDTHS = {
     "Code": 4,
-    "Edition": max(len(e.short) for e in EDITIONS),
     "Seats": len("8/8"),
     "Status": max(len(status) for status in STATUS.values()),
     "Watching": len("999"),
@@ -115,10 +124,11 @@ class LobbyScreen(Screen[None]):
         selected = self._selected()
         grid.clear(columns=True)
         self.columns = [
-            grid.add_column(label, width=width) for label, width in _column_widths(tables)
+            grid.add_column(label, width=width)
+            for label, width in _column_widths(tables, catalogue_of(self))
         ]
         for table in tables:
-            grid.add_row(*_row(table), key=table.code)
+            grid.add_row(*_row(table, catalogue_of(self)), key=table.code)
         if selected is not None and selected in grid.rows:
             grid.move_cursor(row=grid.get_row_index(selected))
         title = f"Tables ({len(tables)})" if tables else "No tables yet: press n to open one"
@@ -126,7 +136,9 @@ class LobbyScreen(Screen[None]):
         self.refresh_bindings()
 
     def _update_row(self, grid: DataTable[Text], old: TableSummary, new: TableSummary) -> None:
-        for column, before, after in zip(self.columns, _row(old), _row(new), strict=True):
+        catalogue = catalogue_of(self)
+        rows = _row(old, catalogue), _row(new, catalogue)
+        for column, before, after in zip(self.columns, *rows, strict=True):
             if before != after:
                 grid.update_cell(new.code, column, after)
 
@@ -138,8 +150,10 @@ class LobbyScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Join and Watch only when there is a table to pick; Admin only for administrators;
-        Rejoin only for guests;
+        Rejoin only for guests; New table once the server said what it offers;
         Chat unless typing a line already."""
+        if action == "new_table":
+            return bool(catalogue_of(self).editions)
         if action == "chat":
             return not typing_chat(self)
         if action in ("join", "watch"):
@@ -191,21 +205,32 @@ class LobbyScreen(Screen[None]):
         self.action_join()
 
 
-def _column_widths(tables: tuple[TableSummary, ...]) -> list[tuple[str, int]]:
+def _column_widths(tables: tuple[TableSummary, ...], catalogue: Catalogue) -> list[tuple[str, int]]:
     """Each column's label and width, set here: a DataTable that sizes its own columns draws
     rows added between two refreshes at the old widths until something else redraws it."""
-    name = max((cell_len(table.name) for table in tables), default=0)
-    widths = {**FIXED_WIDTHS, "Name": name}
+    name = max((_name(table).cell_len for table in tables), default=0)
+    code = max((len(table.code) for table in tables), default=0)  # private codes are longer
+    edition = max((cell_len(e.short) for e in catalogue.editions), default=0)
+    widths = {**FIXED_WIDTHS, "Name": name, "Code": max(code, FIXED_WIDTHS["Code"])}
+    widths["Edition"] = edition
     return [(label, max(len(label), widths[label])) for label in COLUMNS]
 
 
-def _row(table: TableSummary) -> tuple[Text, ...]:
+def _row(table: TableSummary, catalogue: Catalogue) -> tuple[Text, ...]:
     """A table's cells; every text that came from a client stays a plain Text."""
     return (
         Text(table.code),
-        Text(table.name),
-        Text(edition_name(table.edition, short=True)),
+        _name(table),
+        Text(edition_name(catalogue, table.edition, short=True)),
         Text(f"{table.taken}/{table.seats}"),
         Text(STATUS.get(table.status, table.status)),
         Text(str(table.spectators)),
     )
+
+
+def _name(table: TableSummary) -> Text:
+    """The table's name, marked when it is private (only administrators see those)."""
+    name = Text(table.name)
+    if table.private:
+        name.append(" (private)", style="italic")
+    return name

@@ -14,21 +14,22 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import BY_ID, EDITIONS, reference
+from lovelet_tui.editions import catalogue_of, reference
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 
 
 class RulesScreen(Screen[None]):
-    """Rules text for `edition`; Esc goes back to help."""
+    """Rules text for `edition` (the catalogue's first if it has no such edition); Esc goes
+    back to help."""
 
     CSS_PATH = "rules.tcss"
     BINDINGS = bindings("rules")
 
     def __init__(self, edition: str) -> None:
         super().__init__()
-        known = edition if edition in BY_ID else EDITIONS[0].id
-        self.index = [e.id for e in EDITIONS].index(known)
+        self.edition = edition
+        self.index = 0
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -37,11 +38,13 @@ class RulesScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        ids = [e.id for e in catalogue_of(self).editions]
+        self.index = ids.index(self.edition) if self.edition in ids else 0
         self._draw()
 
     def action_edition(self, delta: int) -> None:
         """Show the next or previous edition's rules."""
-        self.index = (self.index + delta) % len(EDITIONS)
+        self.index = (self.index + delta) % max(1, len(catalogue_of(self).editions))
         self._draw()
 
     def action_close(self) -> None:
@@ -49,10 +52,14 @@ class RulesScreen(Screen[None]):
         self.dismiss()
 
     def _draw(self) -> None:
-        edition = EDITIONS[self.index]
+        catalogue = catalogue_of(self)
+        if not catalogue.editions:
+            self.query_one("#rules", Static).update(Text("No editions yet: still connecting."))
+            return
+        edition = catalogue.editions[self.index]
         text = Text.assemble((edition.name, "bold underline"), "\n\n", edition.rules, "\n")
         cards = Text("Cards", style="bold underline")
-        table = card_table(reference(edition.id))
+        table = card_table(reference(catalogue, edition.id))
         self.query_one("#rules", Static).update(Group(text, cards, table))
 
 

@@ -13,11 +13,19 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from lovelet_tui.actions import bindings
-from lovelet_tui.editions import edition_name
+from lovelet_tui.editions import catalogue_of, edition_name
 from lovelet_tui.messages import send
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import EditionTally, LeaderEntry, PlayedGame, RatingInfo, Stats, StatsRequest
+from protocol import (
+    Catalogue,
+    EditionTally,
+    LeaderEntry,
+    PlayedGame,
+    RatingInfo,
+    Stats,
+    StatsRequest,
+)
 
 
 class StatsScreen(Screen[None]):
@@ -49,9 +57,9 @@ class StatsScreen(Screen[None]):
         elif not stats.editions:
             sections.append(Text("No finished games yet."))
         if stats.editions:
-            sections.append(_editions(stats.editions))
+            sections.append(_editions(stats.editions, catalogue_of(self)))
         if stats.recent:
-            sections += [Text(), _title("Recent games"), _recent(stats.recent)]
+            sections += [Text(), _title("Recent games"), _recent(stats.recent, catalogue_of(self))]
         sections += [Text(), _title("Leaderboard"), _leaders(stats.leaderboard, self.player)]
         self.query_one("#stats", Static).update(Group(*sections))
 
@@ -71,20 +79,21 @@ def _grid(*headers: str) -> Table:
     return table
 
 
-def _editions(editions: tuple[EditionTally, ...]) -> Table:
+def _editions(editions: tuple[EditionTally, ...], catalogue: Catalogue) -> Table:
     table = _grid("Edition", "Games", "Wins", "Won")
     for row in editions:
         share = f"{100 * row.wins // row.games}%" if row.games else "-"
-        table.add_row(*map(Text, (edition_name(row.edition), str(row.games), str(row.wins), share)))
+        name = edition_name(catalogue, row.edition)
+        table.add_row(*map(Text, (name, str(row.games), str(row.wins), share)))
     return table
 
 
-def _recent(games: tuple[PlayedGame, ...]) -> Table:
+def _recent(games: tuple[PlayedGame, ...], catalogue: Catalogue) -> Table:
     table = _grid("Ended (UTC)", "Edition", "Result", "Players")
     for game in games:
         table.add_row(
             Text(_when(game.ended_at)),
-            Text(edition_name(game.edition, short=True)),
+            Text(edition_name(catalogue, game.edition, short=True)),
             Text("won", style="bold green") if game.won else Text("lost"),
             Text(", ".join(game.players)),
         )

@@ -16,7 +16,7 @@ from textual.screen import Screen
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.countdown import Clock, clock_texts
-from lovelet_tui.editions import CONFIRM_PLAY, edition_name
+from lovelet_tui.editions import catalogue_of, edition_name, out_if_played
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import REASONS, narrate, round_awards, token_reason
@@ -34,6 +34,7 @@ from lovelet_tui.widgets.tracker import Tracker
 from protocol import (
     Act,
     AddBot,
+    Catalogue,
     Chat,
     ChatLine,
     ClientMessage,
@@ -49,7 +50,6 @@ from protocol import (
     TableState,
     choice_from_wire,
 )
-from protocol.registry import BOT_LEVELS
 
 View = Mapping[str, Any]
 TABLE_KEYS = {binding.key: binding.action for binding in bindings("table") if not binding.priority}
@@ -188,16 +188,18 @@ class TableScreen(Screen[str]):
         if self.info is None:
             return
         info, view = self.info, self.view
-        self.query_one(TableHeader).show(_header(info, view))
+        self.query_one(TableHeader).show(_header(info, view, catalogue_of(self)))
         cursor = self.cursor if view is None else None
         self.query_one(SeatList).show(
             info, view, self.names, cursor, self.seen, hosting=self._hosting()
         )
         hand = self.query_one(HandView)
+        invite = self.invite_command()
         if view is None:
-            hand.show_note("")
+            hand.show_note(f"Invite: {invite}" if invite else "")
         elif info.you is None:
-            hand.show_note("You are watching this table.")
+            watching = "You are watching this table."
+            hand.show_note(f"Watching · invite: {invite}" if invite else watching)
         else:
             hand.show(view.get("hand", []), self.names)
         if view is not None:
@@ -222,12 +224,19 @@ class TableScreen(Screen[str]):
         else:
             panel.show_text(self._status())
 
+    def invite_command(self) -> str | None:
+        """The command that brings someone else straight to this table, if the server has
+        one (over SSH: `ssh -t -p 2222 host CODE`)."""
+        invite = getattr(self.app, "invite", None)
+        return f"{invite} {self.code}" if invite else None
+
     def _status(self) -> Text:
         """What the table waits for, when the receiver has nothing to choose."""
         assert self.info is not None
         view, names = self.view, self.names
         if view is None:
-            return _waiting_help(self._hosting(), len(self.info.seats))
+            levels = catalogue_of(self).bot_levels
+            return _waiting_help(self._hosting(), len(self.info.seats), levels)
         if view.get("game_over"):
             return self._standings(view)
         if view.get("round_over"):
@@ -372,7 +381,9 @@ class TableScreen(Screen[str]):
         if choice is None:
             return
         card = choice.get("card")
-        if not confirmed and choice.get("type") == "play" and card in CONFIRM_PLAY:
+        edition = self.info.edition if self.info else ""
+        fatal = out_if_played(catalogue_of(self), edition, str(card))
+        if not confirmed and choice.get("type") == "play" and fatal:
             name = self.names.card(str(card))
             self._ask(Confirm("play", f"Play {name}?", "You will be out of the round.", choice))
             return
@@ -408,7 +419,7 @@ class TableScreen(Screen[str]):
         bot = self.info.seats[self.cursor].bot
         if bot is not None:
             self._send(RemoveBot(self.cursor))
-        cycle = (None, *BOT_LEVELS, None)
+        cycle = (None, *catalogue_of(self).bot_levels, None)
         if bot in cycle[:-2]:
             self._send(AddBot(self.cursor, cycle[cycle.index(bot) + 1]))
 
@@ -528,10 +539,13 @@ def _round_break(view: View | None) -> bool:
     return bool(view and view.get("round_over") and not view.get("game_over"))
 
 
-def _header(info: TableInfo, view: View | None) -> list[tuple[str, str]]:
+def _header(info: TableInfo, view: View | None, catalogue: Catalogue) -> list[tuple[str, str]]:
     """The header's parts, each in its long and short form ("" leaves it out)."""
     parts = [(info.code, info.code), (info.name, info.name)]
-    parts.append((edition_name(info.edition), edition_name(info.edition, short=True)))
+    if info.private:
+        parts.append(("private", ""))
+    edition = info.edition
+    parts.append((edition_name(catalogue, edition), edition_name(catalogue, edition, short=True)))
     if view is not None:
         parts.append((f"round {view.get('round')}", f"r{view.get('round')}"))
     if info.timer:
@@ -571,12 +585,12 @@ def _ranges(keys: Sequence[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs)
 
 
-def _waiting_help(hosting: bool, seats: int) -> Text:
+def _waiting_help(hosting: bool, seats: int, levels: Sequence[str]) -> Text:
     choose = f"↑↓ or 1-{min(9, seats)}: choose a seat"
     lines = ["Before the game", "", choose, "s: sit there · u: stand up"]
     if hosting:
-        levels = " → ".join((*BOT_LEVELS, "none"))
-        lines += [f"b: bot ({levels})", "g: start (empty seats get bots)"]
+        cycle = " → ".join((*levels, "none"))
+        lines += [f"b: bot ({cycle})", "g: start (empty seats get bots)"]
     else:
         lines.append("The host starts the game.")
     return Text("\n".join(lines))

@@ -27,7 +27,7 @@ class ChatInput(PlainInput):
         display: none;
     }
     """
-    BINDINGS = bindings("chat")  # for the key bar and help: `_on_key` runs them, in order
+    BINDINGS = bindings("chat")  # for the key bar and help: `on_key` runs them, in order
     CLOSING = key_actions("chat")
 
     class Closed(Message):
@@ -47,7 +47,7 @@ class ChatInput(PlainInput):
         self.display = True
         self.screen.set_focus(self)
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         if self.display and event.key not in self.CLOSING:
             return  # typed into the line by the Input
         event.prevent_default()

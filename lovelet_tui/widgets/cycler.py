@@ -30,7 +30,7 @@ class Cycler(Static, can_focus=True):
         background: $accent 30%;
     }
     """
-    BINDINGS = bindings("field")  # for the key bar and help: `_on_key` runs them, in order
+    BINDINGS = bindings("field")  # for the key bar and help: `on_key` runs them, in order
     KEYS = key_actions("field")
 
     def __init__(
@@ -62,7 +62,7 @@ class Cycler(Static, can_focus=True):
     def on_mount(self) -> None:
         self._draw()
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         if event.key in self.KEYS:
             event.prevent_default()
             event.stop()

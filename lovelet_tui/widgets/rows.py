@@ -18,13 +18,14 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual import messages
 from textual.cache import FIFOCache
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+
+from lovelet_tui.compat import repaint_regions
 
 SHARED_LINES_KEPT = 4096  # whole lines kept for every widget of every session to reuse
 SHARED_LINES: FIFOCache[tuple, Strip] = FIFOCache(SHARED_LINES_KEPT)  # row, width, look → line
@@ -155,8 +156,7 @@ class Rows(Widget):
         if not self.is_mounted or not self.display:
             self.refresh(*regions)
             return
-        self._set_dirty(*regions)
-        self.screen.post_message(messages.Update(self))
+        repaint_regions(self, regions)
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,13 +3,14 @@
 from .cards import CardSpec, Chooses, Role
 from .choices import Choice, Decision, Keep, Look, Play, Redraw, choice_from_dict, choice_to_dict
 from .edition import Edition
-from .editions import EDITIONS, find_edition
+from .editions import DEFAULT_EDITION, EDITIONS, find_edition
 from .errors import EngineError, IllegalAction, SetupError
 from .events import Event
 from .game import Game
 from .position import Position
 
 __all__ = [
+    "DEFAULT_EDITION",
     "EDITIONS",
     "CardSpec",
     "Choice",

@@ -18,6 +18,8 @@ class Edition:
     min_players: int
     max_players: int
     tokens_by_players: Mapping[int, int]
+    short: str  # the name where room is short (the lobby's table list)
+    rules: str  # the short rules players read, as paragraphs
     tie_break_by_discards: bool = False
     guess_by_value: bool = False
     pair_bonus: tuple[str, ...] = ()

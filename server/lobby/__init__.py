@@ -8,6 +8,7 @@ SSH or the TUI.
 
 from .errors import TableError
 from .lobby import Attachment, Lobby, LobbySettings
+from .resume import Resumed, resume_tables
 from .runner import TableSettings
 from .session import Identity, Session
 from .table import Table
@@ -17,8 +18,10 @@ __all__ = [
     "Identity",
     "Lobby",
     "LobbySettings",
+    "Resumed",
     "Session",
     "Table",
     "TableError",
     "TableSettings",
+    "resume_tables",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import secrets
 import string
 from collections.abc import Callable
 
@@ -13,11 +14,13 @@ from ..metrics import GAME_STATUSES
 from ..sanitize import clean_text
 from .errors import TableError
 from .runner import Deps, TableSettings
-from .seating import Member
+from .seating import Member, require_level
 from .session import Session
 from .table import Close, Host, Table
 
 CODE_ALPHABET = "".join(c for c in string.ascii_uppercase if c not in "IO")
+PRIVATE_ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford's base 32: no I, L, O, U
+PRIVATE_CODE_LENGTH = 10  # 32**10 = 2**50 codes: never guessed at a few tries a minute
 TABLE_NAME_MAX = 40
 
 
@@ -37,19 +40,20 @@ class Board:
         self._replaced = replaced
         self._rounds_over: list[Callable[[], object]] = []  # called once no round is played
 
-    def new_code(self) -> str:
-        """A four-letter code no open table has."""
+    def new_code(self, private: bool = False) -> str:
+        """A code no open table has: four letters, or for a private table ten characters
+        drawn from the system's secure random source (the lobby's rng may be seeded)."""
         while True:
-            code = "".join(self._rng.choice(CODE_ALPHABET) for _ in range(4))
+            if private:
+                code = "".join(secrets.choice(PRIVATE_ALPHABET) for _ in range(PRIVATE_CODE_LENGTH))
+            else:
+                code = "".join(self._rng.choice(CODE_ALPHABET) for _ in range(4))
             if code not in self.tables:
                 return code
 
-    def find(self, code: str) -> Table:
-        """The table with `code` (any case, spaces ignored); `no_such_table` if none."""
-        table = self.tables.get(code.strip().upper())
-        if table is None:
-            raise TableError("no_such_table", f"no table {code!r}")
-        return table
+    def get(self, code: str) -> Table | None:
+        """The table with `code` (any case, spaces ignored), if one is open."""
+        return self.tables.get(code.strip().upper())
 
     def open(
         self, host: Session, message: CreateTable, settings: TableSettings, deps: Deps
@@ -60,8 +64,10 @@ class Board:
             edition.check_players(message.seats)
         except (KeyError, ValueError) as err:
             raise TableError("bad_table", str(err).strip("'\"")) from None
+        for bot in message.bots:
+            require_level(bot.level)
         name = clean_text(message.name, TABLE_NAME_MAX) or f"{host.name}'s table"
-        code = self.new_code()
+        code = self.new_code(message.private)
         table = Table(
             code,
             name,
@@ -72,6 +78,7 @@ class Board:
             self,
             deps,
             message.takeover,
+            message.private,
         )
         self.tables[code] = table
         table.submit(host, Host())
@@ -79,10 +86,16 @@ class Board:
             table.submit(host, AddBot(bot.seat, bot.level))
         return table
 
-    def close_all(self) -> None:
-        """Close every table."""
+    def adopt(self, table: Table) -> None:
+        """Open `table`, made elsewhere (rebuilt after a restart) with this board as output."""
+        if table.code in self.tables:
+            raise ValueError(f"a table {table.code} is open already")
+        self.tables[table.code] = table
+
+    def close_all(self, keep: bool = False) -> None:
+        """Close every table; with `keep`, games in progress are left to be rebuilt."""
         for table in list(self.tables.values()):
-            table.submit(None, Close())
+            table.submit(None, Close(keep))
 
     # ---------------------------------------------------------------- TableOutput
 
@@ -117,15 +130,21 @@ class Board:
     # ---------------------------------------------------------------- counts
 
     def rounds_in_progress(self) -> int:
-        """How many tables are in the middle of a round."""
-        return sum(summary.status == "playing" for summary in self.listing.values())
+        """How many tables are in the middle of a round that a restart would lose (kept
+        tables are rebuilt)."""
+        return sum(
+            summary.status == "playing" and not self.tables[code].kept
+            for code, summary in self.listing.items()
+            if code in self.tables
+        )
 
     def games_in_progress(self) -> int:
         """Tables in a game (a round, or the pause after one)."""
         return sum(s.status in GAME_STATUSES for s in self.listing.values())
 
     def when_rounds_over(self, callback: Callable[[], object]) -> None:
-        """Call `callback()` once no table is in the middle of a round (at once if none is)."""
+        """Call `callback()` once no table is in the middle of a round a restart would lose
+        (at once if none is)."""
         if self.rounds_in_progress():
             self._rounds_over.append(callback)
         else:

@@ -24,6 +24,7 @@ class Header:
     code: str
     name: str
     edition: str
+    private: bool = False
 
 
 class Broadcaster:
@@ -108,6 +109,7 @@ class Broadcaster:
             self._runner.status,
             self._runner.timer,
             you,
+            header.private,
         )
 
     def summary(self) -> TableSummary:
@@ -121,4 +123,5 @@ class Broadcaster:
             sum(not seat.empty for seat in seats),
             self._runner.status,
             len(self._seating.spectators),
+            self.header.private,
         )

@@ -76,6 +76,15 @@ class Doors:
         else:
             raise TableError("in_progress", "the game has started: spectate instead")
 
+    def visit(self, member: Member) -> None:
+        """An invite: one's own seat back, a free seat while the table waits, else watching."""
+        free = any(seat.empty for seat in self.seats)
+        mine = self.seating.seat_of_identity(member.identity.id) is not None
+        if mine or (free and self.runner.status == "waiting"):
+            self.join(member)
+        else:
+            self.spectate(member)
+
     def claim(self, member: Member, index: int | None) -> None:
         index = self.seating.claim(member, index)
         name = self.seats[index].name
@@ -104,6 +113,8 @@ class Doors:
         if index is None:
             return
         seat = self.seats[index]
+        if self.seating.host is not None and self.seating.host == seat.identity:
+            self.seating.host = member.identity.id  # a guest host stays host
         seat.identity, seat.address = member.identity.id, member.identity.address
         self._reattach(index, member)
         self.tell_code(index)  # the code used is spent
@@ -125,6 +136,7 @@ class Doors:
         if seat.member is None or not seat.guest or self.runner.status == "waiting":
             return
         seat.rejoin = rejoin_code()
+        self.runner.keep_guest(index)  # stored before the guest is told it
         grace = idle_time(self.settings.grace)
         self._output.send(
             seat.member,
@@ -163,7 +175,7 @@ class Doors:
             if gone:
                 self._hand_to_bot(index)
             else:
-                self._hold(index)
+                self.hold(index)
             self.runner.seats_changed()
         else:
             self.seating.vacate(member)
@@ -172,7 +184,8 @@ class Doors:
             self._output.placed(member, None)
         self._after_departure()
 
-    def _hold(self, index: int) -> None:
+    def hold(self, index: int) -> None:
+        """Hold the seat at `index` for its dropped player for the grace period."""
         seat = self.seats[index]
         seat.held = self._clock.call_later(self.settings.grace, self._grace_expired, seat)
 

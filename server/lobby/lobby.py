@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import (
-    DEFAULT_TIMER,
     PROTOCOL_VERSION,
     Act,
     AddBot,
@@ -32,19 +32,24 @@ from protocol import (
     Stand,
     Start,
     StatsRequest,
+    Visit,
     Welcome,
     decode,
 )
+from protocol.registry import MAX_CODE
 
+from ..catalogue import catalogue
+from ..config import DEFAULTS
 from ..metrics import Metrics
 from ..sanitize import clean_text
+from ..ssh.limits import address_key
 from ..store import MOTD, Store
 from .admin import run_admin
 from .board import Board
 from .chat import chat
 from .clock import Clock
 from .errors import TableError
-from .limits import RateLimit
+from .limits import RateLimit, TryBudget
 from .lobby_list import LobbyList
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
@@ -65,14 +70,31 @@ class LobbySettings:
     """What the lobby needs beyond the tables' timings."""
 
     table: TableSettings = field(default_factory=TableSettings)
-    motd: str = ""
-    default_timer: int | None = DEFAULT_TIMER  # the turn timer the new-table form offers first
-    chat_max_length: int = 200
-    chat_burst: int = 5  # chat lines allowed in any `chat_interval` seconds
-    chat_interval: float = 10.0
-    lobby_idle: float = 1800.0  # seconds in the lobby without a message before disconnection
-    admins: frozenset[str] = frozenset()  # key fingerprints that may send `admin` commands
-    leaderboard_min_games: int = 3  # rated games before a player is on the leaderboard
+    motd: str = DEFAULTS.motd
+    default_timer: int | None = DEFAULTS.table.turn_timer or None  # the form's first timer
+    chat_max_length: int = DEFAULTS.limits.chat_max_length
+    chat_burst: int = DEFAULTS.limits.chat_messages  # chat lines in any `chat_interval` seconds
+    chat_interval: float = DEFAULTS.limits.chat_interval
+    lobby_idle: float = DEFAULTS.limits.idle_timeout  # seconds idle in the lobby, at most
+    admins: frozenset[str] = frozenset(DEFAULTS.admins)  # keys that may send `admin` commands
+    leaderboard_min_games: int = DEFAULTS.leaderboard_min_games  # rated games to be listed
+    invite: str | None = None  # the command before a table code, e.g. "ssh -t host"
+    code_tries: int = DEFAULTS.limits.code_tries  # unknown codes one address may try at once
+    code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
+
+
+def no_table(code: str) -> str:
+    """The refusal for a code no open table has (that table may have closed)."""
+    return f"No open table has the code {clean_text(code, MAX_CODE)}: here is the lobby."
+
+
+def try_keys(identity: Identity) -> list[str]:
+    """Whose budget a try of a table code spends: the address's (an IPv6 address's /64
+    network), and a key's own."""
+    keys = [] if identity.guest else [f"key:{identity.id}"]
+    if identity.address:
+        keys.append(f"address:{address_key(identity.address)}")
+    return keys or [identity.id]
 
 
 class Attachment:
@@ -114,11 +136,15 @@ class Lobby:
         self.board = Board(
             self.rng, lambda: self.lobby_list.changed(), lambda s: self._close(s, REPLACED)
         )
-        self.lobby_list = LobbyList(clock, self.sessions, self.board.listing, store)
+        self.lobby_list = LobbyList(
+            clock, self.sessions, self.board.listing, store, lambda s: self.is_admin(s.identity)
+        )
+        self.code_tries = TryBudget(self.settings.code_tries, self.settings.code_try_seconds)
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
             Hello: self._hello,
             CreateTable: self._create_table,
             Join: self._to_table,
+            Visit: self._to_table,
             RejoinSeat: self._rejoin_seat,
             Spectate: self._to_table,
             Leave: self._leave,
@@ -226,6 +252,8 @@ class Lobby:
                 self.motd(),
                 self.is_admin(identity),
                 self.settings.default_timer,
+                self.settings.invite,
+                catalogue=catalogue(),
             )
         )
         if session.notice:
@@ -245,11 +273,15 @@ class Lobby:
                 return
 
     def _rejoin_seat(self, session: Session, message: RejoinSeat) -> None:
+        """A guest's rejoin code: a wrong one is a try on the same budget as table codes."""
         self._require_in_lobby(session)
+        keys, now = try_keys(session.identity), self.clock.now()
+        self._refuse_without_tries(keys, now)
         for table in list(self.tables.values()):
             table.submit(session, message)
             if session.table is not None:
                 return
+        self.code_tries.spend(keys, now)
         raise TableError("no_such_seat_code", "no seat is held with that code")
 
     def _close(self, session: Session, reason: str) -> None:
@@ -265,9 +297,12 @@ class Lobby:
         deps = Deps(self.rng, self.clock, self.store, self.metrics)
         self.board.open(session, message, self.settings.table, deps)
 
-    def _to_table(self, session: Session, message: Join | Spectate) -> None:
+    def _to_table(self, session: Session, message: Join | Spectate | Visit) -> None:
+        here = session.table
+        if isinstance(message, Visit) and here is not None and self.board.get(message.code) is here:
+            return  # a player back in their seat at the table they were invited to
         self._require_in_lobby(session)
-        self.board.find(message.code).submit(session, message)
+        self._find(session, message.code).submit(session, message)
 
     def _leave(self, session: Session, message: Leave) -> None:
         self._table_of(session).submit(session, message)
@@ -278,6 +313,32 @@ class Lobby:
         self._table_of(session).submit(session, message)
 
     # ------------------------------------------------------------- tables
+
+    def _find(self, session: Session, code: str) -> Table:
+        """The table with `code`. A code not in the lobby list is a try: unknown codes spend
+        the address's (and key's) budget, and with none left every try is refused until one
+        comes back. The lobby list's codes and administrators are not counted."""
+        table = self.board.get(code)
+        listed = table is not None and not table.private
+        if listed or self.is_admin(session.identity):
+            if table is None:
+                raise TableError("no_such_table", no_table(code))
+            return table
+        keys, now = try_keys(session.identity), self.clock.now()
+        self._refuse_without_tries(keys, now)
+        if table is None:
+            self.code_tries.spend(keys, now)
+            raise TableError("no_such_table", no_table(code))
+        return table
+
+    def _refuse_without_tries(self, keys: list[str], now: float) -> None:
+        """Refuse any code (table or rejoin) while these keys have no tries left."""
+        wait = self.code_tries.wait(keys, now)
+        if wait > 0:
+            raise TableError(
+                "too_many_tries",
+                f"Too many tries of codes: wait {math.ceil(round(wait, 3))} s.",
+            )
 
     def _table_of(self, session: Session) -> Table:
         if session.table is None:
@@ -306,7 +367,8 @@ class Lobby:
         return self.board.games_in_progress()
 
     def when_rounds_over(self, callback: Callable[[], object]) -> None:
-        """Call `callback()` once no table is in the middle of a round (at once if none is)."""
+        """Call `callback()` once no table is in the middle of a round a restart would lose
+        (kept tables are rebuilt; at once if none is)."""
         self.board.when_rounds_over(callback)
 
     def announce(self, text: str) -> None:
@@ -315,6 +377,7 @@ class Lobby:
             if session.greeted:
                 session.send(Notice(clean_text(text, 1000)))
 
-    def shut_down(self) -> None:
-        """Stop every table: running games are recorded as abandoned, timers cancelled."""
-        self.board.close_all()
+    def shut_down(self, keep: bool = False) -> None:
+        """Stop every table, timers cancelled: running games are recorded as abandoned, or
+        with `keep` left in the store for the next start to rebuild."""
+        self.board.close_all(keep)

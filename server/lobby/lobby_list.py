@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from protocol import Lobby as LobbyMessage
 from protocol import TableSummary
@@ -14,7 +14,8 @@ from .stats import online_ratings
 
 
 class LobbyList:
-    """One update per turn of the loop to the greeted sessions not at a table."""
+    """One update per turn of the loop to the greeted sessions not at a table; private
+    tables are listed to administrators only."""
 
     def __init__(
         self,
@@ -22,11 +23,13 @@ class LobbyList:
         sessions: Mapping[Session, None],
         listing: Mapping[str, TableSummary],
         store: Store | None = None,
+        admin: Callable[[Session], bool] = lambda session: False,
     ) -> None:
         self._clock = clock
         self._store = store  # for the ratings beside names
         self._sessions = sessions
         self._listing = listing
+        self._admin = admin
         self._dirty = False
 
     def online(self) -> tuple[str, ...]:
@@ -41,17 +44,19 @@ class LobbyList:
 
     def send_to(self, session: Session) -> None:
         """The list, now, to one session."""
-        session.send(self._message())
+        session.send(self._messages()[self._admin(session)])
 
     def _flush(self) -> None:
         self._dirty = False
-        message = self._message()
+        messages = self._messages()
         for session in self._sessions:
             if session.greeted and session.table is None:
-                session.send(message)
+                session.send(messages[self._admin(session)])
 
-    def _message(self) -> LobbyMessage:
+    def _messages(self) -> tuple[LobbyMessage, LobbyMessage]:
+        """The list for players, and for administrators (with the private tables)."""
         online = self.online()
-        return LobbyMessage(
-            tuple(self._listing.values()), online, online_ratings(self._sessions, self._store)
-        )
+        ratings = online_ratings(self._sessions, self._store)
+        every = tuple(self._listing.values())
+        public = tuple(table for table in every if not table.private)
+        return LobbyMessage(public, online, ratings), LobbyMessage(every, online, ratings)

@@ -12,10 +12,11 @@ from protocol.registry import MAX_TIMER
 
 from ..bot_pool import shared_pool
 from ..bots import SEARCHING, Bot, make_bot
+from ..config import DEFAULTS
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..logs import log_game_end, log_game_start
 from ..metrics import Metrics
-from ..store import GameRecorder, Store
+from ..store import GameRecorder, GuestRecord, Store, TableRecord
 from .clock import Clock, Timer
 from .errors import TableError
 from .seating import TAKEOVER_LEVEL, Seating
@@ -27,10 +28,10 @@ MAX_COUNTDOWN_MS = MAX_TIMER * 1000  # the most a countdown may say
 class TableSettings:
     """Timings of a table's runtime; zero delays make tests and benchmarks instant."""
 
-    bot_delay: float = 0.8  # seconds a bot "thinks" before acting, so people can follow
-    grace: float = 120.0  # seconds a dropped player's seat is held
-    round_pause: float = 20.0  # seconds between rounds unless every player continues
-    bot_budget: float = 0.15  # CPU seconds a searching (hard) bot thinks per decision
+    bot_delay: float = DEFAULTS.table.bot_delay  # seconds a bot "thinks" before acting
+    grace: float = DEFAULTS.table.disconnect_grace  # seconds a dropped player's seat is held
+    round_pause: float = DEFAULTS.table.round_pause  # seconds between rounds, at most
+    bot_budget: float = DEFAULTS.table.hard_bot_cpu_ms / 1000  # CPU seconds a hard bot thinks
     bot_deadline: float = 5.0  # seconds after which a searching bot's answer is not awaited
 
 
@@ -68,6 +69,7 @@ class GameRunner:
         deps: Deps,
         changed: Callable[[], None],
         before_round: Callable[[], None] = lambda: None,
+        describe: Callable[[], TableRecord] | None = None,
     ) -> None:
         self.code, self.edition, self.seating, self.timer = code, edition, seating, timer
         self.settings, self.deps = settings, deps
@@ -80,6 +82,7 @@ class GameRunner:
         self.closed = False
         self._changed = changed
         self._before_round = before_round  # the table seats late joiners then
+        self._describe = describe  # the table as kept with each game, for a restart
         self._engine_seen = 0
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}
@@ -104,7 +107,8 @@ class GameRunner:
         seed = deps.rng.getrandbits(64)
         if deps.store is not None:
             records = self.seating.records()
-            self.recorder = GameRecorder.start(deps.store, self.edition.id, records, seed)
+            table = self._describe() if self._describe is not None else None
+            self.recorder = GameRecorder.start(deps.store, self.edition.id, records, seed, table)
         self.game = Game(self.edition, len(seats), random.Random(seed))
         self._game_started = deps.clock.now()
         bots = sum(seat.bot_level is not None for seat in seats)
@@ -154,12 +158,47 @@ class GameRunner:
         """Someone dropped, came back or left: who decides now may have changed."""
         self._schedule_actor()
 
-    def close(self) -> None:
-        """Stop the timer; a game in progress is recorded as abandoned."""
+    def keep_guest(self, index: int) -> None:
+        """The guest at `index` got a new rejoin code: keep it for a restart (before they are
+        told it)."""
+        seat = self.seating.seats[index]
+        if self.recorder is not None and seat.rejoin is not None:
+            self.recorder.keep_guest(index, GuestRecord(seat.rejoin, seat.address))
+
+    @property
+    def kept(self) -> bool:
+        """A game is in progress and stored as it goes: a restarted server rebuilds it."""
+        recorder = self.recorder
+        return (
+            self.status in ("playing", "round_over")
+            and recorder is not None
+            and recorder.recording
+            and not recorder.finished
+        )
+
+    def close(self, keep: bool = False) -> None:
+        """Stop the timer; a game in progress is recorded as abandoned, unless `keep` (the
+        server restarts: it is rebuilt then)."""
         self.closed = True
         self._cancel_timer()
-        if self.recorder is not None:
+        if self.recorder is not None and not keep:
             self.recorder.abandon()
+
+    def resume(self, game: Game, log: list[Event], recorder: GameRecorder, age: float) -> None:
+        """Carry on `game`, rebuilt after a restart with its `log`, `age` seconds after it
+        started: a round's pending decision gets its timer afresh, a pause its whole length."""
+        self.game, self.log, self.recorder = game, log, recorder
+        self.epoch += 1
+        self._engine_seen = len(game.events)
+        self._game_started = self.deps.clock.now() - age
+        self.step += 1
+        if game.round_over:
+            self.status = "round_over"
+            self._schedule(self.settings.round_pause, self._next_round_due, ("pause", None))
+        else:
+            self.status = "playing"
+        self._changed()
+        self._schedule_actor()
 
     # ---------------------------------------------------------------- steps
 
@@ -215,7 +254,7 @@ class GameRunner:
         if self.closed or game is None or game.pending is None:
             return
         seat = self.seating.seats[game.pending.seat]
-        if seat.played_by_bot:
+        if seat.played_by_bot and not seat.awaited:
             self._schedule(self.settings.bot_delay, self._bot_turn)
         elif self.timer:
             if not self._turn_timer_runs(game.pending.seat):  # back on a new session: time kept

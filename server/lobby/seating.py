@@ -10,7 +10,7 @@ from typing import Protocol
 from protocol import SeatInfo
 
 from ..bot_pool import shared_pool
-from ..bots import SEARCHING, make_bot
+from ..bots import LEVELS, SEARCHING
 from ..store import SeatRecord
 from .clock import Timer
 from .errors import TableError
@@ -50,6 +50,7 @@ class Seat:
     held: Timer | None = None  # grace timer of a dropped human
     address: str | None = None  # a guest's address, to remind them of their held seat
     rejoin: str | None = None  # a guest's one-time code to take the seat back
+    awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
 
     @property
     def empty(self) -> bool:
@@ -167,6 +168,7 @@ class Seating:
         """`member` (same identity) takes the seat back; the session it replaces, if any."""
         seat = self.seats[index]
         seat.release()
+        seat.awaited = False
         old, seat.member = seat.member, member
         return old if old is not member else None
 
@@ -244,10 +246,11 @@ class Seating:
         raise TableError("table_full", "every seat is taken: spectate instead")
 
     def add_bot(self, member: Member, index: int, level: str) -> None:
-        """Host: a bot of `level` (validated by making one) in the empty seat at `index`."""
+        """Host: a bot of `level` (one of the registry's, else `no_such_level`) in the empty
+        seat at `index`."""
         self.require_host(member)
         self.require_empty(index)
-        make_bot(level)
+        require_level(level)
         if level in SEARCHING:
             shared_pool().warm()
         self.seat_bot(index, level)
@@ -278,3 +281,9 @@ class Seating:
     def connected_seats(self) -> set[int]:
         """Seats whose human is connected."""
         return {i for i, seat in enumerate(self.seats) if seat.member is not None}
+
+
+def require_level(level: str) -> None:
+    """`no_such_level` unless `level` is one of the bot registry's."""
+    if level not in LEVELS:
+        raise TableError("no_such_level", f"no bot level {level!r} (known: {', '.join(LEVELS)})")

@@ -31,10 +31,12 @@ from protocol import (
     Stand,
     Start,
     TableSummary,
+    Visit,
 )
 
 from ..engine import Choice, Edition, Game, Keep, Look, Play, Redraw
 from ..logs import log_table_closed
+from ..store import TableRecord
 from .broadcast import Broadcaster, Header
 from .doors import Doors, Hooks
 from .errors import TableError
@@ -69,7 +71,10 @@ class Say:
 
 @dataclass(frozen=True, slots=True)
 class Close:
-    """Stop: timers cancelled, a running game recorded as abandoned."""
+    """Stop: timers cancelled, a running game recorded as abandoned, unless `keep` (the
+    server restarts and rebuilds the table from the store)."""
+
+    keep: bool = False
 
 
 class Table:
@@ -86,17 +91,27 @@ class Table:
         output: TableOutput,
         deps: Deps,
         takeover: bool = False,
+        private: bool = False,
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
+        self.private = private  # not listed in the lobby (but to administrators)
         self.settings = settings
         self.seating = Seating(seats)
         self.runner = GameRunner(
-            code, edition, self.seating, timer, settings, deps, self._changed, self._before_round
+            code,
+            edition,
+            self.seating,
+            timer,
+            settings,
+            deps,
+            self._changed,
+            self._before_round,
+            self._describe,
         )
         self._clock = deps.clock
         self._output = output
-        header = Header(code, name, edition.id)
+        header = Header(code, name, edition.id, private)
         self._broadcast = Broadcaster(
             header, self.seating, self.runner, output.send, deps.clock, deps.metrics
         )
@@ -118,6 +133,7 @@ class Table:
         self._commands: dict[type, Callable[[Member, Any], None]] = {
             Host: lambda m, c: doors.take_seat(m, 0, host=True),
             Join: lambda m, c: doors.join(m),
+            Visit: lambda m, c: doors.visit(m),
             Rejoin: lambda m, c: doors.rejoin(m),
             RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
             Spectate: lambda m, c: doors.spectate(m),
@@ -132,7 +148,7 @@ class Table:
             Leave: lambda m, c: doors.depart(m, gone=True),
             Disconnect: lambda m, c: doors.depart(m, gone=False),
             Say: lambda m, c: self._say(c.line),
-            Close: lambda m, c: self._close(),
+            Close: lambda m, c: self._close(c.keep),
         }
 
     # ---------------------------------------------------------------- the input
@@ -159,6 +175,21 @@ class Table:
     def game(self) -> Game | None:
         """The game being played, if any."""
         return self.runner.game
+
+    @property
+    def kept(self) -> bool:
+        """Its game is in progress and stored as it goes: a restarted server rebuilds it."""
+        return self.runner.kept
+
+    def _describe(self) -> TableRecord:
+        """The table as kept with each game it plays."""
+        host = self.seating.host
+        return TableRecord(
+            self.code,
+            self.name,
+            {"timer": self.runner.timer, "takeover": self.doors.takeover, "private": self.private},
+            None if host is None else self.seating.seat_of_identity(host),
+        )
 
     # ---------------------------------------------------------------- seating
 
@@ -220,10 +251,10 @@ class Table:
         for member in self.seating.members():
             self._output.send(member, line)
 
-    def _close(self) -> None:
+    def _close(self, keep: bool = False) -> None:
         self.closed = True
         log_table_closed(self.code)
-        self.runner.close()
+        self.runner.close(keep)
         self.seating.release_all()
         self._broadcast.close()
         for member in self.seating.members():

@@ -1,29 +1,26 @@
 """A Textual driver that bridges one app to one SSH channel, and the app hardening for it.
 
-This is the only module that touches Textual internals (the xterm parser, the app's error
-hooks, its console and its stdio redirection); Textual is pinned to 8.x in pyproject.
+What it needs of Textual's and Rich's internals (the xterm parser, a full repaint, the app's
+error hooks, its console, its stdio redirection) it reaches through `server.ssh.compat`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from codecs import getincrementaldecoder
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
 
-import textual.app
 from rich.color import ColorSystem
 from rich.console import Console
 from textual import events
-from textual._time import get_time
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from server.ssh import compat
 from server.ssh.input import PASTE_CHARS_PER_KEY, InputPump, KeyBudget
 
 if TYPE_CHECKING:
@@ -130,6 +127,10 @@ class SSHDriver(Driver):
         size: tuple[int, int] | None = None,
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size)
+        self._session_app = app  # kept here, not read back from the base class's attributes
+        self._event_loop = asyncio.get_running_loop()
+        self._wants_mouse = mouse
+        self._client_size = size
         self._channel: Channel | None = channel
         self._hard_limit = hard_limit
         self._stall_timeout = stall_timeout
@@ -146,7 +147,7 @@ class SSHDriver(Driver):
         self._pump = pump
         self._keys = keys
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
-        self._parser = XTermParser(debug=False)
+        self._parser = compat.XTermParser(debug=False)
         self._tick_handle: asyncio.TimerHandle | None = None
 
     @property
@@ -207,7 +208,7 @@ class SSHDriver(Driver):
         """The channel's send buffer is above its high-water mark."""
         self._paused = True
         if self._stall_handle is None:
-            self._stall_handle = self._loop.call_later(self._stall_timeout, self._overflow)
+            self._stall_handle = self._event_loop.call_later(self._stall_timeout, self._overflow)
 
     def resume_output(self) -> None:
         """The channel drained; repaint everything if frames were dropped."""
@@ -215,7 +216,7 @@ class SSHDriver(Driver):
         self._cancel_stall()
         if self._stale and self._app_mode:
             self._stale = False
-            self._app.call_later(self._repaint)
+            self._session_app.call_later(self._repaint)
 
     def _cancel_stall(self) -> None:
         if self._stall_handle is not None:
@@ -224,10 +225,9 @@ class SSHDriver(Driver):
 
     def _repaint(self) -> None:
         """Send a full frame (runs in the app's task)."""
-        app = self._app
+        app = self._session_app
         if self._app_mode and app.is_running:
-            screen = app.screen
-            app._display(screen, screen._compositor.render_full_update())
+            compat.repaint(app)
 
     def detach(self) -> None:
         """The channel is gone: discard all further output and input."""
@@ -239,11 +239,11 @@ class SSHDriver(Driver):
 
     def start_application_mode(self) -> None:
         """Switch the client's terminal to full-screen app mode and report its size."""
-        mouse = MOUSE_ON if self._mouse else ""
+        mouse = MOUSE_ON if self._wants_mouse else ""
         self._send(ENTER_APP_MODE + mouse + SYNC_OUTPUT_QUERY)
         self._app_mode = True
-        if self._size is not None:
-            self.resize(*self._size)
+        if self._client_size is not None:
+            self.resize(*self._client_size)
         self._pump.attach(self._consume)
 
     def stop_application_mode(self) -> None:
@@ -260,15 +260,11 @@ class SSHDriver(Driver):
         self._send(RESTORE_TERMINAL)
 
     def disable_input(self) -> None:
-        """Stop turning input into events, and release the parser's state.
-
-        XTermParser's class-level lru_cache keeps parser instances alive after the session;
-        closing the parse generator drops its last event, which would otherwise pin the app.
-        """
+        """Stop turning input into events, and release the parser's state."""
         self._input_enabled = False
         self._pump.close()
         self._cancel_tick()
-        self._parser._gen.close()
+        compat.close_parser(self._parser)
 
     def close(self) -> None:
         """Release timers."""
@@ -292,7 +288,7 @@ class SSHDriver(Driver):
                 if not self._input_enabled:
                     return False
         self._schedule_tick()
-        return posted and self._app.call_later(self._pump.release)
+        return posted and self._session_app.call_later(self._pump.release)
 
     def _admit(self, message: Message) -> bool:
         """Hand `message` to the app if the key budget allows; True if it did."""
@@ -303,7 +299,8 @@ class SSHDriver(Driver):
         if verdict == KeyBudget.FLOOD:
             self._kick(INPUT_FLOOD)
         elif verdict == KeyBudget.DROP_AND_NOTIFY:
-            self._app.call_later(self._app.notify, INPUT_DROPPED, severity="warning")
+            app = self._session_app
+            app.call_later(app.notify, INPUT_DROPPED, severity="warning")
         return False
 
     def _kick(self, reason: str) -> None:
@@ -312,22 +309,21 @@ class SSHDriver(Driver):
 
     def resize(self, width: int, height: int) -> None:
         """The client's terminal changed size (already clamped by the caller)."""
-        self._size = (width, height)
+        self._client_size = (width, height)
         size = Size(width, height)
         self.send_message(events.Resize(size, size))
 
     def send_message(self, message: Message) -> None:
         """Post to the app directly: everything runs on the event loop thread."""
-        self._app.post_message(message)
+        self._session_app.post_message(message)
 
     def _schedule_tick(self) -> None:
         """Arm a timer for the parser's pending timeout (a lone Esc), if any."""
         self._cancel_tick()
-        deadline = self._parser._timeout_time
-        if deadline is None:
+        delay = compat.parser_delay(self._parser)
+        if delay is None:
             return
-        delay = max(0.0, deadline - get_time()) + 0.001
-        self._tick_handle = self._loop.call_later(delay, self._tick)
+        self._tick_handle = self._event_loop.call_later(delay + 0.001, self._tick)
 
     def _tick(self) -> None:
         self._tick_handle = None
@@ -392,42 +388,8 @@ def prepare_app(
     `on_error` (instead of a rich traceback with local variables on the server's stderr)
     and keeps the app from redirecting the process-wide stdout/stderr.
     """
-    _install_stdio_guard()
+    compat.install_stdio_guard(lambda driver: isinstance(driver, SSHDriver))
     app.driver_class = driver_factory  # type: ignore[assignment]
-    app.console._color_system = COLOR_SYSTEMS[color_system]
+    compat.set_color_system(app.console, COLOR_SYSTEMS[color_system])
     app.error_console = Console(file=_NullFile())  # type: ignore[arg-type]
-    original_handler = app._handle_exception
-
-    def handle_exception(error: Exception) -> None:
-        on_error(error)
-        original_handler(error)
-
-    app._handle_exception = handle_exception  # type: ignore[method-assign]
-    app._fatal_error = app._close_messages_no_wait  # type: ignore[method-assign]
-
-
-_stdio_guard_installed = False
-
-
-def _install_stdio_guard() -> None:
-    """Make Textual's `redirect_stdout/stderr` a no-op for apps on an SSHDriver.
-
-    They swap the process-wide sys.stdout; overlapping sessions would restore them out of
-    order and leave sys.stdout pointing into a finished app.
-    """
-    global _stdio_guard_installed
-    if _stdio_guard_installed:
-        return
-    textual.app.redirect_stdout = _guarded(textual.app.redirect_stdout)  # type: ignore[misc]
-    textual.app.redirect_stderr = _guarded(textual.app.redirect_stderr)  # type: ignore[misc]
-    _stdio_guard_installed = True
-
-
-def _guarded(redirect: Callable[[Any], Any]) -> Callable[[Any], Any]:
-    def maybe_redirect(target: Any) -> contextlib.AbstractContextManager[Any]:
-        target_app = getattr(target, "app", None)
-        if isinstance(getattr(target_app, "_driver", None), SSHDriver):
-            return contextlib.nullcontext()
-        return redirect(target)
-
-    return maybe_redirect
+    compat.route_errors(app, on_error)

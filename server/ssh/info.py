@@ -27,6 +27,8 @@ class SessionInfo:
     """A one-line notice for the player from admission (e.g. why their name has a suffix)."""
     environment: Mapping[str, str] = field(default_factory=dict)
     """The client's TERM, LANG, LC_*, NO_COLOR and COLORTERM, if it sent them (none else)."""
+    table_code: str | None = None
+    """The table code given as the SSH command (`ssh -t host CODE`): go straight there."""
 
     @property
     def guest(self) -> bool:

@@ -9,32 +9,36 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from server.config import DEFAULTS
+
+_LIMITS = DEFAULTS.limits
+
 
 @dataclass(frozen=True, slots=True)
 class SSHLimits:
     """Every bound the SSH layer enforces, in one place."""
 
-    max_connections: int = 200
-    max_per_address: int = 10
-    max_logins_in_progress: int = 20
+    max_connections: int = _LIMITS.max_connections
+    max_per_address: int = _LIMITS.per_address
+    max_logins_in_progress: int = _LIMITS.concurrent_logins
     """Connections not yet logged in, in total: at this many every new one is dropped."""
-    max_logins_per_address: int = 4
+    max_logins_per_address: int = _LIMITS.logins_per_address
     """Connections not yet logged in from one address (IPv6: one /`ipv6_prefix` network)."""
-    early_drop_start: int = 10
+    early_drop_start: int = _LIMITS.early_drop_start
     """From this many connections not yet logged in, new ones are dropped at random."""
-    early_drop_rate: float = 0.3
+    early_drop_rate: float = _LIMITS.early_drop_rate
     """The chance of that drop at `early_drop_start`, rising to 1 at `max_logins_in_progress`."""
-    ipv6_prefix: int = 64
+    ipv6_prefix: int = _LIMITS.ipv6_prefix
     """IPv6 addresses in one network of this prefix length count as one address."""
     max_sessions_per_connection: int = 1
-    handshake_timeout: float = 10.0
+    handshake_timeout: float = _LIMITS.handshake_timeout
     """Seconds from the TCP connection to the client's first authentication request."""
-    login_timeout: float = 30.0
-    max_auth_tries: int = 6
+    login_timeout: float = _LIMITS.login_timeout
+    max_auth_tries: int = _LIMITS.auth_tries
     """Failed authentication attempts on one connection (the first `none` probe not counted)."""
-    request_rate: float = 1.0
+    request_rate: float = _LIMITS.request_rate
     """Channel opens and global requests per second on one connection, sustained."""
-    request_burst: int = 20
+    request_burst: int = _LIMITS.request_burst
     keepalive_interval: float = 30.0
     keepalive_count_max: int = 3
     min_size: tuple[int, int] = (20, 10)
@@ -57,10 +61,10 @@ class SSHLimits:
     """Bytes of one session's input waiting for its app before reading pauses."""
     input_chunk: int = 64
     """Bytes of one session's input turned into events per turn of the event loop."""
-    key_rate: float = 50.0
+    key_rate: float = _LIMITS.keys_per_second
     """Keys per second one session may send, sustained; the excess is dropped."""
-    key_burst: int = 200
-    key_flood: int = 2000
+    key_burst: int = _LIMITS.key_burst
+    key_flood: int = _LIMITS.key_flood
     """Dropped keys (forgiven at key_rate per second) before a session is disconnected."""
     max_env_requests: int = 64
     """`env` requests one session may send; more disconnect it."""

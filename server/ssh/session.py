@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,13 +34,29 @@ AppFactory = Callable[[SessionInfo], "App[Any]"]
 
 NEED_PTY = (
     "lovelet is a full-screen game and needs a terminal: "
-    "connect with plain `ssh` (or `ssh -t`), without a command.\r\n"
+    "connect with plain `ssh`, or `ssh -t` to give a table code.\r\n"
 )
+NOT_A_CODE = (
+    "lovelet takes no command but a table code (letters and digits, at most 16): "
+    "`ssh -t HOST CODE` goes straight to that table.\r\n"
+)
+TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
+"""A table code as an SSH command: the protocol's codes (at most 16), ASCII letters and digits."""
+COMMAND_MAX = 64
+"""Characters of a command looked at: spaces around a code are forgiven, little else."""
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
 TOO_MANY_ENV = "Too many environment requests; disconnected."
 TOO_MANY_RESIZES = "Too many window-size changes; disconnected."
 DEFAULT_TERM = "xterm"
 TERM_MAX_LEN = 40
+
+
+def table_code(command: str) -> str | None:
+    """The table code `command` names (`ssh -t host CODE`), upper case; None if it is not one."""
+    if len(command) > COMMAND_MAX:
+        return None
+    code = command.strip(" ")
+    return code.upper() if TABLE_CODE.fullmatch(code) else None
 
 
 def clean_term(term: str) -> str:
@@ -126,6 +143,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             interval=limits.resize_interval,
         )
         self._term: str | None = None
+        self._command: str | None = None  # what `ssh host COMMAND` asked for, if anything
         self._size = config.limits.clamp_size(80, 24)
         self._nickname: str | None = None
         self._info: SessionInfo | None = None
@@ -203,14 +221,29 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def shell_requested(self) -> bool:
         return True
 
+    def exec_requested(self, command: str) -> bool:
+        """Accepted, to be answered once the session starts: a table code goes to that
+        table, anything else gets one line saying what lovelet takes."""
+        self._command = command
+        return True
+
     def session_started(self) -> None:
         if self._chan is None or self._kicked is not None:
             return  # disconnected before the shell started (e.g. an env flood)
-        if self._term is None:
-            self._chan.write(NEED_PTY.encode())
+        refusal = self._refusal()
+        if refusal is not None:
+            self._chan.write(refusal.encode())
             self._chan.exit(1)
             return
         self._task = asyncio.get_running_loop().create_task(self._run())
+
+    def _refusal(self) -> str | None:
+        """Why this session cannot start: no terminal, or a command that is no table code."""
+        if self._term is None:
+            return NEED_PTY
+        if self._command is not None and table_code(self._command) is None:
+            return NOT_A_CODE
+        return None
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype is None and self._pump is not None:
@@ -332,6 +365,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             size=self._size,
             notice=notice,
             environment=self._env.variables,
+            table_code=None if self._command is None else table_code(self._command),
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:

@@ -17,6 +17,7 @@ from .recorder import GameRecorder
 from .settings import MOTD
 from .stats import EditionStats, LeaderRow, RecentGame
 from .store import DB_FILENAME, Store, database_path
+from .tables import GuestRecord, KeptTable, TableRecord
 
 __all__ = [
     "DB_FILENAME",
@@ -30,6 +31,8 @@ __all__ = [
     "GameLog",
     "GameRecord",
     "GameRecorder",
+    "GuestRecord",
+    "KeptTable",
     "LeaderRow",
     "MigrationError",
     "NameRules",
@@ -41,5 +44,6 @@ __all__ = [
     "SeatRecord",
     "Store",
     "StoreError",
+    "TableRecord",
     "database_path",
 ]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -204,13 +204,15 @@ def abandon_game(conn: sqlite3.Connection, game_id: int, ended_at: datetime) -> 
     _end(conn, game_id, "abandoned", (), ended_at)
 
 
-def abandon_unfinished(conn: sqlite3.Connection) -> list[int]:
-    """Mark every game still in progress abandoned, ended at its last recorded event (or its
-    start if it has none): the moment play stopped, not the moment this runs. Their ids."""
+def abandon_unfinished(conn: sqlite3.Connection, keep: Collection[int] = ()) -> list[int]:
+    """Mark every game still in progress but those in `keep` abandoned, ended at its last
+    recorded event (or its start if it has none): the moment play stopped, not the moment
+    this runs. Their ids."""
     rows = conn.execute(
         "SELECT g.id, coalesce((SELECT max(e.at) FROM game_events e WHERE e.game_id = g.id),"
         " g.started_at) FROM games g WHERE g.status = 'playing'"
     ).fetchall()
+    rows = [(game_id, last) for game_id, last in rows if game_id not in keep]
     with transaction(conn):
         for game_id, last in rows:
             abandon_game(conn, game_id, datetime.fromisoformat(last))
@@ -232,6 +234,7 @@ def _end(
         ).rowcount
         if not updated:
             raise KeyError(f"no game {game_id} in progress")
+        conn.execute("DELETE FROM kept_tables WHERE game_id = ?", (game_id,))  # see tables.py
         conn.executemany(
             "UPDATE game_seats SET won = 1 WHERE game_id = ? AND seat = ?",
             [(game_id, seat) for seat in winners],

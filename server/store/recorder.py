@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..engine import Choice, choice_to_dict
 from ..logs import log_error
 from .games import SeatRecord
+from .tables import GuestRecord, TableRecord
 
 if TYPE_CHECKING:
     from ..engine import Event
@@ -35,14 +36,30 @@ class GameRecorder:
 
     @classmethod
     def start(
-        cls, store: Store, edition: str, seats: Sequence[SeatRecord], seed: int | None = None
+        cls,
+        store: Store,
+        edition: str,
+        seats: Sequence[SeatRecord],
+        seed: int | None = None,
+        table: TableRecord | None = None,
     ) -> GameRecorder:
-        """Record a new game seeded with `seed`; if that fails, a recorder that records nothing."""
+        """Record a new game seeded with `seed` (and keep its `table` until it ends); if that
+        fails, a recorder that records nothing."""
         try:
-            return cls(store, store.start_game(edition, seats, seed=seed))
+            return cls(store, store.start_game(edition, seats, seed=seed, table=table))
         except Exception as err:
             log_error("could not record a new game", err, edition=edition)
             return cls(store, None)
+
+    @classmethod
+    def resume(
+        cls, store: Store, game_id: int, entries: int, actions: int, round_no: int
+    ) -> GameRecorder:
+        """Go on recording game `game_id` rebuilt after a restart, whose first `entries` log
+        entries and `actions` actions are stored, in round `round_no`."""
+        recorder = cls(store, game_id)
+        recorder._written, recorder._actions, recorder._round = entries, actions, round_no
+        return recorder
 
     @property
     def recording(self) -> bool:
@@ -95,6 +112,15 @@ class GameRecorder:
             self._store.replace_seat(self.game_id, seat, record)
         except Exception as err:
             log_error("could not record a seat's new player", err, game=self.game_id)
+
+    def keep_guest(self, seat: int, guest: GuestRecord) -> None:
+        """The guest at `seat` takes it back with `guest.rejoin` after a restart too."""
+        if self.game_id is None:
+            return
+        try:
+            self._store.keep_guest(self.game_id, seat, guest)
+        except Exception as err:
+            log_error("could not keep a guest's rejoin code", err, game=self.game_id)
 
     def abandon(self) -> None:
         """The game stops unfinished (table closed, server stopping); not in the stats."""

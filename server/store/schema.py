@@ -114,12 +114,33 @@ CREATE TABLE game_actions (
 ) WITHOUT ROWID;
 """
 
+V6_KEPT_TABLES = """
+CREATE TABLE kept_tables (
+    game_id   INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    code      TEXT NOT NULL,
+    name      TEXT NOT NULL,
+    settings  TEXT NOT NULL,
+    host_seat INTEGER
+);
+
+CREATE TABLE kept_guests (
+    game_id INTEGER NOT NULL REFERENCES kept_tables (game_id) ON DELETE CASCADE,
+    seat    INTEGER NOT NULL,
+    rejoin  TEXT NOT NULL,
+    address TEXT,
+    PRIMARY KEY (game_id, seat)
+) WITHOUT ROWID;
+"""
+"""The table around each game in progress (code, name, settings, host; guests' rejoin codes
+and addresses), kept until the game ends so that a restarted server can rebuild it."""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES,
     V2_MODERATION,
     V3_USE_TIMES,
     V4_RATINGS,
     V5_ACTIONS,
+    V6_KEPT_TABLES,
 )
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 

@@ -6,19 +6,20 @@ Use it from one thread (the event loop's): the connection refuses other threads.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import bans, games, players, ratings, settings, stats
+from . import bans, games, players, ratings, settings, stats, tables
 from .bans import Ban, BanKind
 from .db import connect, schema_version, transaction
 from .games import ActionLog, GameLog, GameRecord, SeatRecord
 from .players import DEFAULT_NAME_RULES, Claim, NameRules, Player
 from .ratings import RatingRecord
 from .stats import EditionStats, LeaderRow, RecentGame
+from .tables import GuestRecord, KeptTable, TableRecord
 from .times import now as utc_now
 
 DB_FILENAME = "lovelet.db"  # as `Config.database_path`
@@ -93,9 +94,25 @@ class Store:
         seats: Sequence[SeatRecord],
         started_at: datetime | None = None,
         seed: int | None = None,
+        table: TableRecord | None = None,
     ) -> int:
-        """Record a new game in progress (seeded with `seed`); its id."""
-        return games.start_game(self._conn, edition, seats, started_at or self._clock(), seed)
+        """Record a new game in progress (seeded with `seed`), and keep the `table` it is
+        played at until it ends; its id."""
+        with self.batch():
+            game_id = games.start_game(
+                self._conn, edition, seats, started_at or self._clock(), seed
+            )
+            if table is not None:
+                tables.keep_table(self._conn, game_id, table)
+        return game_id
+
+    def keep_guest(self, game_id: int, seat: int, guest: GuestRecord) -> None:
+        """The guest at `seat` of a kept table's game takes it back with `guest.rejoin`."""
+        tables.keep_guest(self._conn, game_id, seat, guest)
+
+    def kept_tables(self) -> list[KeptTable]:
+        """The kept tables of games still in progress: what a restart rebuilds."""
+        return tables.kept_tables(self._conn)
 
     def record_action(self, game_id: int, seq: int, seat: int, choice: dict[str, Any]) -> None:
         """Append action `seq`: `seat` chose `choice` (as `choice_to_dict` writes it)."""
@@ -142,10 +159,10 @@ class Store:
         """The game stopped unfinished; it never counts in the stats."""
         games.abandon_game(self._conn, game_id, ended_at or self._clock())
 
-    def abandon_unfinished(self) -> list[int]:
-        """Mark games left in progress (by a crash or a kill) abandoned, ended at their last
-        recorded event; their ids. Their logs are kept."""
-        return games.abandon_unfinished(self._conn)
+    def abandon_unfinished(self, keep: Collection[int] = ()) -> list[int]:
+        """Mark games left in progress (by a crash or a kill) abandoned, but those in `keep`
+        (rebuilt), ended at their last recorded event; their ids. Their logs are kept."""
+        return games.abandon_unfinished(self._conn, keep)
 
     def unfinished_games(self) -> list[GameRecord]:
         """Games still marked in progress."""

@@ -9,6 +9,7 @@ from .premium import PREMIUM
 from .v2019 import V2019
 
 EDITIONS: dict[str, Edition] = {e.id: e for e in (CLASSIC, V2019, PREMIUM, PPEA)}
+DEFAULT_EDITION = V2019.id  # what a new table and the command line offer first
 
 
 def find_edition(edition_id: str) -> Edition:

@@ -2,6 +2,7 @@
 
 from ..cards import CardSpec, Role
 from ..edition import Edition
+from .rules_text import rules
 
 CLASSIC_CARDS = (
     CardSpec(
@@ -48,5 +49,13 @@ CLASSIC = Edition(
     min_players=2,
     max_players=4,
     tokens_by_players={2: 7, 3: 5, 4: 4},
+    short="Classic",
+    rules=rules(
+        """
+Tokens to win: 7 with 2 players, 5 with 3, 4 with 4. With 2 players, three more cards are
+set aside face up. Ties at the end go to the highest total of discards; still tied, all win.
+A Guard names a card other than Guard. You must play the Countess if you hold the King or a
+Prince with her."""
+    ),
     tie_break_by_discards=True,
 )

@@ -2,6 +2,7 @@
 
 from ..cards import CardSpec, Role
 from ..edition import Edition
+from .rules_text import rules
 
 PPEA = Edition(
     id="ppea",
@@ -80,5 +81,13 @@ PPEA = Edition(
     min_players=2,
     max_players=6,
     tokens_by_players={2: 6, 3: 5, 4: 4, 5: 3, 6: 3},
+    short="Princess",
+    rules=rules(
+        """
+The 2019 deck with new characters (Oliver the Dragon protects, the Ogre is the card you must
+never discard). Tokens as in 2019. Claire the Spy scores like the Spy. If two different players
+still in at the end each played or discarded one of Princess Amira and Princess Sadie, each
+gains a token."""
+    ),
     pair_bonus=("princess_amira", "princess_sadie"),
 )

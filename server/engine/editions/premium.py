@@ -3,12 +3,13 @@
 from ..cards import CardSpec, Role
 from ..edition import Edition
 from .classic import CLASSIC_CARDS
+from .rules_text import rules
 
 _CLASSIC = {card.id: card for card in CLASSIC_CARDS}
 
 PREMIUM = Edition(
     id="premium",
-    name="Love Letter Premium (5–8 players)",
+    name="Love Letter Premium (5–8)",
     cards=(
         CardSpec(
             "assassin",
@@ -101,6 +102,14 @@ PREMIUM = Edition(
     min_players=5,
     max_players=8,
     tokens_by_players={5: 4, 6: 4, 7: 4, 8: 4},
+    short="Premium",
+    rules=rules(
+        """
+Tokens to win: 4. A Guard or Bishop names a number (not 1): every card of that value counts.
+Bishop hit: gain a token; the target may discard and redraw. Assassin: a Guard that chooses
+you knocks its own player out. Tokens gained mid-round that reach 4 end the game at once.
+Ties at the end go to the highest total of discards; still tied, all win."""
+    ),
     tie_break_by_discards=True,
     guess_by_value=True,
 )

@@ -1,7 +1,14 @@
-"""Love Letter (2019): 21 cards with the Spy and the Chancellor, 2–6 players."""
+"""Love Letter (2019): 21 cards with the Spy and the Chancellor, 2–6 players. The cards it
+shares with the classic game are the classic ones, renumbered above the Chancellor."""
+
+from dataclasses import replace
 
 from ..cards import CardSpec, Role
 from ..edition import Edition
+from .classic import CLASSIC_CARDS
+from .rules_text import rules
+
+_CLASSIC = {card.id: card for card in CLASSIC_CARDS}
 
 V2019 = Edition(
     id="2019",
@@ -15,39 +22,11 @@ V2019 = Edition(
             "At round end, if only you played or discarded a Spy, gain 1 token.",
             Role.SPY,
         ),
-        CardSpec(
-            "guard",
-            "Guard",
-            1,
-            6,
-            "Name a non-Guard card; if that player holds it, they are out.",
-            Role.GUARD,
-        ),
-        CardSpec("priest", "Priest", 2, 2, "Look at another player's hand.", Role.PRIEST),
-        CardSpec(
-            "baron",
-            "Baron",
-            3,
-            2,
-            "Compare hands with another player; lower value is out.",
-            Role.BARON,
-        ),
-        CardSpec(
-            "handmaid",
-            "Handmaid",
-            4,
-            2,
-            "Protection from other cards until your next turn.",
-            Role.HANDMAID,
-        ),
-        CardSpec(
-            "prince",
-            "Prince",
-            5,
-            2,
-            "A player (maybe you) discards their hand and draws.",
-            Role.PRINCE,
-        ),
+        replace(_CLASSIC["guard"], count=6),
+        _CLASSIC["priest"],
+        _CLASSIC["baron"],
+        _CLASSIC["handmaid"],
+        _CLASSIC["prince"],
         CardSpec(
             "chancellor",
             "Chancellor",
@@ -56,20 +35,19 @@ V2019 = Edition(
             "Draw 2, keep 1, put 2 on the bottom of the deck.",
             Role.CHANCELLOR,
         ),
-        CardSpec("king", "King", 7, 1, "Trade hands with another player.", Role.KING),
-        CardSpec(
-            "countess",
-            "Countess",
-            8,
-            1,
-            "Must be played if you hold the King or a Prince.",
-            Role.COUNTESS,
-        ),
-        CardSpec(
-            "princess", "Princess", 9, 1, "If you play or discard her, you are out.", Role.PRINCESS
-        ),
+        replace(_CLASSIC["king"], value=7),
+        replace(_CLASSIC["countess"], value=8),
+        replace(_CLASSIC["princess"], value=9),
     ),
     min_players=2,
     max_players=6,
     tokens_by_players={2: 6, 3: 5, 4: 4, 5: 3, 6: 3},
+    short="2019",
+    rules=rules(
+        """
+Tokens to win: 6 with 2 players, 5 with 3, 4 with 4, 3 with 5 or 6. With 2 players, three
+more cards are set aside face up. Ties at the end: all tied players win.
+Spy: if you are the only player still in at the end who played or discarded a Spy, gain a
+token (besides any win). Chancellor: draw 2, keep 1 of your 3, put 2 under the deck."""
+    ),
 )

@@ -1,0 +1,116 @@
+"""Every use of Textual's and Rich's internals on the server side, in one place.
+
+The SSH driver needs a few things neither library offers as public API: Textual's xterm
+parser and clock, a full repaint, the app's error hooks, the console's colour depth, and a
+guard on the process-wide stdio redirection. They are reached only through the functions
+here, so an upgrade that moves one breaks this module alone, and the upgrade canary
+(tests/test_library_canary.py) says which symbol moved. The render-cost patches
+(`server.strips`, `server.cursor_moves`) are installed and undone through `install_patches` /
+`uninstall_patches`. Textual and Rich are pinned in pyproject.toml.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import textual.app
+from rich.color import ColorSystem
+from rich.console import Console
+from textual._time import get_time
+from textual._xterm_parser import XTermParser
+
+from server import cursor_moves, strips
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+__all__ = [
+    "XTermParser",
+    "close_parser",
+    "install_patches",
+    "install_stdio_guard",
+    "parser_delay",
+    "repaint",
+    "route_errors",
+    "set_color_system",
+    "uninstall_patches",
+    "uninstall_stdio_guard",
+]
+
+
+def parser_delay(parser: XTermParser) -> float | None:
+    """Seconds until the parser's pending timeout (a lone Esc) resolves; None if none."""
+    deadline = parser._timeout_time
+    return None if deadline is None else max(0.0, deadline - get_time())
+
+
+def close_parser(parser: XTermParser) -> None:
+    """Drop the parser's state: its class-level cache would otherwise keep the last event,
+    and through it the app, alive after the session."""
+    parser._gen.close()
+
+
+def repaint(app: App[Any]) -> None:
+    """Send a full frame of the app's screen (in the app's task)."""
+    screen = app.screen
+    app._display(screen, screen._compositor.render_full_update())
+
+
+def set_color_system(console: Console, system: ColorSystem) -> None:
+    """Pin the console's colour depth (Rich reads it from the environment otherwise)."""
+    console._color_system = system
+
+
+def route_errors(app: App[Any], on_error: Callable[[BaseException], None]) -> None:
+    """Unhandled exceptions go to `on_error`, then Textual's handler, and a fatal error just
+    closes the app (no traceback with local variables on the server's stderr)."""
+    original = app._handle_exception
+
+    def handle_exception(error: Exception) -> None:
+        on_error(error)
+        original(error)
+
+    app._handle_exception = handle_exception  # type: ignore[method-assign]
+    app._fatal_error = app._close_messages_no_wait  # type: ignore[method-assign]
+
+
+_REDIRECTS = {"redirect_stdout": textual.app.redirect_stdout}
+_REDIRECTS["redirect_stderr"] = textual.app.redirect_stderr
+
+
+def install_stdio_guard(skip: Callable[[Any], bool]) -> None:
+    """Make Textual's `redirect_stdout/stderr` a no-op for apps whose driver `skip` accepts
+    (idempotent). They swap the process-wide sys.stdout; overlapping sessions would restore
+    them out of order and leave sys.stdout pointing into a finished app."""
+    for name, redirect in _REDIRECTS.items():
+        setattr(textual.app, name, _guarded(redirect, skip))
+
+
+def uninstall_stdio_guard() -> None:
+    """Textual's own redirection again."""
+    for name, redirect in _REDIRECTS.items():
+        setattr(textual.app, name, redirect)
+
+
+def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Callable[[Any], Any]:
+    def maybe_redirect(target: Any) -> contextlib.AbstractContextManager[Any]:
+        if skip(getattr(getattr(target, "app", None), "_driver", None)):
+            return contextlib.nullcontext()
+        return redirect(target)
+
+    return maybe_redirect
+
+
+def install_patches() -> None:
+    """The render-cost patches (idempotent): `Strip` keeps no self-reference, and Rich makes
+    one cursor move per position."""
+    strips.install()
+    cursor_moves.install()
+
+
+def uninstall_patches() -> None:
+    """Textual's and Rich's own `Strip` and `Control` again."""
+    strips.uninstall()
+    cursor_moves.uninstall()

@@ -1,0 +1,158 @@
+"""The upgrade canary: every private Textual and Rich symbol lovelet relies on, and every
+library method it patches, is still where it was and takes what it took.
+
+After a Textual or Rich upgrade, a failure here names the symbol that moved and the module
+that relies on it (`server/ssh/compat.py`, `lovelet_tui/compat.py`, the render patches, or the
+tests' screen reader): fix that module, nothing else. `test_private_names` checks that every
+private name the compat modules use is listed here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass
+from importlib.metadata import version
+from typing import Any
+
+import pytest
+import rich
+import textual
+import textual.app
+from rich.control import Control
+from textual.strip import Strip
+
+from server import cursor_moves, strips
+from server.ssh import compat
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """`path` is a module, then attributes; a `()` after one means "on an instance made with
+    no arguments". `params` are the parameter names a callable must take, if checked."""
+
+    user: str
+    path: str
+    params: tuple[str, ...] | None = None
+
+    @property
+    def name(self) -> str:
+        """The last private part of the path: what the compat module reads."""
+        return next(p for p in reversed(self.path.replace("()", "").split(".")) if p[0] == "_")
+
+
+SERVER, APP = "server/ssh/compat.py", "lovelet_tui/compat.py"
+SUPPORT = "tests/test_tui_support.py"
+SYMBOLS = (
+    Symbol(SERVER, "textual._time.get_time"),  # time.monotonic: no signature to read
+    Symbol(SERVER, "textual._xterm_parser.XTermParser", ("debug",)),
+    Symbol(SERVER, "textual._xterm_parser.XTermParser().feed", ("data",)),
+    Symbol(SERVER, "textual._xterm_parser.XTermParser().tick", ()),
+    Symbol(SERVER, "textual._xterm_parser.XTermParser()._timeout_time"),
+    Symbol(SERVER, "textual._xterm_parser.XTermParser()._gen.close"),
+    Symbol(SERVER, "textual.app.App._display", ("self", "screen", "renderable")),
+    Symbol(SERVER, "textual.screen.Screen()._compositor.render_full_update", ("simplify",)),
+    Symbol(SERVER, "rich.console.Console()._color_system"),
+    Symbol(SERVER, "textual.app.App._handle_exception", ("self", "error")),
+    Symbol(SERVER, "textual.app.App._fatal_error", ("self",)),
+    Symbol(SERVER, "textual.app.App._close_messages_no_wait", ("self",)),
+    Symbol(SERVER, "textual.app.App()._driver"),
+    Symbol(SERVER, "textual.app.redirect_stdout"),
+    Symbol(SERVER, "textual.app.redirect_stderr"),
+    Symbol("server/strips.py", "textual.strip.Strip.divide", ("self", "cuts")),
+    Symbol(
+        "server/strips.py", "textual.strip.Strip.crop_extend", ("self", "start", "end", "style")
+    ),
+    Symbol("server/cursor_moves.py", "rich.control.Control.move_to", ("x", "y")),
+    Symbol(APP, "textual.widget.Widget._set_dirty", ("self", "regions")),
+    Symbol(APP, "textual.messages.Update", ("widget",)),
+    Symbol(SUPPORT, "textual.screen.Screen()._compositor.render_update"),
+    Symbol(SUPPORT, "textual.app.App()._background_screens"),
+)
+PATCHED = {"divide", "crop_extend", "move_to", "redirect_stdout", "redirect_stderr"}
+"""Public names the server replaces: listed for their place and signature, not privacy."""
+
+
+def resolve(path: str) -> Any:
+    """The object at `path`; AttributeError or ImportError saying which part is missing."""
+    parts = path.split(".")
+    for split in range(len(parts), 0, -1):
+        try:
+            found: Any = importlib.import_module(".".join(parts[:split]))
+            break
+        except ImportError:
+            continue
+    else:
+        raise ImportError(f"no module for {path}")
+    for part in parts[split:]:
+        call = part.endswith("()")
+        name = part.removesuffix("()")
+        if not hasattr(found, name):
+            raise AttributeError(f"{name} is gone from {found!r}")
+        found = getattr(found, name)
+        found = found() if call else found
+    return found
+
+
+@pytest.fixture(autouse=True)
+def _the_libraries_own_code():
+    """Check the libraries as released, not as patched by another test or the server."""
+    was = strips.installed(), cursor_moves.installed()
+    redirects = textual.app.redirect_stdout, textual.app.redirect_stderr
+    compat.uninstall_patches()
+    compat.uninstall_stdio_guard()
+    yield
+    if was[0]:
+        strips.install()
+    if was[1]:
+        cursor_moves.install()
+    textual.app.redirect_stdout, textual.app.redirect_stderr = redirects
+
+
+def problem(symbol: Symbol) -> str | None:
+    """What is wrong with `symbol` in the installed libraries, said for whoever upgrades."""
+    versions = f"textual {textual.__version__}, rich {version(rich.__name__)}"
+    try:
+        found = resolve(symbol.path)
+    except (AttributeError, ImportError) as err:
+        return f"{symbol.path} moved in {versions} ({err}): {symbol.user} relies on it"
+    if symbol.params is not None:
+        params = tuple(inspect.signature(found).parameters)
+        if params != symbol.params:
+            return (
+                f"{symbol.path} now takes {params} in {versions}, not {symbol.params}: "
+                f"{symbol.user} relies on it"
+            )
+    return None
+
+
+@pytest.mark.parametrize("symbol", SYMBOLS, ids=lambda s: s.path)
+def test_a_library_symbol_lovelet_relies_on_is_still_there(symbol: Symbol) -> None:
+    assert problem(symbol) is None, problem(symbol)
+
+
+def test_a_moved_or_changed_symbol_is_named_with_who_relies_on_it() -> None:
+    gone = problem(Symbol(SERVER, "textual._xterm_parser.XTermParser()._timeout_at"))
+    assert gone is not None and "_timeout_at is gone" in gone and SERVER in gone
+    module = problem(Symbol(SERVER, "textual._xterm.XTermParser"))
+    assert module is not None and "_xterm is gone from <module 'textual'" in module
+    changed = problem(Symbol(APP, "textual.widget.Widget._set_dirty", ("self", "region")))
+    assert changed is not None and "now takes ('self', 'regions')" in changed and APP in changed
+
+
+def test_the_patches_are_undone() -> None:
+    divide, crop, move_to = Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]
+    compat.install_patches()
+    assert strips.installed() and cursor_moves.installed()
+    assert Strip.divide is not divide and Control.__dict__["move_to"] is not move_to
+    compat.uninstall_patches()
+    assert not strips.installed() and not cursor_moves.installed()
+    assert (Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]) == (divide, crop, move_to)
+
+
+def test_the_stdio_guard_is_undone() -> None:
+    redirect = textual.app.redirect_stdout
+    compat.install_stdio_guard(lambda driver: False)
+    assert textual.app.redirect_stdout is not redirect
+    compat.uninstall_stdio_guard()
+    assert textual.app.redirect_stdout is redirect

@@ -1,0 +1,372 @@
+"""Tables survive a restart, as a self-hoster sees it: `lovelet serve` as a real process on a
+real data directory, players over real SSH with their keys. The server is killed (-9) or
+stopped (SIGTERM) mid-round; started again on the same directory, it rebuilds the table and
+the player, back with the same key, finds the screen they left."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import random
+import re
+import signal
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+from e2e_helpers import (
+    GAME_TIMEOUT,
+    OPTION,
+    PANEL_WIDTH,
+    Option,
+    Panel,
+    answer_yes,
+    create_table,
+    header_code,
+    log_lines,
+    phase,
+    read_hand,
+    read_panel,
+    read_table_line,
+    read_tokens,
+    screen_lines,
+    screen_text,
+    wait_text,
+)
+from sshclient import SSHTerminal
+from test_ops_process import ServerProcess, decide, fast_env, game_logs, until_my_turn
+
+from lovelet_tui.staging import PROMPTS
+from server.engine import find_edition
+from server.replay import replayed_events
+from server.serve import RESTART_MESSAGE
+from server.ssh.driver import RESTORE_TERMINAL
+from server.store import GameLog, Store, database_path
+
+SIZE = (100, 60)
+ANA = asyncssh.generate_private_key("ssh-ed25519")
+BO = asyncssh.generate_private_key("ssh-ed25519")
+WELCOME_BACK = "Welcome back: you are at table"
+
+
+@dataclass(frozen=True, slots=True)
+class Screen:
+    """What a player sees of the game: hand, deck line, tokens, the log's rows in use and
+    the choice panel."""
+
+    hand: list[str]
+    deck: str
+    tokens: dict[str, int]
+    log: list[str]
+    panel: Panel | None
+
+    @classmethod
+    def of(cls, term: SSHTerminal) -> Screen:
+        deck = next((line for line in screen_lines(term) if line.startswith("   Deck ")), "")
+        log = log_lines(term)
+        while log and not log[-1]:
+            log.pop()
+        return cls(read_hand(term), deck, read_tokens(term), log, any_panel(term))
+
+    def check_same(self, before: Screen) -> None:
+        """The same game as `before`: hand, deck, tokens, panel, and the log ending on the
+        same rows. (The log pane fills from the top and, once full, moves its newest half up:
+        a log received at once fills it, so it can show more of the past than before.)"""
+        assert (self.hand, self.deck, self.tokens, self.panel) == (
+            before.hand,
+            before.deck,
+            before.tokens,
+            before.panel,
+        ), f"{self}\n{before}"
+        shown = self.log[len(self.log) - len(before.log) :]
+        assert len(before.log) > 1 and shown == before.log, "\n".join(
+            f"{a!r:70} {b!r}" for a, b in itertools.zip_longest(shown, before.log)
+        )
+
+
+async def kill_9(server: ServerProcess, *terms: SSHTerminal) -> list[Screen]:
+    """SIGKILL the server; each terminal's screen once its connection is gone (all it was
+    sent has arrived)."""
+    server.process.send_signal(signal.SIGKILL)
+    assert await server.exited(10) == -signal.SIGKILL
+    for term in terms:
+        await term.wait_closed()
+    return [Screen.of(term) for term in terms]
+
+
+async def back_at_the_table(port: int, key: asyncssh.SSHKey, name: str):
+    """Log in again with `key`: straight back at the table, the welcome toast gone."""
+    return SSHTerminal.connect(port, username=name, key=key, size=SIZE)
+
+
+async def settled(term: SSHTerminal, panel: Panel | None) -> Screen:
+    """The screen once the welcome back has come and gone and the panel shows `panel`."""
+    await wait_text(term, WELCOME_BACK)
+    await term.wait_for(lambda: WELCOME_BACK not in screen_text(term), "the toast gone", 20)
+    await term.wait_for(lambda: any_panel(term) == panel, f"the panel {panel}")
+    return Screen.of(term)
+
+
+async def press(term: SSHTerminal, option: Option) -> None:
+    """Take `option` and wait for the panel (or the table) to move on."""
+    panel, table_line = any_panel(term), read_table_line(term)
+    await term.send_keys(option.key)
+    await term.wait_for(
+        lambda: any_panel(term) != panel or read_table_line(term) != table_line,
+        "the key taken",
+    )
+
+
+async def finish_the_game(term: SSHTerminal, rng: random.Random) -> None:
+    """Random decisions until the game is over."""
+    while True:
+        await term.wait_for(lambda: phase(term) is not None, "a decision", GAME_TIMEOUT)
+        now = phase(term)
+        if now == "over":
+            return
+        if now == "next":
+            await term.send_keys("n")
+            await term.wait_for(lambda: phase(term) != "next", "the next round")
+        else:
+            await decide(term, rng)
+
+
+def one_continuous_game(data_dir: Path) -> GameLog:
+    """The only game stored: finished, its log numbered without a gap, and what its seed and
+    actions replay to."""
+    (log,) = game_logs(data_dir).values()
+    assert log.game.status == "finished" and log.events[-1].kind == "game_end"
+    assert [event.seq for event in log.events] == list(range(len(log.events)))
+    with Store.open(database_path(data_dir)) as store:
+        replayed = replayed_events(store.action_log(log.game.id))
+        identity = log.game.seats[0].identity
+        assert identity is not None and store.player_stats(identity)["2019"].games == 1
+        assert store.kept_tables() == []
+    engine = [(e.kind, e.seat) for e in log.events if e.kind != "autoplay"]
+    assert engine == [(e.kind, e.seat) for e in replayed]
+    return log
+
+
+async def test_kill_9_mid_round_then_the_player_is_back_to_the_same_screen(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(15)
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.listening()
+        async with SSHTerminal.connect(port, username="ana", key=ANA, size=SIZE) as ana:
+            await wait_text(ana, "signed in as ana")
+            await create_table(ana, seats=3, name="kept")
+            await ana.send_keys("g")
+            await until_my_turn(ana, rng)
+            await decide(ana, rng)
+            await until_my_turn(ana, rng)
+            (before,) = await kill_9(server, ana)
+    assert before.panel is not None and any(" played " in line for line in before.log)
+
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.ready()
+        assert (await server.event("tables resumed"))["tables"] == 1
+        async with await back_at_the_table(port, ANA, "ana") as ana:
+            (await settled(ana, before.panel)).check_same(before)
+            assert "kept" in screen_lines(ana)[0]
+            await finish_the_game(ana, rng)
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(10) == 0
+    one_continuous_game(tmp_path)
+
+
+async def test_a_restart_while_a_chancellor_decision_is_pending(tmp_path: Path) -> None:
+    rng = random.Random(2019)
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.listening()
+        async with SSHTerminal.connect(port, username="ana", key=ANA, size=SIZE) as ana:
+            await wait_text(ana, "signed in as ana")
+            await create_table(ana, seats=2)
+            await ana.send_keys("g")
+            await play_until_prompt(ana, PROMPTS["keep"], "Chancellor", rng)
+            (before,) = await kill_9(server, ana)
+    assert len(before.hand) == 3, before
+
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.ready()
+        async with await back_at_the_table(port, ANA, "ana") as ana:
+            (await settled(ana, before.panel)).check_same(before)
+            await press(ana, before.panel.options[0])
+            assert read_panel(ana).prompt == PROMPTS["bottom"]
+            await decide(ana, rng)
+            await ana.wait_for(lambda: len(read_hand(ana)) < 3, "the Chancellor's cards put back")
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(10) == 0
+
+
+async def test_a_restart_while_a_bishop_decision_is_pending(tmp_path: Path) -> None:
+    rng = random.Random(9)
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.listening()
+        async with (
+            SSHTerminal.connect(port, username="ana", key=ANA, size=SIZE) as ana,
+            SSHTerminal.connect(port, username="bo", key=BO, size=SIZE) as bo,
+        ):
+            await wait_text(ana, "signed in as ana")
+            await wait_text(bo, "signed in as bo")
+            await create_table_premium(ana, bo)
+            target = await play_until_bishop_hits(ana, bo, rng)
+            (before,) = await kill_9(server, target)
+    assert before.panel.prompt == PROMPTS["redraw"]
+    key, name = (ANA, "ana") if target is ana else (BO, "bo")
+
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.ready()
+        async with await back_at_the_table(port, key, name) as back:
+            (await settled(back, before.panel)).check_same(before)
+            await press(back, before.panel.options[0])  # yes: discard and draw
+            await back.wait_for(lambda: any_panel(back) != before.panel, "the redraw made")
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(10) == 0
+
+
+async def test_sigterm_tells_players_the_server_restarts_and_keeps_their_table(
+    tmp_path: Path,
+) -> None:
+    rng = random.Random(7)
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.ready()
+        async with SSHTerminal.connect(port, username="ana", key=ANA, size=SIZE) as ana:
+            await wait_text(ana, "signed in as ana")
+            await create_table(ana, seats=3)
+            await ana.send_keys("g")
+            await until_my_turn(ana, rng)
+            before = Screen.of(ana)
+            server.process.send_signal(signal.SIGTERM)
+            await wait_text(ana, RESTART_MESSAGE)
+            assert await ana.wait_closed(10) == 0
+            assert await server.exited(10) == 0
+        assert ana.raw.endswith(RESTORE_TERMINAL.encode() + RESTART_MESSAGE.encode() + b"\r\n")
+    (cut,) = game_logs(tmp_path).values()
+    assert cut.game.status == "playing"
+
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        _, port = await server.ready()
+        async with await back_at_the_table(port, ANA, "ana") as ana:
+            (await settled(ana, before.panel)).check_same(before)
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(10) == 0
+
+
+# ---------------------------------------------------------------- steering the game
+
+
+async def play_until_prompt(term: SSHTerminal, prompt: str, card: str, rng: random.Random) -> None:
+    """Play (preferring `card`) until the panel asks `prompt`; rematch if the game ends."""
+    while True:
+        await term.wait_for(lambda: phase(term) is not None, "a decision", GAME_TIMEOUT)
+        now, panel = phase(term), read_panel(term)
+        if now == "over":
+            await term.send_keys("r")
+            await term.wait_for(lambda: phase(term) != "over", "the rematch")
+        elif now == "next":
+            await term.send_keys("n")
+            await term.wait_for(lambda: phase(term) != "next", "the next round")
+        elif now == "confirm":
+            await answer_yes(term)
+        elif panel is not None and panel.prompt == prompt:
+            return
+        elif panel is not None:
+            wanted = [o for o in panel.options if o.label == card]
+            await press(term, wanted[0] if wanted else rng.choice(panel.options))
+
+
+async def create_table_premium(ana: SSHTerminal, bo: SSHTerminal) -> None:
+    """Ana opens a premium table of 5 that bo joins; ana starts it (bots in the rest)."""
+    await ana.send_keys("n")
+    await wait_text(ana, "Turn timer")
+    await ana.send_keys("tab", "right")  # the edition after 2019
+    await wait_text(ana, "Love Letter Premium")
+    await ana.send_keys("tab")
+    await ana.wait_for(
+        lambda: re.search(r"Seats\s+‹? *5\b", screen_text(ana)) is not None, "five seats"
+    )
+    await ana.send_keys("enter")
+    await wait_text(ana, "Before the game")
+    await wait_text(bo, header_code(ana))
+    await bo.send_keys("j")
+    await wait_text(bo, "Before the game")
+    await ana.send_keys("g")
+
+
+async def play_until_bishop_hits(
+    ana: SSHTerminal, bo: SSHTerminal, rng: random.Random
+) -> SSHTerminal:
+    """Both play; whoever holds the Bishop plays it on the other naming their card (read
+    from their screen). The terminal of the target, asked whether to redraw."""
+    values = {card.name: card.value for card in find_edition("premium").cards}
+    terms = {ana: bo, bo: ana}
+    while True:
+        term = await first_to_decide([ana, bo])
+        now, panel = any_phase(term), any_panel(term)
+        if panel is not None and panel.prompt == PROMPTS["redraw"]:
+            return term
+        if now == "over":
+            await term.send_keys("r")
+            await term.wait_for(lambda t=term: any_phase(t) != "over", "the rematch")
+        elif now == "next":
+            await term.send_keys("n")
+            await term.wait_for(lambda t=term: any_phase(t) != "next", "the next round")
+        elif now == "confirm":
+            await answer_yes(term)
+        elif panel is not None:
+            step = bishop_step(panel, terms[term], values)
+            await press(term, step or rng.choice(panel.options))
+
+
+def any_panel(term: SSHTerminal) -> Panel | None:
+    """The choice panel, also under prompts made of names ("Name a number:", "Ana and who
+    else?", "Look at bo's hand?") that `read_panel` does not know."""
+    known = read_panel(term)
+    if known is not None:
+        return known
+    lines, start = screen_lines(term), term.screen.columns - PANEL_WIDTH
+    for row, line in enumerate(lines):
+        prompt = line[start:].strip()
+        if prompt.endswith(("?", ":")):
+            column = line.index(prompt, start)
+            options = [OPTION.match(below[column:].rstrip()) for below in lines[row + 1 :]]
+            found = list(itertools.takewhile(bool, options))
+            if found:
+                return Panel(prompt, tuple(Option(m[1], m[2]) for m in found))
+    return None
+
+
+def any_phase(term: SSHTerminal) -> str | None:
+    """`phase`, knowing every prompt."""
+    now = phase(term)
+    return "decide" if now is None and any_panel(term) is not None else now
+
+
+def bishop_step(panel: Panel, other: SSHTerminal, values: dict[str, int]) -> Option | None:
+    """The option that plays the Bishop on `other` naming their card's number, if offered."""
+    hand = read_hand(other)
+    if panel.prompt == PROMPTS["card"]:
+        return next((o for o in panel.options if o.label == "Bishop"), None)
+    if panel.prompt == PROMPTS["targets"]:
+        return next((o for o in panel.options if o.label.lower() in ("ana", "bo")), None)
+    if panel.prompt == "Name a number:" and len(hand) == 1:
+        return next((o for o in panel.options if o.key == str(values[hand[0]])), None)
+    return None
+
+
+async def first_to_decide(terms: list[SSHTerminal]) -> SSHTerminal:
+    """The first of `terms` with something to do (a decision, a summary, the game's end)."""
+    waits = {
+        asyncio.ensure_future(
+            term.wait_for(lambda t=term: any_phase(t) is not None, "a decision", GAME_TIMEOUT)
+        ): term
+        for term in terms
+    }
+    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+    for task in pending:
+        task.cancel()
+    await asyncio.gather(*pending, return_exceptions=True)
+    finished = done.pop()
+    finished.result()
+    return waits[finished]
