@@ -78,6 +78,8 @@ CODE_RE = re.compile(r"([A-Z]{4}) · ")
 PER_ADDRESS = 8  # clients per loopback source address (the server allows 10)
 LOGIN_CONCURRENCY = 16  # logins in flight at once (the server allows 20)
 PLAY_STRIDE = 3.0  # seconds of play before measuring starts
+PUBSUB_BUFFER = "pubsub 256mb 64mb 60"
+"""Redis's output buffer for a subscriber (a front-end) before it is disconnected."""
 TEXT_KEPT = 16_384  # characters of recent output each player keeps for `expect`
 
 
@@ -206,6 +208,7 @@ def spawn_broker(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
     command += ["--save", "", "--appendonly", "no", "--logfile", str(data_dir / "redis.log")]
+    command += ["--client-output-buffer-limit", PUBSUB_BUFFER]  # as docs/scaling.md advises
     return subprocess.Popen(command, cwd=data_dir), f"redis://127.0.0.1:{port}/0"
 
 
@@ -552,8 +555,11 @@ async def pick_seats(host: Player, seats: int) -> None:
 async def join(player: Player, code: str) -> None:
     """From the lobby, once the table is listed there (with front-ends, the list can come
     a moment after the host's screen): the newest table is the last row; ctrl+end, then j."""
-    await player.expect(code, fresh=False)
-    player.press(CTRL_END)
+    for _ in range(30):
+        player.press(CTRL_END)  # the newest row scrolls into view once the list has it
+        with contextlib.suppress(TimeoutError):
+            await player.expect(code, fresh=False, timeout=1.0)
+            break
     await player.expect("Before the game", send="j")
     if code not in player.text:
         raise RuntimeError(f"player {player.index} joined another table than {code}")
@@ -694,8 +700,8 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.wait_for(
                 phases(server, players, tables, report, args, deadline), args.budget + 30
             )
-        except TimeoutError:
-            say("out of time (--budget): the numbers below are partial")
+        except TimeoutError as err:
+            say(f"out of time ({err or '--budget'}): the numbers below are partial")
         finally:
             for player in players:
                 if player.conn is not None:

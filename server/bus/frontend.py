@@ -41,7 +41,7 @@ log = logging.getLogger(__name__)
 BEAT_INTERVAL = 1.0
 """Seconds between this front-end's heartbeats. One that no core receives (PUBLISH counts
 no listener) means the core is away: its connection to Redis closed with it."""
-ADMISSION_TIMEOUT = 5.0
+ADMISSION_TIMEOUT = 15.0
 """Seconds a login waits for the core's answer."""
 RESTARTING = "The game server is restarting: stay connected, you will be back by yourself."
 BACK = "The game server is back."
