@@ -1,16 +1,29 @@
 """Random-playout speed of the rules engine: rounds per second per edition and player count.
 
-Usage: python benchmarks/engine.py [--seconds S] [--edition E] [--players N]
+Usage: python benchmarks/engine.py [--seconds S] [--edition E] [--players N] [--anchor BINARY]
 Target: >= 20,000 rounds/s for 2019 with 4 players on one core.
+
+The first line says whether the engine runs compiled (mypyc, see setup.py) or pure Python.
+
+`--anchor BINARY` also runs a C++ engine side by side, for classic with 4 players, and prints
+our share of its speed. The anchor is jthemphill/love-letter (C++, classic rules), built outside
+this repository: its Round, PublicInfo, Random and RandomBot sources with `g++ -O2`, and a
+driver of your own that, for about `argv[1]` seconds of CPU time, plays rounds of 4 players as
+its Server::round does (a Round from one shuffled deck, a RandomBot per seat, each turn
+startTurn, makeChoice, completeTurn until isOver, the winner starting the next round) and prints
+"<N> rounds/s" on its first line. The figures vary with the machine's load (CPU time, not wall
+time, is measured): compare only figures taken in the same run.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import re
+import subprocess
 import time
 
-from server.engine import EDITIONS, Game, find_edition
+from server.engine import EDITIONS, Game, find_edition, game
 
 
 def playout_rounds(edition_id: str, players: int, seconds: float, seed: int = 1) -> float:
@@ -27,13 +40,24 @@ def playout_rounds(edition_id: str, players: int, seconds: float, seed: int = 1)
             if game.game_over:
                 game = Game(edition, players, rng, record=False)
             game.start_round()
+            act = game.act
             while not game.round_over:
-                seat, _, choices = game.pending
-                game.act(seat, choices[int(uniform() * len(choices))])
+                pending = game.pending
+                choices = pending.choices
+                act(pending.seat, choices[int(uniform() * len(choices))])
         rounds += 200
         now = time.process_time()
         if now >= deadline:
             return rounds / (now - started)
+
+
+def anchor_rounds(binary: str, seconds: float) -> float:
+    """The anchor's rounds per CPU second, from the first number its first line prints."""
+    out = subprocess.run([binary, str(seconds)], capture_output=True, text=True, check=True)
+    found = re.match(r"\s*([\d.,]+)", out.stdout)
+    if found is None:
+        raise SystemExit(f"{binary} printed no rounds/s: {out.stdout[:80]!r}")
+    return float(found.group(1).replace(",", ""))
 
 
 def main() -> None:
@@ -41,7 +65,18 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=1.0, help="time per configuration")
     parser.add_argument("--edition", choices=sorted(EDITIONS), help="only this edition")
     parser.add_argument("--players", type=int, help="only this player count")
+    parser.add_argument("--anchor", help="a built C++ anchor to compare with (see above)")
     args = parser.parse_args()
+    compiled = not game.__file__.endswith(".py")
+    print(f"engine: {'compiled (mypyc)' if compiled else 'pure Python'}")
+    if args.anchor:
+        ours = playout_rounds("classic", 4, args.seconds)
+        theirs = anchor_rounds(args.anchor, args.seconds)
+        print(
+            f"classic  4 players: {ours:10,.0f} rounds/s, C++ anchor {theirs:10,.0f}: "
+            f"{ours / theirs:.3f}x"
+        )
+        return
     for edition in EDITIONS.values():
         if args.edition and edition.id != args.edition:
             continue

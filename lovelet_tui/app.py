@@ -15,6 +15,7 @@ from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
+from lovelet_tui.screens.replay import ReplayScreen
 from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.screens.table import TableScreen
 from lovelet_tui.widgets.too_small import MIN_HEIGHT, MIN_WIDTH
@@ -32,7 +33,10 @@ from protocol import (
     Lobby,
     LocalProtocolError,
     Notice,
+    PlayerGames,
     ProtocolError,
+    Replay,
+    ReplayRequest,
     ServerMessage,
     Spectate,
     Stats,
@@ -57,10 +61,17 @@ class LoveletApp(App[None]):
     VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, "-tall")]
 
     def __init__(
-        self, link: Link, name: str = "", *, look: Look = Look.COLOUR, visit: str | None = None
+        self,
+        link: Link,
+        name: str = "",
+        *,
+        look: Look = Look.COLOUR,
+        visit: str | None = None,
+        replay: ReplayRequest | None = None,
     ) -> None:
         """A session sending through `link` as `name`, drawn in `look`; with `visit` (a table
-        code), it goes to that table once welcomed."""
+        code), it goes to that table once welcomed; with `replay`, it opens that game's replay
+        and quits when it is closed (`lovelet replay`)."""
         super().__init__(ansi_color=look is Look.SIXTEEN)
         self.colour_theme = self.theme  # the theme of the colour and monochrome looks
         self.look = look
@@ -75,6 +86,7 @@ class LoveletApp(App[None]):
         self.left: str | None = None  # the table just left: late updates for it are dropped
         self.visit = visit
         self.invite: str | None = None  # the server's command before a table code
+        self.opening = replay
 
     def deliver(self, frame: bytes) -> None:
         """Take one frame from the server side. Safe from any task: it only decodes and posts."""
@@ -88,6 +100,10 @@ class LoveletApp(App[None]):
     def on_mount(self) -> None:
         self.push_screen(self.lobby)
         self.send(Hello(PROTOCOL_VERSION, self.player_name or GUEST_NAME))
+        if self.opening is not None:
+            seat = self.opening.seat
+            replay = ReplayScreen(self.opening.game_id, seat, seat)
+            self.push_screen(replay, callback=lambda _: self.exit())
 
     def on_unmount(self) -> None:
         self.link.close()
@@ -152,7 +168,9 @@ class LoveletApp(App[None]):
                 self.lobby.add_chat(message)
             case ErrorReply():
                 self.notify(message.message, title="Refused", severity="error", markup=False)
-                if self.table is not None:
+                if isinstance(self.screen, ReplayScreen):
+                    self.screen.refused(message)
+                elif self.table is not None:
                     self.table.reopen()
                 else:
                     self.lobby.show_notice(message.message)
@@ -163,6 +181,14 @@ class LoveletApp(App[None]):
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):
                         screen.show_stats(message)
+            case PlayerGames():
+                for screen in self.screen_stack:
+                    if isinstance(screen, StatsScreen):
+                        screen.show_player_games(message)
+            case Replay():
+                for screen in self.screen_stack:
+                    if isinstance(screen, ReplayScreen):
+                        screen.show_replay(message)
 
     async def _show_table(self, state: TableState) -> None:
         code = state.info.code

@@ -8,19 +8,15 @@ from typing import Any
 from rich.text import Text
 
 from lovelet_tui.names import Names, join
+from protocol.events import EVENTS
 
 Event = Mapping[str, Any]
 
-# A field that is present only for the seats allowed to see it marks a private line.
-PRIVATE_FIELD = {
-    "deal": "card",
-    "draw": "card",
-    "look": "cards",
-    "compare": "cards",
-    "swap": "cards",
-    "chancellor_draw": "cards",
-    "chancellor_return": "keep",
+PRIVATE_FIELDS: dict[str, frozenset[str]] = {
+    kind: frozenset(name for name, _, flags in fields if "private" in flags)
+    for kind, (_, fields) in EVENTS.items()
 }
+"""Each event kind's private fields (`protocol.events`): a line that has one is private."""
 HEADLINES = frozenset({"round_start", "round_end", "game_end"})
 REASONS = {"last_standing": "last one standing", "showdown": "highest card"}
 NO_EFFECT_WHY = {"no_target": "no one could be chosen", "empty_deck": "the deck is empty"}
@@ -60,7 +56,7 @@ def _style(event: Event) -> str:
     kind = str(event.get("kind"))
     if kind in HEADLINES:
         return HEADLINE_STYLE
-    return PRIVATE_STYLE if PRIVATE_FIELD.get(kind) in event else ""
+    return PRIVATE_STYLE if not PRIVATE_FIELDS.get(kind, frozenset()).isdisjoint(event) else ""
 
 
 def _actor(event: Event, names: Names) -> str:
@@ -288,10 +284,11 @@ def _game_end(event: Event, names: Names) -> str:
 def _autoplay(event: Event, names: Names) -> str:
     who = names.player(event.get("seat"))
     why = f"{who} left" if event.get("reason") == "disconnected" else "Time ran out"
-    if "card" not in event:
-        return f"{why}: a bot decided for {who}"
-    done = "kept" if event.get("decision") == "keep" else "played"
-    return f"{why}: a bot {done} {names.card(str(event['card']))} for {who}"
+    if "keep" in event:
+        return f"{why}: a bot kept {names.card(str(event['keep']))} for {who}"
+    if "card" in event:
+        return f"{why}: a bot played {names.card(str(event['card']))} for {who}"
+    return f"{why}: a bot decided for {who}"
 
 
 def _unknown(event: Event, names: Names) -> str:

@@ -203,6 +203,25 @@ class StatsRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class ReplayRequest:
+    """Ask for one round of a finished game's replay, as `seat` saw it (None: the public
+    view). The server answers `replay`, or `error` if the receiver may not see it."""
+
+    TYPE: ClassVar[str] = "replay_request"
+    game_id: int
+    seat: int | None = None
+    round: int = 1
+
+
+@dataclass(frozen=True, slots=True)
+class GamesRequest:
+    """Ask for the latest finished public games of the player called `name` (a leader)."""
+
+    TYPE: ClassVar[str] = "games_request"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Admin:
     """An administrator's command; the server says which fields each command needs."""
 
@@ -231,6 +250,8 @@ ClientMessage = (
     | Chat
     | ContinueRound
     | StatsRequest
+    | ReplayRequest
+    | GamesRequest
     | Admin
 )
 
@@ -322,6 +343,7 @@ class Lobby:
     tables: tuple[TableSummary, ...]
     online: tuple[str, ...]
     ratings: tuple[OnlineRating, ...] = ()  # of those online who have a rating
+    api_bots: tuple[str, ...] = ()  # those online who are programs on the bot API
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,11 +356,13 @@ class OnlineRating:
 
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
-    """A seat: its player's name (None if empty), bot level (None if human), connection."""
+    """A seat: its player's name (None if empty), bot level (None if human), connection;
+    `api_bot`: a program plays it through the bot API (docs/bot-api.md)."""
 
     name: str | None
     bot: str | None
     connected: bool
+    api_bot: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -422,13 +446,27 @@ class EditionTally:
 
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
-    """One of the player's recent finished games; `players` are every seat's name in order."""
+    """One of the player's recent finished games; `players` are every seat's name in order,
+    `seat` is the player's own."""
 
     game_id: int
     edition: str
     ended_at: str  # ISO 8601, UTC
     won: bool
     players: tuple[str, ...]
+    seat: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """One of the server's latest finished public games: every seat's name, the winners'
+    seats."""
+
+    game_id: int
+    edition: str
+    ended_at: str  # ISO 8601, UTC
+    players: tuple[str, ...]
+    winners: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,8 +499,52 @@ class Stats:
     leaderboard: tuple[LeaderEntry, ...]
     note: str = ""
     rating: RatingInfo | None = None  # None: a guest, or no rated game yet
+    latest: tuple[FinishedGame, ...] = ()  # the server's latest finished public games
 
 
-ServerMessage = Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats
+@dataclass(frozen=True, slots=True)
+class ReplaySeat:
+    """A seat of a replayed game: its player's name then, and the bot level if a bot."""
+
+    name: str
+    bot: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayFrame:
+    """One step of a replay: the view after it and the events it brought, both as the
+    replay's viewpoint saw them; `actor` is the seat whose decision it was (None: the deal)."""
+
+    actor: int | None
+    view: dict[str, Any]
+    events: tuple[dict[str, Any], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """One round of a finished game, step by step, from the deal to the round's end."""
+
+    TYPE: ClassVar[str] = "replay"
+    game_id: int
+    edition: str
+    seats: tuple[ReplaySeat, ...]
+    seat: int | None  # the viewpoint: a seat, or None for the public view
+    round: int
+    rounds: int  # rounds in the game
+    frames: tuple[ReplayFrame, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerGames:
+    """Answer to `games_request`: that player's latest finished public games, newest first."""
+
+    TYPE: ClassVar[str] = "games"
+    name: str
+    games: tuple[FinishedGame, ...]
+
+
+ServerMessage = (
+    Welcome | Lobby | TableState | ChatLine | ErrorReply | Notice | Stats | Replay | PlayerGames
+)
 
 Message = ClientMessage | ServerMessage

@@ -9,17 +9,22 @@ from types import MappingProxyType
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
+from protocol.events import EVENTS, WORDS
 from protocol.limits import Direction
 from protocol.schema import (
     Bool,
     ByType,
+    EventMap,
     Ident,
     Int,
     ListOf,
+    MapOf,
+    Null,
     Nullable,
     OneOf,
     PlainMap,
     Record,
+    Spec,
     Tagged,
     Text,
 )
@@ -50,6 +55,11 @@ MAX_CARD_TEXT = 200  # a card's name (MAX_NAME) and effect
 MAX_RULES = 4000  # an edition's short rules
 MAX_LEVELS = 16  # bot levels in the catalogue
 MAX_INVITE = 300  # `welcome.invite`: ssh, options, a user name and a host name
+MAX_HAND = 8  # cards in one event's list (a hand, a Chancellor's draw, tokens' reasons)
+MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
+MAX_ROUNDS = 1000  # rounds in one game, as a replay counts them
+MAX_REPLAY_FRAMES = 400  # steps in one round of a replay (the deal, then each decision)
+MAX_REPLAY_EVENTS = 64  # events one step of a replay brings
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
@@ -63,6 +73,8 @@ COUNT = Int(0, 1_000_000)
 TALLY = Int(0, MAX_TALLY)
 EDITION = Ident(32)
 RATING = Int(0, MAX_RATING)
+GUESS = Nullable(ByType({str: CARD, int: Int(0, 255)}))
+GAME_ID = Int(1, MAX_GAME_ID)
 
 CHOICE = Tagged(
     [
@@ -71,7 +83,7 @@ CHOICE = Tagged(
             {
                 "card": CARD,
                 "targets": ListOf(SEAT, MAX_SEATS),
-                "guess": Nullable(ByType({str: CARD, int: Int(0, 255)})),
+                "guess": GUESS,
             },
         ),
         Record(m.KeepChoice, {"keep": CARD, "bottom": ListOf(CARD, MAX_SEATS)}),
@@ -79,6 +91,44 @@ CHOICE = Tagged(
         Record(m.RedrawChoice, {"redraw": Bool()}),
     ]
 )
+
+SEAT_KEY = OneOf(*map(str, range(MAX_SEATS)))  # a seat as a map key
+CARDS = ListOf(CARD, MAX_HAND)
+EVENT_TYPES: MappingProxyType[str, Spec] = MappingProxyType(
+    {
+        "seat": SEAT,
+        "seat_or_none": Nullable(SEAT),
+        "none": Null(),
+        "seats": ListOf(SEAT, MAX_SEATS),
+        "card": CARD,
+        "cards": CARDS,
+        "guess": GUESS,
+        "count": COUNT,
+        "counts": ListOf(COUNT, MAX_SEATS),
+        "bool": Bool(),
+        "round": Int(1, 1_000_000),
+        "reason": Ident(32),
+        "card_by_seat": MapOf(SEAT_KEY, CARD, MAX_SEATS),
+        "cards_by_seat": MapOf(SEAT_KEY, CARDS, MAX_SEATS),
+        "count_by_seat": MapOf(SEAT_KEY, COUNT, MAX_SEATS),
+        "reasons_by_seat": MapOf(SEAT_KEY, ListOf(Ident(32), MAX_HAND), MAX_SEATS),
+        **{word: OneOf(*values) for word, values in WORDS.items()},
+    }
+)
+"""The spec of each field type of `protocol.events` (see server/engine/event_catalogue.py)."""
+
+
+def _event_kind(seat: str, fields: tuple) -> tuple[dict[str, Spec], dict[str, Spec]]:
+    """The specs of one event kind's required fields and of those that may be absent (private
+    fields, sent only to some seats, and optional ones)."""
+    required: dict[str, Spec] = {"seat": EVENT_TYPES[seat]}
+    optional: dict[str, Spec] = {}
+    for name, type_, flags in fields:
+        (optional if flags else required)[name] = EVENT_TYPES[type_]
+    return required, optional
+
+
+EVENT = EventMap({kind: _event_kind(*entry) for kind, entry in EVENTS.items()})
 
 TO_SERVER = Tagged(
     [
@@ -111,6 +161,11 @@ TO_SERVER = Tagged(
         Record(m.ContinueRound, {}),
         Record(m.StatsRequest, {}),
         Record(
+            m.ReplayRequest,
+            {"game_id": GAME_ID, "seat": Nullable(SEAT), "round": Int(1, MAX_ROUNDS)},
+        ),
+        Record(m.GamesRequest, {"name": NAME}),
+        Record(
             m.Admin,
             {
                 "command": OneOf(*ADMIN_COMMANDS),
@@ -138,7 +193,8 @@ TABLE_SUMMARY = Record(
 )
 
 SEAT_INFO = Record(
-    m.SeatInfo, {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool()}
+    m.SeatInfo,
+    {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool(), "api_bot": Bool()},
 )
 
 TABLE_INFO = Record(
@@ -166,6 +222,17 @@ COUNTDOWN = Record(
     },
 )
 
+FINISHED_GAME = Record(
+    m.FinishedGame,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "ended_at": Text(MAX_TIMESTAMP),
+        "players": ListOf(NAME, MAX_SEATS),
+        "winners": ListOf(SEAT, MAX_SEATS),
+    },
+)
+
 STATS = Record(
     m.Stats,
     {
@@ -177,11 +244,12 @@ STATS = Record(
             Record(
                 m.PlayedGame,
                 {
-                    "game_id": Int(1, 2**63 - 1),
+                    "game_id": GAME_ID,
                     "edition": EDITION,
                     "ended_at": Text(MAX_TIMESTAMP),
                     "won": Bool(),
                     "players": ListOf(NAME, MAX_SEATS),
+                    "seat": SEAT,
                 },
             ),
             MAX_STATS_ROWS,
@@ -202,6 +270,35 @@ STATS = Record(
         "note": Text(MAX_NOTE, min_len=0),
         "rating": Nullable(
             Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
+        ),
+        "latest": ListOf(FINISHED_GAME, MAX_STATS_ROWS),
+    },
+)
+
+PLAYER_GAMES = Record(m.PlayerGames, {"name": NAME, "games": ListOf(FINISHED_GAME, MAX_STATS_ROWS)})
+
+REPLAY = Record(
+    m.Replay,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "seats": ListOf(
+            Record(m.ReplaySeat, {"name": NAME, "bot": Nullable(LEVEL)}), MAX_SEATS, min_items=2
+        ),
+        "seat": Nullable(SEAT),
+        "round": Int(1, MAX_ROUNDS),
+        "rounds": Int(1, MAX_ROUNDS),
+        "frames": ListOf(
+            Record(
+                m.ReplayFrame,
+                {
+                    "actor": Nullable(SEAT),
+                    "view": PlainMap(),
+                    "events": ListOf(EVENT, MAX_REPLAY_EVENTS),
+                },
+            ),
+            MAX_REPLAY_FRAMES,
+            min_items=1,
         ),
     },
 )
@@ -266,6 +363,7 @@ TO_CLIENT = Tagged(
                 "ratings": ListOf(
                     Record(m.OnlineRating, {"name": NAME, "rating": RATING}), MAX_LIST
                 ),
+                "api_bots": ListOf(NAME, MAX_LIST),
             },
         ),
         Record(
@@ -273,7 +371,7 @@ TO_CLIENT = Tagged(
             {
                 "info": TABLE_INFO,
                 "view": Nullable(PlainMap()),
-                "events": ListOf(PlainMap(), MAX_LIST),
+                "events": ListOf(EVENT, MAX_LIST),
                 "countdown": Nullable(COUNTDOWN),
             },
         ),
@@ -285,6 +383,8 @@ TO_CLIENT = Tagged(
         ),
         Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
         STATS,
+        REPLAY,
+        PLAYER_GAMES,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )

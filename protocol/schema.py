@@ -217,7 +217,10 @@ class ListOf:
             raise Invalid(ErrorCode.TOO_LARGE, f"{len(value)} items, at most {self.max_items}")
         if len(value) < self.min_items:
             raise Invalid(ErrorCode.BAD_FIELD, f"at least {self.min_items} items")
-        return tuple(self._each(self.item.load, value))
+        try:
+            return tuple(map(self.item.load, value))
+        except Invalid:  # again, slowly, to name the failing item
+            return tuple(self._each(self.item.load, value))
 
     def dump(self, value: Any) -> list[Any]:
         if not isinstance(value, list | tuple):
@@ -344,3 +347,87 @@ class Tagged:
 
     def describe(self) -> str:
         return " | ".join(map(repr, self.by_tag))
+
+
+class Null(Scalar):
+    """Always null (the `seat` of an event that belongs to the table, not to a seat)."""
+
+    __slots__ = ()
+
+    def load(self, value: Any) -> None:
+        if value is not None:
+            raise Invalid(ErrorCode.BAD_FIELD, f"expected null, got {_kind(value)}")
+
+    def describe(self) -> str:
+        return "null"
+
+
+class MapOf(Scalar):
+    """A map of at most `max_items` keys of `key` (strings) to values of `value`; checked,
+    and loaded as it is."""
+
+    __slots__ = ("key", "max_items", "value")
+
+    def __init__(self, key: Spec, value: Spec, max_items: int) -> None:
+        self.key, self.value, self.max_items = key, value, max_items
+
+    def load(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise Invalid(ErrorCode.BAD_FIELD, f"expected a map, got {_kind(value)}")
+        if len(value) > self.max_items:
+            raise Invalid(ErrorCode.TOO_LARGE, f"{len(value)} keys, at most {self.max_items}")
+        for key, item in value.items():
+            try:
+                self.key.load(key)
+                self.value.load(item)
+            except Invalid as err:
+                err.path.append(f"[{str(key)[:40]!r}]")
+                raise
+        return value
+
+    def describe(self) -> str:
+        return f"map of ({self.key.describe()}) to ({self.value.describe()})"
+
+
+class EventMap(Scalar):
+    """One event of a table's log: a map with a known `kind` and exactly that kind's fields
+    (`kinds`: each kind's specs of its required and of its optional fields). Checked, and
+    loaded as it is."""
+
+    __slots__ = ("kinds",)
+
+    def __init__(self, kinds: Mapping[str, tuple[Mapping[str, Spec], Mapping[str, Spec]]]) -> None:
+        self.kinds = {
+            kind: (tuple(required.items()), frozenset({"kind", *required}), dict(optional))
+            for kind, (required, optional) in kinds.items()
+        }
+
+    def load(self, value: Any) -> dict[str, Any]:
+        if not isinstance(value, dict):
+            raise Invalid(ErrorCode.BAD_FIELD, f"expected a map, got {_kind(value)}")
+        kind = value.get("kind")
+        found = self.kinds.get(kind) if isinstance(kind, str) else None
+        if found is None:
+            shown = repr(kind[:40]) if isinstance(kind, str) else _kind(kind)
+            raise Invalid(ErrorCode.BAD_FIELD, f"unknown event kind {shown}")
+        required, names, optional = found
+        extra = sorted(value.keys() - names) if len(value) != len(names) else ()
+        unlisted = [name for name in extra if name not in optional]
+        if unlisted:
+            shown = f"{unlisted[0][:40]!r}"
+            raise Invalid(ErrorCode.UNEXPECTED_FIELD, f"{kind}: unexpected field {shown}")
+        name = "kind"
+        try:
+            for name, spec in required:
+                spec.load(value[name])
+            for name in extra:
+                optional[name].load(value[name])
+        except KeyError:
+            raise Invalid(ErrorCode.MISSING_FIELD, f"{kind}: missing field {name!r}") from None
+        except Invalid as err:
+            err.path.append(f".{name}")
+            raise
+        return value
+
+    def describe(self) -> str:
+        return "an event of the catalogue (`protocol.events`)"

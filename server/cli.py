@@ -128,6 +128,27 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+def _replay(args: argparse.Namespace) -> int:
+    from .local_replay import replay_command
+
+    seat = None if args.seat is None else args.seat - 1
+    return replay_command(data_dir(args.data_dir), args.game_id, seat)
+
+
+def _seat_number(text: str) -> int:
+    """A seat number from 1 to 8, for argparse."""
+    if not text.isdigit() or not 1 <= int(text) <= 8:
+        raise argparse.ArgumentTypeError(f"expected a seat number from 1 to 8, got {text!r}")
+    return int(text)
+
+
+def _game_id(text: str) -> int:
+    """A game id (a positive whole number, as `lovelet admin games` lists them)."""
+    if not text.isdigit() or not 1 <= int(text) < 2**63:
+        raise argparse.ArgumentTypeError(f"expected a game id such as 12, got {text!r}")
+    return int(text)
+
+
 def _seconds(text: str) -> float:
     """A number of seconds from 0 to 30, for argparse."""
     try:
@@ -188,6 +209,20 @@ def build_parser() -> argparse.ArgumentParser:
         help="how long each bot waits before it plays (default 0.6)",
     )
     local.set_defaults(run=_play)
+
+    replay = commands.add_parser(
+        "replay", help="step through a finished game in this terminal, from the database"
+    )
+    replay.add_argument("game_id", type=_game_id, help="the game's id (see `lovelet admin games`)")
+    view = replay.add_mutually_exclusive_group()
+    view.add_argument(
+        "--seat", type=_seat_number, metavar="N", help="that seat's view (1 is the first seat)"
+    )
+    view.add_argument(
+        "--public", action="store_true", help="the public (spectator) view, the default"
+    )
+    replay.add_argument("--data-dir", help="the data directory holding the database")
+    replay.set_defaults(run=_replay)
 
     add_admin_parser(commands, data_dir)
     return parser

@@ -24,7 +24,7 @@ from .bus.envelope import CORE_CHANNEL, LEASE_KEY
 from .bus.frontend import FrontEnd
 from .collector import Collector
 from .config import Config, invite_command, name_rules, ssh_limits
-from .glue import ssh_app_factory
+from .glue import ssh_app_factory, ssh_bot_factory
 from .lobby import Lobby, LobbySettings
 from .logs import event, log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
@@ -194,6 +194,7 @@ async def start_frontend(config: Config, metrics: Metrics | None = None) -> Runn
         color_system=config.color_system,
         gatekeeper=frontend,
         metrics=metrics,
+        bot_factory=ssh_bot_factory(frontend),
         reuse_port=True,
     )
     frontend.closer = lambda nickname, reason: close_session(service, nickname, reason)

@@ -98,6 +98,9 @@ class Limits:
     name_expiry_days: float = _NAMES.expire_after / timedelta(days=1)
     code_tries: int = 10
     code_try_seconds: float = 30.0
+    bot_frames_per_second: float = 50.0
+    bot_frame_burst: int = 200
+    bot_errors: int = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -597,6 +600,21 @@ SETTINGS: tuple[Setting, ...] = (
         "After code_tries, seconds before one more try of a table code is allowed.",
     ),
     Setting(
+        "limits.bot_frames_per_second",
+        Number(1, 10_000),
+        "Frames per second a program on the bot API may send, sustained; more are refused.",
+    ),
+    Setting(
+        "limits.bot_frame_burst",
+        Number(1, 100_000, integer=True),
+        "Frames a program on the bot API may send at once.",
+    ),
+    Setting(
+        "limits.bot_errors",
+        Number(1, 10_000, integer=True),
+        "Errors a bot API program may run up (one forgiven every 6 s); one more cuts it off.",
+    ),
+    Setting(
         "table.bot_delay",
         Number(0, 30),
         "Seconds a bot waits before acting, so people can follow.",
@@ -871,6 +889,9 @@ def ssh_limits(config: Config) -> SSHLimits:
         ipv6_prefix=limits.ipv6_prefix,
         request_burst=limits.request_burst,
         request_rate=limits.request_rate,
+        bot_request_rate=limits.bot_frames_per_second,
+        bot_request_burst=limits.bot_frame_burst,
+        bot_max_errors=limits.bot_errors,
     )
 
 

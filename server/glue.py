@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Protocol
 
 from lovelet_tui.app import LoveletApp
@@ -10,6 +11,7 @@ from lovelet_tui.colour import Look, look_for
 
 from .lobby import Identity
 from .lobby.session import SendFrame
+from .ssh.botapi import BotFactory
 from .ssh.info import SessionInfo
 
 
@@ -68,7 +70,7 @@ def identity_of(info: SessionInfo) -> Identity:
     if info.identity is None:
         guest_id = f"guest:{secrets.token_hex(8)}"
         return Identity(guest_id, info.nickname, guest=True, address=info.peer)
-    return Identity(info.identity, info.nickname, address=info.peer)
+    return Identity(info.identity, info.nickname, address=info.peer, api_bot=info.api_bot)
 
 
 def ssh_app_factory(lobby: Core):
@@ -80,3 +82,13 @@ def ssh_app_factory(lobby: Core):
         return attach_app(lobby, identity, info.notice, look=look, table_code=info.table_code)
 
     return make_app
+
+
+def ssh_bot_factory(lobby: Core) -> BotFactory:
+    """The factory the SSH server calls for each bot API session: the same attach path as an
+    app's, with the frames going straight to and from the program."""
+
+    def attach_bot(info: SessionInfo, send_frame: Callable[[bytes], None]) -> Attachment:
+        return lobby.attach(identity_of(info), send_frame, info.notice)
+
+    return attach_bot

@@ -41,6 +41,8 @@ REFUSAL_REASONS = (
     "sessions_per_identity",
     "idle",
     "chat_rate",
+    "bot_guest",
+    "bot_cut_off",
     "other",
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
@@ -75,7 +77,9 @@ class Metrics:
     def __init__(self, version: str = "") -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         reg = self.registry
-        self.sessions = Gauge("lovelet_sessions", "Open terminal sessions.", registry=reg)
+        self.sessions = Gauge(
+            "lovelet_sessions", "Open sessions (terminals and bot API programs).", registry=reg
+        )
         self.tables = Gauge("lovelet_tables", "Open tables.", registry=reg)
         self.games_in_progress = Gauge(
             "lovelet_games_in_progress", "Tables with a game being played.", registry=reg

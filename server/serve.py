@@ -12,7 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 from .clock import LoopClock
 from .collector import Collector
 from .config import Config, invite_command, lobby_settings, name_rules, ssh_limits
-from .glue import ssh_app_factory
+from .glue import ssh_app_factory, ssh_bot_factory
 from .lobby import Lobby, LobbySettings, resume_tables
 from .lobby.lobby import CloseSession
 from .logs import log_started, log_stopped, log_stopping
@@ -87,6 +87,7 @@ async def start(
         color_system=config.color_system,
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
+        bot_factory=ssh_bot_factory(lobby),
     )
     invite = invite_command(config, service.port)  # the port is known once bound
     lobby.settings = dataclasses.replace(lobby.settings, invite=invite)

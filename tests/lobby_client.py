@@ -36,8 +36,9 @@ class Client:
         key: str | None = None,
         guest: bool = False,
         address: str | None = None,
+        api_bot: bool = False,
     ):
-        identity = Identity(key or f"SHA256:{name}", name, guest, address)
+        identity = Identity(key or f"SHA256:{name}", name, guest, address, api_bot)
         self.frames: list[bytes] = []
         self.messages: list[Message] = []
         self.events: list[dict] = []

@@ -24,6 +24,10 @@ KEYS = {
     "down": "\x1b[B",
     "right": "\x1b[C",
     "left": "\x1b[D",
+    "pageup": "\x1b[5~",
+    "pagedown": "\x1b[6~",
+    "home": "\x1b[H",
+    "end": "\x1b[F",
     "ctrl+c": "\x03",
     "ctrl+t": "\x14",
 }

@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import ast
 import copy
+import inspect
 import json
 import math
 import random
+import textwrap
 from collections import Counter
 
 import pytest
 
 from server.bots import Budget, EasyBot, HardBot, MediumBot, make_bot
+from server.bots.beliefs import _HANDLERS
 from server.bots.cards import card_book
 from server.engine import EDITIONS, Game, Play, Role, choice_from_dict, find_edition
+from server.engine.event_catalogue import EVENTS
 
 CONFIGS = [
     (edition.id, players)
@@ -222,3 +227,26 @@ def test_medium_chancellor_keeps_the_princess() -> None:
     assert view["pending"]["kind"] == "chancellor"
     assert sorted(view["hand"]) == ["guard", "princess", "spy"]
     assert medium.choose(view, seat_log(game, 0), rng)["keep"] == "princess"
+
+
+def test_beliefs_read_only_fields_the_event_catalogue_lists() -> None:
+    """Each handler of an event kind reads only that kind's catalogued fields (an AST scan of
+    `event["x"]` and `event.get("x")`)."""
+    for kind, handler in _HANDLERS.items():
+        listed = {"kind", "seat", *(f.name for f in EVENTS[kind].fields)}
+        tree = ast.parse(textwrap.dedent(inspect.getsource(handler)))
+        read = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Subscript) and _is_event(node.value):
+                read.add(ast.literal_eval(node.slice))
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+                if node.func.attr == "get" and _is_event(node.func.value):
+                    read.add(ast.literal_eval(node.args[0]))
+            elif isinstance(node, ast.Compare) and any(_is_event(c) for c in node.comparators):
+                read.add(ast.literal_eval(node.left))
+        assert read, f"{kind}: no field read found (the scan is broken)"
+        assert read <= listed, f"{kind} reads {read - listed}, not in the catalogue"
+
+
+def _is_event(node: ast.expr) -> bool:
+    return isinstance(node, ast.Name) and node.id == "event"

@@ -18,7 +18,7 @@ from ptyterm import PtyTerminal
 from sshclient import SSHTerminal
 
 from server.lobby import LobbySettings, TableSettings
-from server.ssh.session import NEED_PTY, NOT_A_CODE
+from server.ssh.terminal import NEED_PTY, NOT_A_CODE
 
 pytestmark = pytest.mark.skipif(not shutil.which("ssh"), reason="needs the OpenSSH client")
 

@@ -39,7 +39,7 @@ from sshclient import SSHTerminal
 
 from server.lobby import TableSettings
 from server.sanitize import clean_name
-from server.ssh.session import NEED_PTY
+from server.ssh.terminal import NEED_PTY
 
 FAST = TableSettings(bot_delay=0, grace=60, round_pause=60)
 """Bots act at once; rounds wait for every player's `n`; dropped seats are held."""

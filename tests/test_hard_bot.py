@@ -136,10 +136,11 @@ def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_me
         ana.send(act_message(ana.state.view["choices"][0]))
         clock.settle()
     step, game = runner.step, runner.game
-    view, log = game.view(1), runner._seat_log(1)
-    runner._decided(step - 1, 1, None, view, log, view["choices"][0])  # a search of an older step
+    view, log = game.view(1), runner.turns.seat_log(1)
+    turns = runner.turns
+    turns._decided(step - 1, 1, None, view, log, view["choices"][0])  # a search of an older step
     assert runner.step == step
-    runner._decided(step, 1, None, view, log, None)  # the worker failed: medium decides
+    turns._decided(step, 1, None, view, log, None)  # the worker failed: medium decides
     assert runner.step > step
 
 

@@ -378,3 +378,22 @@ def test_a_second_session_of_a_seated_player_takes_the_seat_and_the_first_is_clo
     clock.advance(300)
     assert len(ana.frames) == frames, "the old session hears nothing more"
     assert table.seats[0].member is again.attachment.session
+
+
+async def test_a_program_on_the_bot_api_is_marked_for_a_human_in_the_lobby_and_at_the_table(
+    lobby: Lobby,
+) -> None:
+    robo = await greeted(lobby, "robo", api_bot=True)
+    ana = await greeted(lobby, "ana")
+    await ana.wait_for(lambda c: c.lobby.online == ("robo", "ana"))
+    assert ana.lobby.api_bots == ("robo",)
+    robo.send(CreateTable("robo's", "2019", 3, None, (BotSpec(2, "easy"),)))
+    await robo.wait_for(lambda c: c.state)
+    ana.send(Join(robo.state.info.code))
+    await ana.wait_for(lambda c: c.state)
+    seats = ana.state.info.seats
+    assert [(s.name, s.bot, s.api_bot) for s in seats] == [
+        ("robo", None, True),
+        ("ana", None, False),
+        ("easy bot 3", "easy", False),
+    ]

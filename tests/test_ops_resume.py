@@ -10,7 +10,7 @@ import itertools
 import random
 import re
 import signal
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
@@ -47,6 +47,8 @@ SIZE = (100, 60)
 ANA = asyncssh.generate_private_key("ssh-ed25519")
 BO = asyncssh.generate_private_key("ssh-ed25519")
 WELCOME_BACK = "Welcome back: you are at table"
+TOAST = "▌"
+"""The left edge of a toast (a notice shown for a few seconds over the screen)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +61,7 @@ class Screen:
     tokens: dict[str, int]
     log: list[str]
     panel: Panel | None
+    text: str = field(default="", compare=False)  # the whole screen, for failure messages
 
     @classmethod
     def of(cls, term: SSHTerminal) -> Screen:
@@ -66,27 +69,29 @@ class Screen:
         log = log_lines(term)
         while log and not log[-1]:
             log.pop()
-        return cls(read_hand(term), deck, read_tokens(term), log, any_panel(term))
+        panel = any_panel(term)
+        return cls(read_hand(term), deck, read_tokens(term), log, panel, screen_text(term))
 
     def check_same(self, before: Screen) -> None:
         """The same game as `before`: hand, deck, tokens, panel, and the log ending on the
         same rows. (The log pane fills from the top and, once full, moves its newest half up:
-        a log received at once fills it, so it can show more of the past than before.)"""
+        a log received at once fills it, so the two can show more or less of the past.)"""
         assert (self.hand, self.deck, self.tokens, self.panel) == (
             before.hand,
             before.deck,
             before.tokens,
             before.panel,
         ), f"{self}\n{before}"
-        shown = self.log[len(self.log) - len(before.log) :]
-        assert len(before.log) > 1 and shown == before.log, "\n".join(
-            f"{a!r:70} {b!r}" for a, b in itertools.zip_longest(shown, before.log)
-        )
+        rows = min(len(self.log), len(before.log))
+        after, seen = self.log[-rows:], before.log[-rows:]
+        assert rows > 1 and after == seen, f"now:\n{self.text}\nbefore:\n{before.text}"
 
 
 async def kill_9(server: ServerProcess, *terms: SSHTerminal) -> list[Screen]:
     """SIGKILL the server; each terminal's screen once its connection is gone (all it was
     sent has arrived)."""
+    for term in terms:  # a toast (a refused key, say) would cover rows of the log
+        await term.wait_for(lambda t=term: TOAST not in screen_text(t), "no toast", 20)
     server.process.send_signal(signal.SIGKILL)
     assert await server.exited(10) == -signal.SIGKILL
     for term in terms:
@@ -236,6 +241,7 @@ async def test_sigterm_tells_players_the_server_restarts_and_keeps_their_table(
             await create_table(ana, seats=3)
             await ana.send_keys("g")
             await until_my_turn(ana, rng)
+            await ana.wait_for(lambda: TOAST not in screen_text(ana), "no toast", 20)
             before = Screen.of(ana)
             server.process.send_signal(signal.SIGTERM)
             await wait_text(ana, RESTART_MESSAGE)

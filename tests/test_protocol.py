@@ -27,7 +27,9 @@ from protocol import (
     EditionTally,
     ErrorCode,
     ErrorReply,
+    FinishedGame,
     FrameReader,
+    GamesRequest,
     Hello,
     Join,
     KeepChoice,
@@ -41,6 +43,7 @@ from protocol import (
     OnlineRating,
     PlayChoice,
     PlayedGame,
+    PlayerGames,
     ProtocolError,
     RatingInfo,
     RedrawChoice,
@@ -48,6 +51,10 @@ from protocol import (
     Rematch,
     RemoteProtocolError,
     RemoveBot,
+    Replay,
+    ReplayFrame,
+    ReplayRequest,
+    ReplaySeat,
     SeatInfo,
     Sit,
     Spectate,
@@ -113,6 +120,16 @@ def typical_table() -> TableState:
 
 
 # One or more samples of every message; `test_samples_cover_every_message` keeps it complete.
+ROUND_START = {
+    "kind": "round_start",
+    "seat": None,
+    "round": 1,
+    "start": 0,
+    "face_up": [],
+    "tokens": [0, 0],
+}
+PLAY = {"kind": "play", "seat": 0, "card": "guard", "targets": [1], "guess": "priest"}
+
 SAMPLES: list[Message] = [
     Hello(PROTOCOL_VERSION, "ann"),
     Hello(0, "Zoë 🌹"),
@@ -175,6 +192,25 @@ SAMPLES: list[Message] = [
         (LeaderEntry("cat", 2, 2, 1620, 410), LeaderEntry("ann", 5, 2, 1480, 300)),
         "",
         RatingInfo(1480, 300, 4),
+        (FinishedGame(40, "classic", "2025-06-01T10:00:00+00:00", ("cat", "dan"), (1,)),),
+    ),
+    ReplayRequest(41),
+    GamesRequest("cat"),
+    PlayerGames(
+        "cat", (FinishedGame(40, "classic", "2025-06-01T10:00:00Z", ("cat", "dan"), (0,)),)
+    ),
+    ReplayRequest(41, 2, 3),
+    Replay(
+        41,
+        "2019",
+        (ReplaySeat("ann", None), ReplaySeat("easy bot 2", "easy")),
+        None,
+        1,
+        3,
+        (
+            ReplayFrame(None, {"round": 1, "hand": []}, (ROUND_START,)),
+            ReplayFrame(0, {"round": 1, "hand": []}, (PLAY,)),
+        ),
     ),
 ]
 
@@ -237,6 +273,8 @@ def test_wire_tags_are_written_down() -> None:
         "chat": "Chat",
         "continue_round": "ContinueRound",
         "stats_request": "StatsRequest",
+        "replay_request": "ReplayRequest",
+        "games_request": "GamesRequest",
         "admin": "Admin",
     }
     assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
@@ -247,6 +285,8 @@ def test_wire_tags_are_written_down() -> None:
         "error": "ErrorReply",
         "notice": "Notice",
         "stats": "Stats",
+        "replay": "Replay",
+        "games": "PlayerGames",
     }
     assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
         "play",
@@ -445,9 +485,11 @@ def test_encode_refuses_what_the_peer_would_reject(msg: Any, code: ErrorCode) ->
 
 
 def test_encode_accepts_engine_tuples_in_views() -> None:
-    msg = TableState(table_info(), {"hand": ("guard",)}, ({"targets": (1, 2)},))
+    play = {"kind": "play", "seat": 0, "card": "baroness", "targets": (1, 2), "guess": None}
+    msg = TableState(table_info(), {"hand": ("guard",)}, (play,))
     back = decode(encode(msg), direction=TO_CLIENT)
     assert isinstance(back, TableState) and back.view == {"hand": ["guard"]}
+    assert back.events == ({**play, "targets": [1, 2]},)
 
 
 # --- act choices on their own -----------------------------------------------------------------

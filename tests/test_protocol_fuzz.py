@@ -34,9 +34,12 @@ from protocol.registry import DIRECTION_OF, MESSAGES
 from protocol.schema import (
     Bool,
     ByType,
+    EventMap,
     Ident,
     Int,
     ListOf,
+    MapOf,
+    Null,
     Nullable,
     OneOf,
     PlainMap,
@@ -100,7 +103,30 @@ def valid(spec: Spec) -> st.SearchStrategy[Any]:
             return st.builds(spec.cls, **{name: valid(inner) for name, inner in spec.fields})
         case Tagged():
             return st.one_of([valid(record) for record in spec.by_tag.values()])
+        case Null():
+            return st.none()
+        case MapOf():
+            size = min(spec.max_items, 4)
+            return st.dictionaries(valid(spec.key), valid(spec.value).map(as_sent), max_size=size)
+        case EventMap():
+            return st.one_of([event(kind, *entry) for kind, entry in spec.kinds.items()])
     raise TypeError(f"no strategy for {spec!r}")
+
+
+def event(kind: str, required: Any, names: Any, optional: dict[str, Spec]) -> Any:
+    """Events of one kind as they arrive: required fields, and any of the optional ones."""
+    fields = {name: valid(spec).map(as_sent) for name, spec in required}
+    extra = {name: valid(spec).map(as_sent) for name, spec in optional.items()}
+    return st.fixed_dictionaries({"kind": st.just(kind), **fields}, optional=extra)
+
+
+def as_sent(value: Any) -> Any:
+    """`value` with its tuples as lists, as msgpack gives them back (events are plain maps)."""
+    if isinstance(value, tuple | list):
+        return [as_sent(item) for item in value]
+    if isinstance(value, dict):
+        return {key: as_sent(item) for key, item in value.items()}
+    return value
 
 
 MESSAGE_STRATEGIES = {direction: valid(table) for direction, table in MESSAGES.items()}

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
 from itertools import cycle
 
 import msgpack
@@ -35,32 +34,13 @@ from protocol import (
 from protocol.version import PROTOCOL_VERSION
 from server.clock import LoopClock
 from server.engine import EDITIONS, Game
+from server.engine.event_catalogue import check_event as catalogue_check
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
 
 GAMES = 1000
 CONFIGS = [(e.id, n) for e in EDITIONS.values() for n in range(e.min_players, e.max_players + 1)]
 TABLE_KEYS = {"type", "info", "view", "events", "countdown"}
 SEAT_KEYS = {"alive", "protected", "discards", "hand_size", "tokens"}
-CARD_FIELDS = {"card", "cards", "keep", "bottom", "hands", "face_up"}
-# Event kinds whose card fields are private, and who may see them (from the public fields).
-PRIVATE: dict[str, Callable[[dict], set[int]]] = {
-    "deal": lambda e: {e["seat"]},
-    "draw": lambda e: {e["seat"]},
-    "look": lambda e: {e["seat"]},
-    "chancellor_draw": lambda e: {e["seat"]},
-    "chancellor_return": lambda e: {e["seat"]},
-    "compare": lambda e: {e["seat"], e["target"]},
-    "swap": lambda e: set(e["seats"]),
-}
-# Event kinds that show cards to everyone, and which fields may carry them.
-PUBLIC = {
-    "round_start": {"face_up"},
-    "play": {"card"},
-    "discard": {"card"},
-    "no_effect": {"card"},
-    "knocked_out": {"cards"},
-    "showdown": {"hands"},
-}
 
 
 class Leak(AssertionError):
@@ -79,15 +59,11 @@ def check_frame(state: dict, game: Game | None, seat: int | None) -> None:
 
 
 def check_event(event: dict, seat: int | None) -> None:
-    shown = CARD_FIELDS & set(event)
-    if not shown:
-        return
-    kind = event["kind"]
-    if kind in PRIVATE:
-        if seat not in PRIVATE[kind](event):
-            raise Leak(f"seat {seat} was sent the private part of {event}")
-    elif not shown <= PUBLIC.get(kind, set()):
-        raise Leak(f"seat {seat} was sent cards in an unexpected event {event}")
+    """Raise Leak unless `event` is exactly as the event catalogue lists its kind, its private
+    fields present if and only if `seat` may see them."""
+    wrong = catalogue_check(event, seat)
+    if wrong is not None:
+        raise Leak(f"seat {seat} was sent {event}: {wrong}")
 
 
 def check_view(view: dict, game: Game, seat: int | None) -> None:

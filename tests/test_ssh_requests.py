@@ -13,9 +13,9 @@ from test_ssh_server import EchoApp
 from textual import events
 
 from server.ssh import SSHLimits, start_ssh_server
+from server.ssh.guard import TOO_MANY_ENV, TOO_MANY_RESIZES
 from server.ssh.info import SessionInfo
 from server.ssh.requests import ENV_VALUE_MAX, Environment, accepted_env_name
-from server.ssh.session import TOO_MANY_ENV, TOO_MANY_RESIZES
 
 
 def test_the_private_asyncssh_hook_still_exists() -> None:

@@ -18,7 +18,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from server.ssh import SessionInfo, SSHService, start_ssh_server
-from server.ssh.session import CRASHED, NEED_PTY, clean_term
+from server.ssh.session import CRASHED
+from server.ssh.terminal import NEED_PTY, clean_term
 
 
 class EchoApp(App[None]):

@@ -81,7 +81,7 @@ async def test_a_keyed_player_gets_their_record_recent_games_and_the_leaderboard
     assert stats.recent == (
         PlayedGame(third, "classic", "2025-06-01T23:20:00+00:00", True, ("ann", "guest")),
         PlayedGame(
-            second, "2019", "2025-06-01T22:20:00+00:00", False, ("bob", "ann", "easy bot 3")
+            second, "2019", "2025-06-01T22:20:00+00:00", False, ("bob", "ann", "easy bot 3"), 1
         ),
         PlayedGame(first, "2019", "2025-06-01T21:20:00+00:00", True, ("ann", "bob")),
     )

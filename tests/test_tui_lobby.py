@@ -66,6 +66,17 @@ async def test_lobby_lists_tables_and_names_literally() -> None:
     assert "Online: Ana, [red]Bo" in text
 
 
+async def test_programs_on_the_bot_api_are_marked_in_the_online_list() -> None:
+    app = LoveletApp(FakeLink(), "Ana")
+    lobby = Lobby((), ("Ana", "robo", "[API bot]"), api_bots=("robo",))
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(Welcome(PROTOCOL_VERSION, "Ana", None, True, "", catalogue=CATALOGUE)))
+        app.deliver(encode(lobby))
+        await pilot.pause()
+        text = screen_text(app)
+    assert "Online: Ana, robo [API bot], [API bot]" in text
+
+
 async def test_join_and_watch_the_selected_table() -> None:
     link = FakeLink()
     app = served(link, "Ana")

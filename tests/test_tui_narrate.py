@@ -9,7 +9,8 @@ import pytest
 from test_tui_support import NAMES, new_game
 
 from lovelet_tui.names import Names
-from lovelet_tui.narrate import SENTENCES, narrate, round_awards
+from lovelet_tui.narrate import PRIVATE_STYLE, SENTENCES, narrate, round_awards
+from protocol.events import EVENTS
 from server.engine import Game, Keep, Play
 from server.scenarios import load_scenario, play_scenario
 
@@ -369,3 +370,17 @@ def test_no_line_of_any_scenario_reads_wrong_for_any_viewer(path: Path) -> None:
         for line in narrate([e.for_seat(seat) for e in game.events], names):
             bad = [rule.pattern for rule in WRONG if rule.search(line.plain)]
             assert not bad, f"seat {seat}: {line.plain!r} matches {bad}"
+
+
+def test_every_kind_of_the_event_catalogue_has_a_sentence() -> None:
+    """The narration knows the kinds the wire schema lists, no more and no fewer."""
+    assert set(SENTENCES) == set(EVENTS)
+
+
+def test_a_line_is_private_when_it_holds_a_private_field_of_the_catalogue() -> None:
+    names = Names(NAMES[:3], 0, {})
+    kept = {"kind": "autoplay", "seat": 0, "reason": "timeout", "decision": "keep"}
+    (public,) = narrate([kept], names)
+    (private,) = narrate([{**kept, "keep": "king"}], names)
+    assert (public.style, private.style) == ("", PRIVATE_STYLE)
+    assert private.plain == "Time ran out: a bot kept king for you"  # no card names given

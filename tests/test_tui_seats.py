@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from test_tui_support import FakeLink, new_game, screen_text, served, table_state
+from test_tui_support import FakeLink, new_game, screen_text, served, table_info, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
@@ -86,13 +86,14 @@ def test_sightings_of_a_baron_tie_and_a_swap_between_others() -> None:
 
 
 def _premium_with_every_mark(names: tuple[str, ...]) -> tuple[Game, list[SeatInfo]]:
-    """8 seats: Hal bet on by a Jester, Gus marked by a Sycophant, Cy protected, Ana out."""
+    """8 seats: Hal bet on by a Jester, Gus marked by a Sycophant, Cy protected, Ana out,
+    Dimitri a program on the bot API."""
     first = ["guard", "jester", "sycophant", "handmaid", "guard", "guard", "guard", "guard"]
     game = new_game("premium", 8, [*first, "guard", "bishop", "guard", "priest", "guard"])
     game.act(0, Play("jester", (7,)))
     game.act(1, Play("sycophant", (6,)))
     game.act(2, Play("handmaid"))
-    seats = [SeatInfo(name, None, i != 5) for i, name in enumerate(names)]
+    seats = [SeatInfo(name, None, i != 5, api_bot=i == 3) for i, name in enumerate(names)]
     return game, seats
 
 
@@ -112,6 +113,16 @@ async def test_eight_long_names_with_every_mark_fit_80_columns_in_whole_words() 
     assert re.search(r"♥0 +mark", _row(text, LONG_NAMES[6]))
     assert re.search(r"♥0 +prot", _row(text, LONG_NAMES[2]))
     assert re.search(r"♥0 +away", _row(text, LONG_NAMES[5]))
+    assert re.search(r"♥0 +(?:API bot|api)\b", _row(text, LONG_NAMES[3]))
     hand = " ".join(line.strip() for line in lines[10:14])
     for card in game.hands[4]:
         assert card.text in re.sub(r"\s+", " ", hand), hand  # whole, wrapped, never cut
+
+
+async def test_a_program_on_the_bot_api_is_marked_at_a_waiting_table() -> None:
+    seats = (SeatInfo("Ana", None, True), SeatInfo("robo", None, True, api_bot=True))
+    app = LoveletApp(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        state = TableState(table_info(None, 0, players=2, status="waiting", seats=seats), None, ())
+        text = await _show(app, pilot, state)
+    assert "API bot" in _row(text, "robo") and "API bot" not in _row(text, "Ana (you)")

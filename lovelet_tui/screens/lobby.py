@@ -101,8 +101,7 @@ class LobbyScreen(Screen[None]):
     def show_lobby(self, lobby: Lobby) -> None:
         """The table list (the cursor stays on its table) and the names online."""
         self._show_tables(lobby.tables)
-        rated = {entry.name: entry.rating for entry in lobby.ratings}
-        names = [f"{name} ({rated[name]})" if name in rated else name for name in lobby.online]
+        names = online_names(lobby)
         online = Text.assemble(("Online: ", "bold"), ", ".join(names) or "nobody")
         self.query_one("#online", TextRows).show(online)
 
@@ -234,3 +233,15 @@ def _name(table: TableSummary) -> Text:
     if table.private:
         name.append(" (private)", style="italic")
     return name
+
+
+def online_names(lobby: Lobby) -> list[str]:
+    """Each name online, with its rating if it has one and a mark if it is an API bot."""
+    rated = {entry.name: entry.rating for entry in lobby.ratings}
+    programs = set(lobby.api_bots)
+    return [
+        name
+        + (f" ({rated[name]})" if name in rated else "")
+        + (" [API bot]" if name in programs else "")
+        for name in lobby.online
+    ]

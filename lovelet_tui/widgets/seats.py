@@ -40,6 +40,8 @@ MARKED = Mark("marked", "mark")
 JESTER = Mark("jester bet", "jest")
 AWAY = Mark("away", "away")
 HOST = Mark("host", "host")
+API_BOT = Mark("API bot", "api")
+"""A program plays this seat through the bot API (docs/bot-api.md)."""
 
 
 class SeatList(Rows):
@@ -151,6 +153,8 @@ def _marks(
         jester = view.get("jester")
         if jester and jester[1] == index:
             marks.append(JESTER)
+    if seat.api_bot:
+        marks.append(API_BOT)
     if not seat.connected and seat.name is not None:
         marks.append(AWAY)
     return marks

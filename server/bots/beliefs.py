@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from server.engine import Role
+from server.engine.event_catalogue import EVENTS
 
 from .cards import CardBook, card_book
 
@@ -333,21 +334,33 @@ class Beliefs:
         }
 
 
+def handlers_of_kinds(handlers: dict) -> dict:
+    """`handlers`, after checking that each names an event kind of the catalogue (TypeError
+    at import otherwise; tests/test_bots.py checks they read only the kinds' fields)."""
+    for kind in handlers:
+        if kind not in EVENTS:
+            raise TypeError(f"beliefs handle {kind!r}, which is not an event kind")
+    return handlers
+
+
 MAX_DEALS = 200  # deal the pool exactly to the opponents when there are no more ways
 
-_HANDLERS = {
-    "deal": Beliefs._deal,
-    "draw": Beliefs._draw,
-    "play": Beliefs._play,
-    "discard": Beliefs._discard,
-    "knocked_out": Beliefs._knocked_out,
-    "guess": Beliefs._guess,
-    "look": Beliefs._look,
-    "compare": Beliefs._compare,
-    "swap": Beliefs._swap,
-    "chancellor_draw": Beliefs._chancellor_draw,
-    "chancellor_return": Beliefs._chancellor_return,
-}
+_HANDLERS = handlers_of_kinds(
+    {
+        "deal": Beliefs._deal,
+        "draw": Beliefs._draw,
+        "play": Beliefs._play,
+        "discard": Beliefs._discard,
+        "knocked_out": Beliefs._knocked_out,
+        "guess": Beliefs._guess,
+        "look": Beliefs._look,
+        "compare": Beliefs._compare,
+        "swap": Beliefs._swap,
+        "chancellor_draw": Beliefs._chancellor_draw,
+        "chancellor_return": Beliefs._chancellor_return,
+    }
+)
+"""What each event kind teaches; the kinds are the event catalogue's."""
 
 
 class RoundFollower:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 
 class Role:
@@ -12,35 +13,35 @@ class Role:
     and class-attribute access to Enum members is several times slower on Python 3.11.
     """
 
-    SPY = "spy"
-    GUARD = "guard"
-    PRIEST = "priest"
-    BARON = "baron"
-    HANDMAID = "handmaid"
-    PRINCE = "prince"
-    CHANCELLOR = "chancellor"
-    KING = "king"
-    COUNTESS = "countess"
-    PRINCESS = "princess"
-    ASSASSIN = "assassin"
-    JESTER = "jester"
-    CARDINAL = "cardinal"
-    BARONESS = "baroness"
-    SYCOPHANT = "sycophant"
-    COUNT = "count"
-    CONSTABLE = "constable"
-    DOWAGER_QUEEN = "dowager_queen"
-    BISHOP = "bishop"
+    SPY: Final = "spy"
+    GUARD: Final = "guard"
+    PRIEST: Final = "priest"
+    BARON: Final = "baron"
+    HANDMAID: Final = "handmaid"
+    PRINCE: Final = "prince"
+    CHANCELLOR: Final = "chancellor"
+    KING: Final = "king"
+    COUNTESS: Final = "countess"
+    PRINCESS: Final = "princess"
+    ASSASSIN: Final = "assassin"
+    JESTER: Final = "jester"
+    CARDINAL: Final = "cardinal"
+    BARONESS: Final = "baroness"
+    SYCOPHANT: Final = "sycophant"
+    COUNT: Final = "count"
+    CONSTABLE: Final = "constable"
+    DOWAGER_QUEEN: Final = "dowager_queen"
+    BISHOP: Final = "bishop"
 
 
 class Chooses:
     """Which players a card's effect chooses (string constants, like `Role`)."""
 
-    NOBODY = "nobody"
-    OTHER = "other"  # exactly one other player
-    ANY = "any"  # exactly one player, yourself included
-    ONE_OR_TWO_OTHERS = "one_or_two_others"  # Baroness
-    TWO_ANY = "two_any"  # Cardinal: exactly two players, yourself allowed
+    NOBODY: Final = "nobody"
+    OTHER: Final = "other"  # exactly one other player
+    ANY: Final = "any"  # exactly one player, yourself included
+    ONE_OR_TWO_OTHERS: Final = "one_or_two_others"  # Baroness
+    TWO_ANY: Final = "two_any"  # Cardinal: exactly two players, yourself allowed
 
 
 CHOOSES_BY_ROLE: dict[str, str] = {

@@ -48,7 +48,12 @@ class Decision(NamedTuple):
 
 
 def choice_to_dict(choice: Choice) -> dict:
-    """A plain dict for the wire: {"type": "play"|"keep"|"look"|"redraw", ...fields}."""
+    """The choice as the wire's map: {"type": "play"|"keep"|"look"|"redraw", ...fields}.
+
+    With `choice_from_dict`, the one conversion between engine and wire choices (views list
+    choices so; the protocol's `choice` records check the same maps; tables and bots turn maps
+    back with `choice_from_dict`). tests/test_protocol_choices.py keeps it the only one.
+    """
     return {"type": _TYPE_NAMES[type(choice)], **choice._asdict()}
 
 
@@ -72,5 +77,5 @@ def choice_from_dict(data: dict) -> Choice:
         raise ValueError(str(err)) from None
 
 
-_TYPES: dict[str, type] = {"play": Play, "keep": Keep, "look": Look, "redraw": Redraw}
+_TYPES: dict[object, type[Choice]] = {"play": Play, "keep": Keep, "look": Look, "redraw": Redraw}
 _TYPE_NAMES = {kind: name for name, kind in _TYPES.items()}

@@ -168,6 +168,7 @@ def cardinal(game: Game, seat: int, card: CardSpec, targets: Targets, guess: Gue
         return
     a, b = targets
     _swap(game, seat, a, b)
+    looks: tuple[Look, ...]
     if seat == a:
         looks = (Look(b), NO_LOOK)
     elif seat == b:

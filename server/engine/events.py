@@ -1,4 +1,7 @@
-"""Events: every change to a game, tagged with who may see which part."""
+"""Events: every change to a game, tagged with who may see which part.
+
+Each kind's fields and who sees its secret part are listed in `event_catalogue.EVENTS`;
+tests/test_engine_events.py checks every emitted event against it."""
 
 from __future__ import annotations
 

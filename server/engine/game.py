@@ -7,10 +7,11 @@ from collections import Counter
 from collections.abc import Sequence
 from functools import partial
 from itertools import chain, compress, repeat, starmap
+from typing import cast
 
 from . import effects, legal
 from .cards import CardSpec, Role
-from .choices import Choice, Decision, Keep, Play
+from .choices import Choice, Decision, Keep, Look, Play, Redraw
 from .edition import Edition
 from .errors import IllegalAction, SetupError
 from .events import Event
@@ -190,7 +191,7 @@ class Game:
         if self.record:
             self.events.append(Event("draw", seat, {}, {"card": card.id}, (seat,)))
         key = (hand[0], card, seat, self.unchoosable, self.marked, self.players)
-        offer = self.edition.plays_memo.get(key)  # see legal.play_offer
+        offer: legal.Offer | None = self.edition.plays_memo.get(key)  # see legal.play_offer
         if offer is None:
             offer = legal.play_offer(self, seat)
         self.pending, self._steps, self._more_steps = offer
@@ -234,7 +235,9 @@ class Game:
         else:
             after = self._after
             alive = self.alive
-            turn = after[self.turn]
+            turn = self.turn
+            assert turn is not None  # a turn is being played
+            turn = after[turn]
             while not alive[turn]:
                 turn = after[turn]
             self._begin_turn(turn)
@@ -257,14 +260,14 @@ class Game:
         if kind == "play" or choice not in choices:  # a legal play has a step
             raise IllegalAction("illegal_choice", legal.explain(self, seat, choice))
         self.pending = None
-        if kind == "chancellor":
-            self._keep(seat, choice)
+        if kind == "chancellor":  # one of the offered choices, so of the decision's type
+            self._keep(seat, cast(Keep, choice))
         elif kind == "cardinal_look":
-            effects.cardinal_look(self, seat, choice)
+            effects.cardinal_look(self, seat, cast(Look, choice))
         else:
-            effects.bishop_redraw(self, seat, choice)
+            effects.bishop_redraw(self, seat, cast(Redraw, choice))
 
-    def _reject_seat(self, seat: int, deciding: int) -> None:
+    def _reject_seat(self, seat: int, deciding: int | None) -> None:
         if 0 <= seat < self.players and not self.alive[seat]:
             raise IllegalAction("eliminated", f"seat {seat} is eliminated from this round")
         raise IllegalAction("not_your_turn", f"it is seat {deciding}'s decision, not seat {seat}'s")
@@ -371,19 +374,26 @@ class Game:
         return hand[0].value + [c.role for c in self.discards[seat]].count(Role.COUNT)
 
     def _showdown(self) -> None:
+        hands = self.hands
         contenders = list(compress(range(self.players), self.alive))
-        held = {s: self.hands[s][0] for s in contenders if self.hands[s]}
         if self.record:
-            self.emit("showdown", None, hands={str(s): card.id for s, card in held.items()})
-        if Role.BISHOP in self.roles and any(c.role == Role.PRINCESS for c in held.values()):
-            contenders = [s for s in contenders if s not in held or held[s].role != Role.BISHOP]
-        scores = {s: self.hand_score(s) for s in contenders}
-        best = max(scores.values())
-        winners = [s for s, score in scores.items() if score == best]
+            held = {str(s): hands[s][0].id for s in contenders if hands[s]}
+            self.emit("showdown", None, hands=held)
+        roles = self.roles
+        if Role.BISHOP in roles and any(
+            h and h[0].role == Role.PRINCESS for h in map(hands.__getitem__, contenders)
+        ):
+            contenders = [s for s in contenders if not hands[s] or hands[s][0].role != Role.BISHOP]
+        if Role.COUNT in roles:
+            scores = [self.hand_score(s) for s in contenders]
+        else:  # a hand's value, as `hand_score` gives it without Counts
+            scores = [hands[s][0].value if hands[s] else -1 for s in contenders]
+        best = max(scores)
+        winners = [s for s, score in zip(contenders, scores, strict=True) if score == best]
         if len(winners) > 1 and self.edition.tie_break_by_discards:
-            totals = {s: sum(card.value for card in self.discards[s]) for s in winners}
-            top = max(totals.values())
-            winners = [s for s in winners if totals[s] == top]
+            totals = [sum(card.value for card in self.discards[s]) for s in winners]
+            top = max(totals)
+            winners = [s for s, total in zip(winners, totals, strict=True) if total == top]
         self._end_round(winners, "showdown")
 
     def _end_round(self, winners: list[int], reason: str) -> None:
@@ -391,13 +401,17 @@ class Game:
         self.pending = None
         self.turn = None
         self.round_winners = winners
-        awards: dict[int, list[str]] = {seat: ["round"] for seat in winners}
-        for seat, why in self._bonus_awards(winners):
-            awards.setdefault(seat, []).append(why)
-        for seat, whys in awards.items():
-            self.tokens[seat] += len(whys)
+        bonuses = self._bonus_awards(winners)
+        tokens = self.tokens
+        for seat in winners:
+            tokens[seat] += 1
+        for seat, _ in bonuses:
+            tokens[seat] += 1
         self.next_start = winners[0] if len(winners) == 1 else self.rng.choice(winners)
         if self.record:
+            awards: dict[int, list[str]] = {seat: ["round"] for seat in winners}
+            for seat, why in bonuses:
+                awards.setdefault(seat, []).append(why)
             given = sorted(awards.items())
             self.emit(
                 "round_end",
@@ -415,8 +429,9 @@ class Game:
     def _bonus_awards(self, winners: list[int]) -> list[tuple[int, str]]:
         """The bonus tokens of this round end (Spy, Princess pair, Jester), each with the
         reason a token records: the giving card's id, or "pair"."""
-        alive = list(compress(range(self.players), self.alive))
-        awards = []
+        awards: list[tuple[int, str]] = []
+        if self._spies or self.edition.pair_bonus:
+            alive = list(compress(range(self.players), self.alive))
         if self._spies:
             spies = [s for s in alive if not self._spies.isdisjoint(self.discards[s])]
             if len(spies) == 1:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import combinations
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .cards import CardSpec, Chooses, Role
 from .choices import Choice, Decision, Play
@@ -87,6 +87,7 @@ def card_plays(
     chooses = card.chooses
     if chooses == Chooses.NOBODY:
         return (Play(card.id),)
+    target_sets: list[tuple[int, ...]]
     if chooses == Chooses.OTHER:
         target_sets = [(t,) for t in others]
     elif chooses == Chooses.ANY:
@@ -106,6 +107,7 @@ def _including(steps: Steps, marked: int) -> Steps:
     """Sycophant: of each card's plays, only those choosing `marked`, if it has any."""
     by_card: dict[str, list[Play]] = {}
     for play in steps:
+        play = cast(Play, play)  # the steps of a play decision are plays
         by_card.setdefault(play.card, []).append(play)
     kept: Steps = {}
     for card_plays_ in by_card.values():

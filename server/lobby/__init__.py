@@ -1,8 +1,10 @@
 """The shared in-process heart of the server: sessions, the lobby and its tables.
 
-The lobby routes each session's frames to its handlers and to the table the session is at;
-a table (`table.Table`) is an actor over its seating, game runner and broadcaster. Time comes
-from an injected `clock.Clock`. Imports the engine, bots, store, protocol; never asyncio,
+The lobby routes each session's frames to its handlers (`greeting`, `codes`, `history`,
+`chat`, `admin`) and to the table the session is at; a table (`table.Table`) is an actor over
+its seating, doors (who comes and goes, and `claims` of bot seats), game runner (with `turns`:
+its timer and bots) and broadcaster. Time comes from an injected `clock.Clock`. Imports the
+engine, bots, store, protocol; never asyncio,
 SSH or the TUI.
 """
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from protocol import Notice
 
 from .broadcast import Broadcaster
+from .claims import Claims
 from .clock import Clock
 from .errors import TableError
 from .output import TableOutput
@@ -44,6 +45,7 @@ class Doors:
         self.code, self.seating, self.runner, self.settings = code, seating, runner, settings
         self.takeover = takeover  # late joiners may take a bot's seat at the next round
         self._broadcast, self._output, self._clock, self._hooks = broadcast, output, clock, hooks
+        self.claims = Claims(seating)  # bot seats spectators take at the next round
 
     @property
     def seats(self) -> list[Seat]:
@@ -86,7 +88,7 @@ class Doors:
             self.spectate(member)
 
     def claim(self, member: Member, index: int | None) -> None:
-        index = self.seating.claim(member, index)
+        index = self.claims.claim(member, index)
         name = self.seats[index].name
         self._output.send(
             member, Notice(f"You take {name}'s seat {index + 1} when the next round starts.")
@@ -94,7 +96,7 @@ class Doors:
 
     def late_joiners(self) -> None:
         """Before a round: claimants take the bot seats they claimed."""
-        for index in self.seating.seat_claimants():
+        for index in self.claims.seat_claimants():
             self.tell_code(index)
             self.runner.seat_lost(index)
 
@@ -168,7 +170,7 @@ class Doors:
 
     def depart(self, member: Member, gone: bool) -> None:
         """A spectator just goes; a seat empties before the game, else is held or given away."""
-        self.seating.unclaim(member)
+        self.claims.unclaim(member)
         index = self.seating.seat_of(member)
         if index is not None and self.runner.status != "waiting":
             self.seats[index].member = None

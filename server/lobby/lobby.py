@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import logging
-import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from protocol import (
-    PROTOCOL_VERSION,
     Act,
     AddBot,
     Admin,
@@ -18,6 +16,7 @@ from protocol import (
     CreateTable,
     Direction,
     ErrorReply,
+    GamesRequest,
     Hello,
     Join,
     Leave,
@@ -27,34 +26,34 @@ from protocol import (
     RejoinSeat,
     Rematch,
     RemoveBot,
+    ReplayRequest,
     Sit,
     Spectate,
     Stand,
     Start,
     StatsRequest,
     Visit,
-    Welcome,
     decode,
 )
-from protocol.registry import MAX_CODE
 
-from ..catalogue import catalogue
 from ..config import DEFAULTS
 from ..metrics import Metrics
 from ..sanitize import clean_text
-from ..ssh.limits import address_key
 from ..store import MOTD, Store
 from .admin import run_admin
 from .board import Board
 from .chat import chat
 from .clock import Clock
+from .codes import CodeDoor
 from .errors import TableError
+from .greeting import hello
+from .history import History
 from .limits import RateLimit, TryBudget
 from .lobby_list import LobbyList
 from .runner import Deps, TableSettings
 from .session import Identity, SendFrame, Session
 from .stats import stats_for
-from .table import Disconnect, Rejoin, Table
+from .table import Disconnect, Table
 from .words import idle_time
 
 log = logging.getLogger(__name__)
@@ -81,20 +80,8 @@ class LobbySettings:
     invite: str | None = None  # the command before a table code, e.g. "ssh -t host"
     code_tries: int = DEFAULTS.limits.code_tries  # unknown codes one address may try at once
     code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
-
-
-def no_table(code: str) -> str:
-    """The refusal for a code no open table has (that table may have closed)."""
-    return f"No open table has the code {clean_text(code, MAX_CODE)}: here is the lobby."
-
-
-def try_keys(identity: Identity) -> list[str]:
-    """Whose budget a try of a table code spends: the address's (an IPv6 address's /64
-    network), and a key's own."""
-    keys = [] if identity.guest else [f"key:{identity.id}"]
-    if identity.address:
-        keys.append(f"address:{address_key(identity.address)}")
-    return keys or [identity.id]
+    replay_burst: int = 20  # replay requests allowed in any `replay_interval` seconds
+    replay_interval: float = 10.0
 
 
 class Attachment:
@@ -139,9 +126,11 @@ class Lobby:
         self.lobby_list = LobbyList(
             clock, self.sessions, self.board.listing, store, lambda s: self.is_admin(s.identity)
         )
-        self.code_tries = TryBudget(self.settings.code_tries, self.settings.code_try_seconds)
+        tries = TryBudget(self.settings.code_tries, self.settings.code_try_seconds)
+        self.codes = CodeDoor(self.board, clock, tries, self.is_admin)
+        self.history = History(store, clock)
         self._handlers: dict[type, Callable[[Session, Message], None]] = {
-            Hello: self._hello,
+            Hello: lambda s, m: hello(self, s, m),
             CreateTable: self._create_table,
             Join: self._to_table,
             Visit: self._to_table,
@@ -160,6 +149,8 @@ class Lobby:
             StatsRequest: lambda s, m: s.send(
                 stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
             ),
+            ReplayRequest: self.history.replay,
+            GamesRequest: self.history.games,
             Admin: lambda s, m: run_admin(self, s, m),
         }
 
@@ -172,6 +163,7 @@ class Lobby:
         session = Session(identity, send_frame, notice=notice)
         settings = self.settings
         session.chat_limit = RateLimit(settings.chat_burst, settings.chat_interval)
+        session.replay_limit = RateLimit(settings.replay_burst, settings.replay_interval)
         self.sessions[session] = None
         self._reset_idle(session)
         return Attachment(self, session)
@@ -236,53 +228,9 @@ class Lobby:
 
     # ------------------------------------------------------------- handlers
 
-    def _hello(self, session: Session, message: Hello) -> None:
-        if message.version != PROTOCOL_VERSION:
-            raise TableError(
-                "version", f"protocol {message.version} is not {PROTOCOL_VERSION}: please update"
-            )
-        identity = session.identity
-        session.greeted = True
-        session.send(
-            Welcome(
-                PROTOCOL_VERSION,
-                identity.name,
-                None if identity.guest else identity.id,
-                identity.guest,
-                self.motd(),
-                self.is_admin(identity),
-                self.settings.default_timer,
-                self.settings.invite,
-                catalogue=catalogue(),
-            )
-        )
-        if session.notice:
-            session.send(Notice(session.notice))
-        self._rejoin_held_seat(session)
-        if session.table is None:
-            self.lobby_list.send_to(session)
-        self.lobby_list.changed()
-
-    def _rejoin_held_seat(self, session: Session) -> None:
-        """A keyed player seated at a table gets the seat (and its view) back, from a dropped
-        session or from another of theirs (which is told and closed); a guest from the address
-        of a held guest seat is told how to take it back."""
-        for table in list(self.tables.values()):
-            table.submit(session, Rejoin())
-            if session.table is not None:
-                return
-
     def _rejoin_seat(self, session: Session, message: RejoinSeat) -> None:
-        """A guest's rejoin code: a wrong one is a try on the same budget as table codes."""
         self._require_in_lobby(session)
-        keys, now = try_keys(session.identity), self.clock.now()
-        self._refuse_without_tries(keys, now)
-        for table in list(self.tables.values()):
-            table.submit(session, message)
-            if session.table is not None:
-                return
-        self.code_tries.spend(keys, now)
-        raise TableError("no_such_seat_code", "no seat is held with that code")
+        self.codes.rejoin_seat(session, message)
 
     def _close(self, session: Session, reason: str) -> None:
         """Tell `session` why, then end it (or, with no closer, detach it)."""
@@ -302,7 +250,7 @@ class Lobby:
         if isinstance(message, Visit) and here is not None and self.board.get(message.code) is here:
             return  # a player back in their seat at the table they were invited to
         self._require_in_lobby(session)
-        self._find(session, message.code).submit(session, message)
+        self.codes.find(session, message.code).submit(session, message)
 
     def _leave(self, session: Session, message: Leave) -> None:
         self._table_of(session).submit(session, message)
@@ -313,32 +261,6 @@ class Lobby:
         self._table_of(session).submit(session, message)
 
     # ------------------------------------------------------------- tables
-
-    def _find(self, session: Session, code: str) -> Table:
-        """The table with `code`. A code not in the lobby list is a try: unknown codes spend
-        the address's (and key's) budget, and with none left every try is refused until one
-        comes back. The lobby list's codes and administrators are not counted."""
-        table = self.board.get(code)
-        listed = table is not None and not table.private
-        if listed or self.is_admin(session.identity):
-            if table is None:
-                raise TableError("no_such_table", no_table(code))
-            return table
-        keys, now = try_keys(session.identity), self.clock.now()
-        self._refuse_without_tries(keys, now)
-        if table is None:
-            self.code_tries.spend(keys, now)
-            raise TableError("no_such_table", no_table(code))
-        return table
-
-    def _refuse_without_tries(self, keys: list[str], now: float) -> None:
-        """Refuse any code (table or rejoin) while these keys have no tries left."""
-        wait = self.code_tries.wait(keys, now)
-        if wait > 0:
-            raise TableError(
-                "too_many_tries",
-                f"Too many tries of codes: wait {math.ceil(round(wait, 3))} s.",
-            )
 
     def _table_of(self, session: Session) -> Table:
         if session.table is None:

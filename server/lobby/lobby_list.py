@@ -57,6 +57,14 @@ class LobbyList:
         """The list for players, and for administrators (with the private tables)."""
         online = self.online()
         ratings = online_ratings(self._sessions, self._store)
+        programs = self.api_bots()
         every = tuple(self._listing.values())
         public = tuple(table for table in every if not table.private)
-        return LobbyMessage(public, online, ratings), LobbyMessage(every, online, ratings)
+        return (
+            LobbyMessage(public, online, ratings, programs),
+            LobbyMessage(every, online, ratings, programs),
+        )
+
+    def api_bots(self) -> tuple[str, ...]:
+        """Names of the greeted sessions that are programs on the bot API."""
+        return tuple(s.name for s in self._sessions if s.greeted and s.identity.api_bot)

@@ -51,6 +51,7 @@ class Seat:
     address: str | None = None  # a guest's address, to remind them of their held seat
     rejoin: str | None = None  # a guest's one-time code to take the seat back
     awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
+    api_bot: bool = False  # a program on the bot API plays this human seat
 
     @property
     def empty(self) -> bool:
@@ -77,7 +78,6 @@ class Seating:
         self.spectators: list[Member] = []
         self.host: str | None = None  # identity id
         self.host_name: str | None = None
-        self.claims: dict[int, Member] = {}  # bot seats spectators take at the next round
 
     def seat_of(self, member: Member) -> int | None:
         """The seat `member` occupies, if any."""
@@ -126,7 +126,9 @@ class Seating:
         """`member` sits at `index`, leaving the seat or the watchers it had."""
         self.vacate(member)
         identity = member.identity
-        self.seats[index] = Seat(identity.name, identity.id, identity.guest, member)
+        self.seats[index] = Seat(
+            identity.name, identity.id, identity.guest, member, api_bot=identity.api_bot
+        )
         if identity.guest:
             self.seats[index].address = identity.address
 
@@ -170,6 +172,7 @@ class Seating:
         seat.release()
         seat.awaited = False
         old, seat.member = seat.member, member
+        seat.api_bot = member.identity.api_bot  # a person may take over their program's seat
         return old if old is not member else None
 
     def seat_of_code(self, code: str) -> int | None:
@@ -186,33 +189,6 @@ class Seating:
             if seat.held is not None and seat.guest and seat.address == identity.address:
                 return index
         return None
-
-    def claim(self, member: Member, index: int | None = None) -> int:
-        """`member` (watching) takes a bot's seat at the next round: seat `index`, or the first
-        bot seat nobody claimed; the seat's index. `no_bot_seat` if there is none."""
-        claimed = {i for i, m in self.claims.items() if m is not member}
-        bots = [i for i, seat in enumerate(self.seats) if seat.bot_level and i not in claimed]
-        if index is not None:
-            bots = [index] if index in bots else []
-        if not bots:
-            raise TableError("no_bot_seat", "no bot's seat is free to take: watch instead")
-        self.unclaim(member)
-        self.claims[bots[0]] = member
-        return bots[0]
-
-    def unclaim(self, member: Member) -> None:
-        """`member` no longer takes a seat."""
-        self.claims = {i: m for i, m in self.claims.items() if m is not member}
-
-    def seat_claimants(self) -> list[int]:
-        """Claimants sit in the bot seats they claimed; the seats taken."""
-        taken = [
-            i for i, m in self.claims.items() if self.seats[i].bot_level and m in self.spectators
-        ]
-        for index in taken:
-            self.seat_human(index, self.claims[index])
-        self.claims = {}
-        return taken
 
     def abandoned(self) -> bool:
         """No human is seated (connected or held) and nobody watches."""
@@ -274,7 +250,12 @@ class Seating:
     def seat_infos(self) -> tuple[SeatInfo, ...]:
         """The seats as their members see them."""
         return tuple(
-            SeatInfo(seat.name, seat.bot_level, not seat.played_by_bot or bool(seat.bot_level))
+            SeatInfo(
+                seat.name,
+                seat.bot_level,
+                not seat.played_by_bot or bool(seat.bot_level),
+                seat.api_bot,
+            )
             for seat in self.seats
         )
 

@@ -28,13 +28,15 @@ class AtTable(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Identity:
-    """Who a session is: a stable `id` (key fingerprint, or a one-off guest id), a name, and
-    the client's IP address when it came over the network (bans of guests need it)."""
+    """Who a session is: a stable `id` (key fingerprint, or a one-off guest id), a name, the
+    client's IP address when it came over the network (bans of guests need it), and whether
+    it is a program on the bot API (marked as such to everyone)."""
 
     id: str
     name: str
     guest: bool = False
     address: str | None = None
+    api_bot: bool = False
 
 
 @dataclass(eq=False)
@@ -47,6 +49,7 @@ class Session:
     greeted: bool = False
     notice: str | None = None  # said once after the welcome (e.g. why the name has a suffix)
     chat_limit: RateLimit | None = None
+    replay_limit: RateLimit | None = None
     idle_timer: Timer | None = None
     closed: bool = field(default=False)
 

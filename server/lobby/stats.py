@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from protocol import EditionTally, LeaderEntry, OnlineRating, PlayedGame, RatingInfo, Stats
+from protocol import (
+    EditionTally,
+    FinishedGame,
+    LeaderEntry,
+    OnlineRating,
+    PlayedGame,
+    PlayerGames,
+    RatingInfo,
+    Stats,
+)
 from protocol.registry import MAX_NAME, MAX_RATING
 
 from ..sanitize import clean_text
 from ..store import RatingRecord, Store
+from .errors import TableError
 from .session import Identity, Session
 
 RECENT_GAMES = 10
 LEADERS = 10
+LATEST_GAMES = 10
 GUEST_NOTE = "Guests' games are not kept: log in with an SSH key to have stats of your own."
 NO_STORE_NOTE = "This server keeps no stats."
 
@@ -26,8 +37,9 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
         LeaderEntry(_name(row.nickname), row.games, row.wins, *_shown(row.rating))
         for row in store.leaderboard(LEADERS, min_games)
     )
+    latest = _latest(store)
     if identity.guest:
-        return Stats((), (), leaders, GUEST_NOTE)
+        return Stats((), (), leaders, GUEST_NOTE, latest=latest)
     editions = tuple(
         EditionTally(edition, tally.games, tally.wins)
         for edition, tally in store.player_stats(identity.id).items()
@@ -39,12 +51,38 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
             game.ended_at.isoformat(),
             game.won,
             tuple(map(_name, game.players)),
+            game.seat,
         )
         for game in store.recent_games(identity.id, RECENT_GAMES)
     )
     rating = store.rating(identity.id)
     mine = None if rating is None else RatingInfo(*_shown(rating), rating.games)
-    return Stats(editions, recent, leaders, rating=mine)
+    return Stats(editions, recent, leaders, rating=mine, latest=latest)
+
+
+def games_of(name: str, store: Store | None) -> PlayerGames:
+    """The latest finished public games of the player called `name` (as the leaderboard
+    names them); TableError if the server keeps no games or no one has that name."""
+    if store is None:
+        raise TableError("no_store", NO_STORE_NOTE)
+    identity = store.owner_of(name)
+    if identity is None:
+        raise TableError("no_such_player", f"no player is called {_name(name)}")
+    return PlayerGames(_name(name), _latest(store, identity))
+
+
+def _latest(store: Store, identity: str | None = None) -> tuple[FinishedGame, ...]:
+    """The server's (or `identity`'s) latest finished public games: anyone may replay them."""
+    return tuple(
+        FinishedGame(
+            game.id,
+            game.edition,
+            game.ended_at.isoformat() if game.ended_at else "",
+            tuple(_name(seat.nickname) for seat in game.seats),
+            tuple(game.winners or ()),
+        )
+        for game in store.finished_public_games(LATEST_GAMES, identity)
+    )
 
 
 def online_ratings(sessions: Iterable[Session], store: Store | None) -> tuple[OnlineRating, ...]:

@@ -18,11 +18,7 @@ from protocol import (
     ContinueRound,
     ErrorReply,
     Join,
-    KeepChoice,
     Leave,
-    LookChoice,
-    PlayChoice,
-    RedrawChoice,
     RejoinSeat,
     Rematch,
     RemoveBot,
@@ -32,9 +28,10 @@ from protocol import (
     Start,
     TableSummary,
     Visit,
+    choice_to_wire,
 )
 
-from ..engine import Choice, Edition, Game, Keep, Look, Play, Redraw
+from ..engine import Edition, Game, choice_from_dict
 from ..logs import log_table_closed
 from ..store import TableRecord
 from .broadcast import Broadcaster, Header
@@ -144,7 +141,7 @@ class Table:
             Start: lambda m, c: self._start(m),
             Rematch: lambda m, c: self._rematch(m),
             ContinueRound: lambda m, c: runner.continue_round(seated(m)),
-            Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice)),
+            Act: lambda m, c: runner.act(seated(m), choice_from_dict(choice_to_wire(c.choice))),
             Leave: lambda m, c: doors.depart(m, gone=True),
             Disconnect: lambda m, c: doors.depart(m, gone=False),
             Say: lambda m, c: self._say(c.line),
@@ -274,14 +271,3 @@ class Table:
     def summary(self) -> TableSummary:
         """The table as the lobby list shows it."""
         return self._broadcast.summary()
-
-
-def engine_choice(choice: PlayChoice | KeepChoice | LookChoice | RedrawChoice) -> Choice:
-    """The engine's value object for a protocol choice."""
-    if isinstance(choice, PlayChoice):
-        return Play(choice.card, tuple(choice.targets), choice.guess)
-    if isinstance(choice, KeepChoice):
-        return Keep(choice.keep, tuple(choice.bottom))
-    if isinstance(choice, LookChoice):
-        return Look(choice.seat)
-    return Redraw(choice.redraw)

@@ -11,6 +11,7 @@ import asyncssh
 
 from server.logs import log_connect
 from server.sanitize import clean_text, name_from
+from server.ssh.botapi import bot_subsystems
 from server.ssh.hooks import on_auth_failure, on_request
 from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint
@@ -203,7 +204,8 @@ class LoveletSSHServer(asyncssh.SSHServer):
             note_refusal(self._config, self._peer, label="sessions_per_connection")
             return False
         self._sessions += 1
-        return LoveletSession(self._config, self._login, self._session_finished)
+        subsystems = bot_subsystems(self._config, self._login)
+        return LoveletSession(self._config, self._login, self._session_finished, subsystems)
 
     def _session_finished(self) -> None:
         self._sessions -= 1

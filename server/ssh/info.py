@@ -29,6 +29,8 @@ class SessionInfo:
     """The client's TERM, LANG, LC_*, NO_COLOR and COLORTERM, if it sent them (none else)."""
     table_code: str | None = None
     """The table code given as the SSH command (`ssh -t host CODE`): go straight there."""
+    api_bot: bool = False
+    """A program on the bot API subsystem (no terminal: `term` is "" and `size` (0, 0))."""
 
     @property
     def guest(self) -> bool:

@@ -75,6 +75,14 @@ class SSHLimits:
     """Seconds between two resizes passed to the app (the latest size wins)."""
     max_paste: int = 64 * 1024
     """A bracketed paste longer than this (characters) disconnects the session."""
+    bot_request_rate: float = _LIMITS.bot_frames_per_second
+    """Frames per second a bot API client may send, sustained (a terminal's key_rate); the
+    excess is refused."""
+    bot_request_burst: int = _LIMITS.bot_frame_burst
+    bot_max_errors: int = _LIMITS.bot_errors
+    """Errors a bot API client may run up before it is disconnected (docs/bot-api.md)."""
+    bot_error_forgiveness: float = 6.0
+    """Seconds after which one of those errors is forgiven."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.early_drop_rate <= 1:

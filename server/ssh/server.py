@@ -11,6 +11,7 @@ import asyncssh
 
 from server.ssh import usernames
 from server.ssh.auth import server_factory
+from server.ssh.botapi import BotFactory, BotSession
 from server.ssh.driver import COLOR_SYSTEMS
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.keys import fingerprint, load_or_create_host_key
@@ -39,8 +40,8 @@ class SSHService:
     """The port actually bound (useful when 0 was asked for)."""
     fingerprint: str
     """SHA256 fingerprint of the host key, for users to verify."""
-    sessions: SessionRegistry[LoveletSession]
-    """Live sessions by nickname."""
+    sessions: SessionRegistry[LoveletSession | BotSession]
+    """Live sessions (terminal and bot API) by nickname."""
     _acceptor: asyncssh.SSHAcceptor = field(repr=False)
     _gate: ConnectionGate = field(repr=False)
 
@@ -69,9 +70,11 @@ async def start_ssh_server(
     color_system: str = "256",
     gatekeeper: Gatekeeper | None = None,
     metrics: Metrics | None = None,
+    bot_factory: BotFactory | None = None,
     reuse_port: bool = False,
 ) -> SSHService:
-    """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`.
+    """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`, and
+    each `lovelet` subsystem session is attached by `bot_factory` (refused without one).
 
     The host key lives in `data_dir` (created on first start). Refusals and logins are
     counted in `metrics` when given. With `reuse_port`, other processes may listen on the
@@ -83,10 +86,17 @@ async def start_ssh_server(
         raise ValueError(f"color_system must be one of {sorted(COLOR_SYSTEMS)}")
     host_key = load_or_create_host_key(data_dir)
     usernames.install()
-    registry: SessionRegistry[LoveletSession] = SessionRegistry()
+    registry: SessionRegistry[LoveletSession | BotSession] = SessionRegistry()
     gate = ConnectionGate(limits)
     config = SessionConfig(
-        app_factory, registry, limits, mouse, color_system, gatekeeper or OpenDoor(), metrics
+        app_factory,
+        registry,
+        limits,
+        mouse,
+        color_system,
+        gatekeeper or OpenDoor(),
+        metrics,
+        bot_factory,
     )
     acceptor = await asyncssh.create_server(
         server_factory(gate, config),

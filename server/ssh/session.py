@@ -5,64 +5,37 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from server.logs import Stopwatch, log_disconnect, log_login, log_refused
+from server.logs import log_refused
 from server.metrics import refusal_reason
-from server.sanitize import clean_text
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
+from server.ssh.guard import Guard
+from server.ssh.handoff import Handoff, Subsystems
 from server.ssh.info import SessionInfo
 from server.ssh.input import InputPump, KeyBudget
 from server.ssh.limits import SSHLimits
 from server.ssh.registry import SessionRegistry
-from server.ssh.requests import Environment, WindowChanges, intercept_env_requests
+from server.ssh.requests import intercept_env_requests
+from server.ssh.session_log import SessionLog
+from server.ssh.terminal import Terminal
 
 if TYPE_CHECKING:
     from textual.app import App
 
     from server.metrics import Metrics
+    from server.ssh.botapi import BotFactory
 
 log = logging.getLogger(__name__)
 
 AppFactory = Callable[[SessionInfo], "App[Any]"]
 
-NEED_PTY = (
-    "lovelet is a full-screen game and needs a terminal: "
-    "connect with plain `ssh`, or `ssh -t` to give a table code.\r\n"
-)
-NOT_A_CODE = (
-    "lovelet takes no command but a table code (letters and digits, at most 16): "
-    "`ssh -t HOST CODE` goes straight to that table.\r\n"
-)
-TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
-"""A table code as an SSH command: the protocol's codes (at most 16), ASCII letters and digits."""
-COMMAND_MAX = 64
-"""Characters of a command looked at: spaces around a code are forgiven, little else."""
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
-TOO_MANY_ENV = "Too many environment requests; disconnected."
-TOO_MANY_RESIZES = "Too many window-size changes; disconnected."
-DEFAULT_TERM = "xterm"
-TERM_MAX_LEN = 40
-
-
-def table_code(command: str) -> str | None:
-    """The table code `command` names (`ssh -t host CODE`), upper case; None if it is not one."""
-    if len(command) > COMMAND_MAX:
-        return None
-    code = command.strip(" ")
-    return code.upper() if TABLE_CODE.fullmatch(code) else None
-
-
-def clean_term(term: str) -> str:
-    """A TERM value reduced to a safe charset; `xterm` if nothing usable is left."""
-    cleaned = "".join(c for c in clean_text(term, TERM_MAX_LEN) if c.isalnum() or c in "-_.+")
-    return cleaned or DEFAULT_TERM
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,13 +43,16 @@ class SessionConfig:
     """Settings shared by every session of one server."""
 
     app_factory: AppFactory
-    registry: SessionRegistry[LoveletSession]
+    registry: SessionRegistry[Any]
+    """Terminal sessions and bot sessions by nickname."""
     limits: SSHLimits
     mouse: bool = False
     color_system: str = "256"
     gatekeeper: Gatekeeper = field(default_factory=OpenDoor)
     metrics: Metrics | None = None
     """Where refusals and logins are counted; None counts nothing."""
+    bot_factory: BotFactory | None = None
+    """Attaches bot API sessions to the lobby; None: the `lovelet` subsystem is refused."""
 
 
 def note_refusal(
@@ -121,30 +97,28 @@ class Login:
 
 
 class LoveletSession(asyncssh.SSHServerSession[bytes]):
-    """Requires a PTY, runs the app from `app_factory`, ends alone if the app crashes."""
+    """Runs the app from `app_factory` on one channel, ends alone if the app crashes.
+
+    Each concern is one part: `Terminal` (a PTY is required; the command is a table code),
+    `Guard` (request limits, and the kick of a session that breaks them), `SessionLog`
+    (login, crash and end lines), `Handoff` (a subsystem takes the channel over); the session
+    itself runs the app's lifecycle and forwards asyncssh's callbacks to the parts."""
 
     def __init__(
-        self, config: SessionConfig, login: Login, on_finished: Callable[[], None]
+        self,
+        config: SessionConfig,
+        login: Login,
+        on_finished: Callable[[], None],
+        subsystems: Subsystems | None = None,
     ) -> None:
         self._config = config
+        self._handoff = Handoff(subsystems)
         self._login = login
         self._on_finished = on_finished
         self._chan: asyncssh.SSHServerChannel[bytes] | None = None
-        self._conn: asyncssh.SSHServerConnection | None = None
-        self._kicked: str | None = None
-        """Why the server is ending this session and its connection, once it is."""
-        self._drop_timer: asyncio.TimerHandle | None = None
-        limits = config.limits
-        self._env = Environment(limits.max_env_requests)
-        self._window_changes = WindowChanges(
-            self._resize,
-            rate=limits.window_change_rate,
-            burst=limits.window_change_burst,
-            interval=limits.resize_interval,
-        )
-        self._term: str | None = None
-        self._command: str | None = None  # what `ssh host COMMAND` asked for, if anything
-        self._size = config.limits.clamp_size(80, 24)
+        self._guard = Guard(config.limits, self._resize, self._disconnect)
+        self._terminal = Terminal(config.limits)
+        self._log = SessionLog(login.peer, login.identity, login.client_version, config.metrics)
         self._nickname: str | None = None
         self._info: SessionInfo | None = None
         self._app: App[Any] | None = None
@@ -154,9 +128,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._closing = False
         self._refused = False
         self._close_message: str | None = None
-        self._error: BaseException | None = None
         self._done = asyncio.Event()
-        self._started: Stopwatch | None = None  # set when the login is logged
 
     @property
     def nickname(self) -> str | None:
@@ -183,9 +155,9 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
         limits = self._config.limits
         self._chan = chan
-        self._conn = chan.get_connection()
+        self._guard.conn = chan.get_connection()
         chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
-        intercept_env_requests(chan, self._env_requested)
+        intercept_env_requests(chan, self._guard.env_requested)
         self._pump = InputPump(
             chan,
             rate=limits.input_rate,
@@ -197,26 +169,17 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def pty_requested(
         self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
     ) -> bool:
-        self._term = clean_term(term_type)
-        self._set_size(term_size[0], term_size[1])
+        self._terminal.pty_requested(term_type, term_size[0], term_size[1])
         return True
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if not self._window_changes.changed():
-            self._disconnect(TOO_MANY_RESIZES)
-            return
-        self._set_size(width, height)
+        if self._guard.size_changed():
+            self._terminal.set_size(width, height)
 
     def _resize(self) -> None:
         """Pass the latest size on (at most one resize per `resize_interval`)."""
         if self._driver is not None:
-            self._driver.resize(*self._size)
-
-    def _env_requested(self, name: bytes, value: bytes) -> bool:
-        kept = self._env.request(name, value)
-        if self._env.exhausted:
-            self._disconnect(TOO_MANY_ENV)
-        return kept
+            self._driver.resize(*self._terminal.size)
 
     def shell_requested(self) -> bool:
         return True
@@ -224,49 +187,50 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
     def exec_requested(self, command: str) -> bool:
         """Accepted, to be answered once the session starts: a table code goes to that
         table, anything else gets one line saying what lovelet takes."""
-        self._command = command
+        self._terminal.command = command
         return True
 
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return self._handoff.request(subsystem, self._chan, self._pump)
+
     def session_started(self) -> None:
-        if self._chan is None or self._kicked is not None:
+        if self._chan is None or self._guard.kicked is not None:
             return  # disconnected before the shell started (e.g. an env flood)
-        refusal = self._refusal()
+        if self._handoff.start():
+            return
+        refusal = self._terminal.refusal()
         if refusal is not None:
             self._chan.write(refusal.encode())
             self._chan.exit(1)
             return
         self._task = asyncio.get_running_loop().create_task(self._run())
 
-    def _refusal(self) -> str | None:
-        """Why this session cannot start: no terminal, or a command that is no table code."""
-        if self._term is None:
-            return NEED_PTY
-        if self._command is not None and table_code(self._command) is None:
-            return NOT_A_CODE
-        return None
-
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype is None and self._pump is not None:
             self._pump.received(data)
 
     def eof_received(self) -> bool:
+        self._handoff.eof()
         self.request_close()
         return True
 
     def pause_writing(self) -> None:
+        self._handoff.pause_writing()
         if self._driver is not None:
             self._driver.pause_output()
 
     def resume_writing(self) -> None:
+        self._handoff.resume_writing()
         if self._driver is not None:
             self._driver.resume_output()
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._handoff.connection_lost()
         self._chan = None
-        self._window_changes.close()
+        self._guard.close()
         if self._pump is not None:
             self._pump.close()
-        self._drop_connection()
+        self._guard.drop_connection()
         if self._driver is not None:
             self._driver.detach()
         self.request_close()
@@ -320,7 +284,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._finish()
             return
         self._nickname = config.registry.register(admission.name, self, login.identity)
-        self._log_login()
+        self._log.logged_in(self._nickname, self._terminal.term, self._terminal.size)
         try:
             self._info = self._make_info(name_notice(login, admission, self._nickname))
             app = config.app_factory(self._info)
@@ -328,44 +292,26 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._app = app
             if self._closing:
                 app.exit()
-            await app.run_async(size=self._size, mouse=config.mouse)
+            await app.run_async(size=self._terminal.size, mouse=config.mouse)
         except Exception as error:
             self._on_app_error(error)
         finally:
             config.registry.unregister(self._nickname, self)
             self._finish()
 
-    def _log_login(self) -> None:
-        """Log and count the login, now that the nickname, TERM and size are known."""
-        login = self._login
-        assert self._nickname is not None
-        self._started = Stopwatch()
-        log_login(
-            login.peer, login.identity, self._nickname, login.client_version, self._term, self._size
-        )
-        if self._config.metrics is not None:
-            self._config.metrics.login(guest=login.identity is None)
-
-    def _log_disconnect(self) -> None:
-        """Log the end of a logged-in session with its duration and why it ended."""
-        if self._started is None:
-            return
-        reason = "error" if self._error is not None else self._close_message
-        log_disconnect(self._login.peer, self._nickname, self._started.elapsed(), reason)
-        self._started = None
-
     def _make_info(self, notice: str | None) -> SessionInfo:
         login = self._login
-        assert self._nickname is not None and self._term is not None
+        terminal = self._terminal
+        assert self._nickname is not None and terminal.term is not None
         return SessionInfo(
             nickname=self._nickname,
             identity=login.identity,
             peer=login.peer,
-            term=self._term,
-            size=self._size,
+            term=terminal.term,
+            size=terminal.size,
             notice=notice,
-            environment=self._env.variables,
-            table_code=None if self._command is None else table_code(self._command),
+            environment=self._guard.env.variables,
+            table_code=terminal.table_code(),
         )
 
     def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
@@ -385,52 +331,31 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._driver = driver
         return driver
 
-    def _on_app_error(self, error: BaseException) -> None:
-        """Log an app's exception without local variables; the session will end."""
-        if self._error is None:
-            self._error = error
-        log.error(
-            "session %s from %s crashed",
-            self._nickname,
-            self._login.peer,
-            exc_info=(type(error), error, error.__traceback__),
-        )
-
     def _disconnect(self, reason: str) -> None:
         """End the session now (the client misbehaves or cannot keep up) and its connection.
 
         The client's terminal is restored and told why first; the connection is dropped once
         that has been sent, or after `close_timeout` if the client does not read it.
         """
-        if self._kicked is not None:
+        if self._guard.kicked is not None:
             return
-        log.warning("session %s from %s: %s", self._nickname, self._login.peer, reason)
-        self._kicked = reason
+        self._log.kicked(self._nickname, reason)
+        self._guard.kick(reason)
         if self._close_message is None:
             self._close_message = reason
         self._goodbye(reason, 1)
         self.request_close()
-        timeout = self._config.limits.close_timeout
-        self._drop_timer = asyncio.get_running_loop().call_later(timeout, self._drop_connection)
 
-    def _drop_connection(self) -> None:
-        if self._drop_timer is not None:
-            self._drop_timer.cancel()
-            self._drop_timer = None
-        if self._conn is not None and self._kicked is not None:
-            self._conn.disconnect(asyncssh.DISC_BY_APPLICATION, self._kicked)
-            self._conn = None
-
-    def _set_size(self, width: int, height: int) -> None:
-        self._size = self._config.limits.clamp_size(width, height)
+    def _on_app_error(self, error: BaseException) -> None:
+        self._log.crashed(self._nickname, error)
 
     def _finish(self) -> None:
         """Restore the terminal, say goodbye, report the exit status, close the channel."""
-        failed = self._error is not None
+        failed = self._log.error is not None
         message = CRASHED if failed else self._close_message
         self._goodbye(message, 1 if failed or self._refused else 0)
         self._app = None
-        self._log_disconnect()
+        self._log.ended(self._nickname, self._close_message)
         self._mark_done()
 
     def _goodbye(self, message: str | None, status: int) -> None:

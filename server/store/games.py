@@ -33,6 +33,7 @@ class GameRecord:
     ended_at: datetime | None
     winners: list[int] | None
     seats: list[SeatRecord]
+    private: bool = False  # played at a private table: its replay is only for its players
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,12 +95,14 @@ def start_game(
     seats: Sequence[SeatRecord],
     started_at: datetime,
     seed: int | None = None,
+    private: bool = False,
 ) -> int:
-    """A new game in progress; its id. `seed` seeds the game's random generator."""
+    """A new game in progress; its id. `seed` seeds the game's random generator; a
+    `private` game (at a private table) is replayed only by its players."""
     with transaction(conn):
         game_id = conn.execute(
-            "INSERT INTO games (edition, started_at, seed) VALUES (?, ?, ?)",
-            (edition, to_text(started_at), None if seed is None else str(seed)),
+            "INSERT INTO games (edition, started_at, seed, private) VALUES (?, ?, ?, ?)",
+            (edition, to_text(started_at), None if seed is None else str(seed), int(private)),
         ).lastrowid
         conn.executemany(
             "INSERT INTO game_seats (game_id, seat, identity, nickname, bot_level)"
@@ -244,7 +247,8 @@ def _end(
 def game(conn: sqlite3.Connection, game_id: int) -> GameRecord:
     """One game's header and seats; KeyError if there is no such game."""
     row = conn.execute(
-        "SELECT id, edition, status, started_at, ended_at, winners FROM games WHERE id = ?",
+        "SELECT id, edition, status, started_at, ended_at, winners, private FROM games"
+        " WHERE id = ?",
         (game_id,),
     ).fetchone()
     if row is None:
@@ -255,7 +259,7 @@ def game(conn: sqlite3.Connection, game_id: int) -> GameRecord:
 def unfinished_games(conn: sqlite3.Connection) -> list[GameRecord]:
     """Games still marked in progress (after a crash: the ones that were cut short)."""
     rows = conn.execute(
-        "SELECT id, edition, status, started_at, ended_at, winners FROM games"
+        "SELECT id, edition, status, started_at, ended_at, winners, private FROM games"
         " WHERE status = 'playing' ORDER BY id"
     ).fetchall()
     return [_game_record(conn, row) for row in rows]
@@ -264,15 +268,30 @@ def unfinished_games(conn: sqlite3.Connection) -> list[GameRecord]:
 def recent_games(conn: sqlite3.Connection, limit: int = 50) -> list[GameRecord]:
     """The latest games in any state, newest first."""
     rows = conn.execute(
-        "SELECT id, edition, status, started_at, ended_at, winners FROM games"
+        "SELECT id, edition, status, started_at, ended_at, winners, private FROM games"
         " ORDER BY id DESC LIMIT ?",
         (limit,),
     ).fetchall()
     return [_game_record(conn, row) for row in rows]
 
 
+def finished_public_games(
+    conn: sqlite3.Connection, limit: int = 10, identity: str | None = None
+) -> list[GameRecord]:
+    """The latest finished games not played at a private table (only those `identity` sat
+    in, if given), newest first."""
+    played = " AND id IN (SELECT game_id FROM game_seats WHERE identity = ?)" if identity else ""
+    rows = conn.execute(
+        "SELECT id, edition, status, started_at, ended_at, winners, private FROM games"
+        f" WHERE status = 'finished' AND private = 0{played}"
+        " ORDER BY ended_at DESC, id DESC LIMIT ?",
+        (identity, limit) if identity else (limit,),
+    ).fetchall()
+    return [_game_record(conn, row) for row in rows]
+
+
 def _game_record(conn: sqlite3.Connection, row: tuple) -> GameRecord:
-    game_id, edition, status, started, ended, winners = row
+    game_id, edition, status, started, ended, winners, private = row
     seats = [
         SeatRecord(identity, nickname, bot_level)
         for identity, nickname, bot_level in conn.execute(
@@ -288,6 +307,7 @@ def _game_record(conn: sqlite3.Connection, row: tuple) -> GameRecord:
         from_text(ended),
         None if winners is None else json.loads(winners),
         seats,
+        bool(private),
     )
 
 

@@ -105,8 +105,9 @@ class GameRecorder:
             self.finished = True
 
     def replace_seat(self, seat: int, record: SeatRecord) -> None:
-        """`record` plays `seat` from now on (and is credited with its result)."""
-        if self.game_id is None:
+        """`record` plays `seat` from now on (and is credited with its result); once the game
+        is over, nothing changes (a player leaving a finished table keeps their result)."""
+        if self.game_id is None or self.finished:
             return
         try:
             self._store.replace_seat(self.game_id, seat, record)

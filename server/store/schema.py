@@ -134,6 +134,11 @@ CREATE TABLE kept_guests (
 """The table around each game in progress (code, name, settings, host; guests' rejoin codes
 and addresses), kept until the game ends so that a restarted server can rebuild it."""
 
+V7_PRIVATE_GAMES = """
+ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX games_finished ON games (ended_at) WHERE status = 'finished' AND private = 0;
+"""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES,
     V2_MODERATION,
@@ -141,6 +146,7 @@ MIGRATIONS: tuple[str, ...] = (
     V4_RATINGS,
     V5_ACTIONS,
     V6_KEPT_TABLES,
+    V7_PRIVATE_GAMES,
 )
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 

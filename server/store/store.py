@@ -95,12 +95,15 @@ class Store:
         started_at: datetime | None = None,
         seed: int | None = None,
         table: TableRecord | None = None,
+        private: bool = False,
     ) -> int:
         """Record a new game in progress (seeded with `seed`), and keep the `table` it is
-        played at until it ends; its id."""
+        played at until it ends; its id. A game at a private table (or `private`) is
+        replayed only by its players."""
+        private = private or bool(table is not None and table.settings.get("private"))
         with self.batch():
             game_id = games.start_game(
-                self._conn, edition, seats, started_at or self._clock(), seed
+                self._conn, edition, seats, started_at or self._clock(), seed, private
             )
             if table is not None:
                 tables.keep_table(self._conn, game_id, table)
@@ -175,6 +178,21 @@ class Store:
     def games(self, limit: int = 50) -> list[GameRecord]:
         """The latest games in any state, newest first."""
         return games.recent_games(self._conn, limit)
+
+    def game(self, game_id: int) -> GameRecord:
+        """One game's header and seats; KeyError if there is no such game."""
+        return games.game(self._conn, game_id)
+
+    def finished_public_games(
+        self, limit: int = 10, identity: str | None = None
+    ) -> list[GameRecord]:
+        """The latest finished games not played at a private table (only those `identity`
+        sat in, if given), newest first."""
+        return games.finished_public_games(self._conn, limit, identity)
+
+    def owner_of(self, name: str) -> str | None:
+        """The key fingerprint the nickname `name` is reserved to, if any."""
+        return players.owner_of(self._conn, name)
 
     # ------------------------------------------------------------- stats
 

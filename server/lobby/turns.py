@@ -1,0 +1,163 @@
+"""Who decides at a table, and when: the table's one timer (a bot's delay, a human's turn
+timer, the pause between rounds), the countdown players see, and bots deciding for seats."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+from typing import TYPE_CHECKING, Protocol
+
+from protocol import Countdown
+from protocol.registry import MAX_TIMER
+
+from ..bot_pool import shared_pool
+from ..bots import SEARCHING, Bot, make_bot
+from ..engine import Event, Game
+from .clock import Timer
+from .seating import TAKEOVER_LEVEL, Seating
+
+if TYPE_CHECKING:
+    from .runner import Deps, TableSettings
+
+MAX_COUNTDOWN_MS = MAX_TIMER * 1000  # the most a countdown may say
+
+
+class Playing(Protocol):
+    """What `Turns` reads of the game it times, and where a bot's decision goes."""
+
+    game: Game | None
+    seating: Seating
+    settings: TableSettings
+    deps: Deps
+    timer: int | None
+    step: int
+    closed: bool
+    log: list[Event]
+
+    def bot_acts(self, index: int, reason: str | None, choice: dict) -> None: ...
+
+
+class Turns:
+    """The runner's timer and its bots: starts the clock for whoever decides now, and has a
+    bot decide when it runs out (or at once, for a bot's seat, after its delay)."""
+
+    def __init__(self, runner: Playing) -> None:
+        self.runner = runner
+        self._bots: dict[int, Bot] = {}
+        self._seat_logs: dict[int, list[dict]] = {}
+        self._timer: Timer | None = None
+        self._countdown: tuple[str, float, int | None] | None = None  # kind, due, seat
+        self._countdown_step = -1  # the step the countdown was started at
+
+    def new_game(self) -> None:
+        """Bots and their logs start afresh with a new game."""
+        self._bots = {}
+        self._seat_logs = {}
+
+    def schedule_actor(self) -> None:
+        """Start the clock for whoever decides now: a bot's delay or a human's turn timer."""
+        runner = self.runner
+        game = runner.game
+        if runner.closed or game is None or game.pending is None:
+            return
+        seat = runner.seating.seats[game.pending.seat]
+        if seat.played_by_bot and not seat.awaited:
+            self.schedule(runner.settings.bot_delay, self._bot_turn)
+        elif runner.timer:
+            if not self._turn_timer_runs(game.pending.seat):  # back on a new session: time kept
+                self.schedule(runner.timer, self._timed_out, ("turn", game.pending.seat))
+        else:
+            self.cancel()  # e.g. a takeover bot's turn, now that its player is back
+
+    def _turn_timer_runs(self, seat: int) -> bool:
+        """`seat`'s turn timer already runs for the decision pending now."""
+        return (
+            self._countdown is not None
+            and self._countdown[0] == "turn"
+            and self._countdown[2] == seat
+            and self._countdown_step == self.runner.step
+        )
+
+    def countdown(self) -> Countdown | None:
+        """The timer players see running now (a turn's or the pause's), with the time left."""
+        if self._countdown is None:
+            return None
+        kind, due, seat = self._countdown
+        left = max(0, min(round((due - self.runner.deps.clock.now()) * 1000), MAX_COUNTDOWN_MS))
+        return Countdown(kind, left, seat)
+
+    def schedule(
+        self,
+        delay: float,
+        callback: Callable[[int], None],
+        shown: tuple[str, int | None] | None = None,
+    ) -> None:
+        """Call `callback(step)` after `delay`; `shown` (kind, seat) if players see it run."""
+        self.cancel()
+        clock, step = self.runner.deps.clock, self.runner.step
+        self._timer = clock.call_later(delay, callback, step)
+        if shown is not None:
+            self._countdown = (shown[0], clock.now() + delay, shown[1])
+            self._countdown_step = step
+
+    def cancel(self) -> None:
+        """Stop the timer, and the countdown with it."""
+        self._countdown = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _bot_turn(self, step: int) -> None:
+        runner = self.runner
+        if step == runner.step and not runner.closed:
+            seat = runner.seating.seats[runner.game.pending.seat]
+            self._autoplay(reason="disconnected" if seat.bot_level is None else None)
+
+    def _timed_out(self, step: int) -> None:
+        if step == self.runner.step and not self.runner.closed:
+            self._autoplay(reason="timeout")
+
+    def _autoplay(self, reason: str | None) -> None:
+        """A bot makes the pending decision from the seat's own view and log."""
+        runner = self.runner
+        game = runner.game
+        index = game.pending.seat
+        level = runner.seating.seats[index].bot_level or TAKEOVER_LEVEL
+        bot = self._bots.get(index)
+        if bot is None or bot.level != level:
+            bot = self._bots[index] = make_bot(level)
+        view, log = game.view(index), self.seat_log(index)
+        if level in SEARCHING:
+            step = runner.step
+            deliver = partial(self._decided, step, index, reason, view, log)
+            seed, seconds = runner.deps.rng.getrandbits(64), runner.settings.bot_budget
+            shared_pool().decide(level, view, log, seed, seconds, deliver)
+            if runner.step == step:  # a worker that hangs must not stall the table
+                runner.deps.clock.call_later(runner.settings.bot_deadline, deliver, None)
+            return
+        runner.bot_acts(index, reason, bot.choose(view, log, runner.deps.rng))
+
+    def _decided(
+        self,
+        step: int,
+        index: int,
+        reason: str | None,
+        view: dict,
+        log: list[dict],
+        choice: dict | None,
+    ) -> None:
+        """A searching bot's choice is back: play it unless the game has moved on meanwhile
+        (or the seat's player is back); if there is none (the pool failed or missed its
+        deadline), the takeover bot's."""
+        runner = self.runner
+        if step != runner.step or runner.closed or not runner.seating.seats[index].played_by_bot:
+            return
+        if choice is None:
+            choice = make_bot(TAKEOVER_LEVEL).choose(view, log, runner.deps.rng)
+        runner.bot_acts(index, reason, choice)
+
+    def seat_log(self, index: int) -> list[dict]:
+        """The seat's visible log, extended incrementally (bots read it)."""
+        seen = self._seat_logs.setdefault(index, [])
+        seen.extend(event.for_seat(index) for event in self.runner.log[len(seen) :])
+        return seen

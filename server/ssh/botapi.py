@@ -1,0 +1,296 @@
+"""The bot API: the `lovelet` SSH subsystem, carrying length-prefixed protocol frames.
+
+A program opens the subsystem (`ssh -s host lovelet`) instead of a shell and speaks the same
+messages as the apps (docs/bot-api.md). It is let in, named and registered as a player is,
+then attached to the lobby like an app. Every frame is checked before the lobby sees it:
+frames over the rate are refused, and each refusal or invalid frame is an error; too many
+errors, a length prefix over the limit, or output the client does not read cut it off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+import asyncssh
+
+from protocol import (
+    Direction,
+    ErrorReply,
+    FrameReader,
+    LocalProtocolError,
+    Message,
+    Notice,
+    RemoteProtocolError,
+    decode,
+    encode,
+    frame,
+)
+from protocol.registry import MAX_ERROR_MESSAGE, MAX_NOTICE
+from server.logs import Stopwatch, log_disconnect, log_login
+from server.ssh.info import SessionInfo
+from server.ssh.input import InputPump, TokenBucket
+from server.ssh.session import Login, SessionConfig, name_notice, note_refusal
+
+log = logging.getLogger(__name__)
+
+BOT_SUBSYSTEM = "lovelet"
+KEY_REQUIRED = "The bot API needs an SSH key: guests play from a terminal only."
+RATE_LIMITED = "too many frames: at most {rate:g} a second (bursts of {burst})"
+TOO_MANY_ERRORS = "Too many errors; disconnected."
+OUTPUT_OVERFLOW = "Output not read; disconnected."
+OUTPUT_STALLED = "Output not read for too long; disconnected."
+
+
+class BotLink(Protocol):
+    """The lobby's end of a bot session (the lobby's `Attachment`)."""
+
+    def receive(self, frame: bytes) -> None:
+        """One valid frame from the client."""
+
+    def detach(self) -> None:
+        """The client is gone."""
+
+
+BotFactory = Callable[[SessionInfo, Callable[[bytes], None]], BotLink]
+"""Attaches a bot session (its info, the sink for its frames) to the lobby."""
+
+
+class BotSession:
+    """One `lovelet` subsystem channel between a program and the lobby.
+
+    It takes over the channel of the SSH session that accepted the subsystem: input comes
+    through that session's `InputPump` (the same byte budget and buffering as a terminal's),
+    and output is written in whole frames. Frames are never dropped (a protocol stream has no
+    repaint); a client whose unsent output passes `output_hard_limit`, or stays over the
+    high-water mark for `output_stall_timeout` seconds, is disconnected instead.
+    """
+
+    def __init__(
+        self,
+        config: SessionConfig,
+        login: Login,
+        channel: asyncssh.SSHServerChannel[bytes],
+        pump: InputPump,
+    ) -> None:
+        limits = config.limits
+        self._config = config
+        self._login = login
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = channel
+        self._pump = pump
+        self._reader = FrameReader(direction=Direction.TO_SERVER)
+        self._requests = TokenBucket(limits.bot_request_rate, limits.bot_request_burst)
+        self._errors = TokenBucket(1 / limits.bot_error_forgiveness, limits.bot_max_errors)
+        self._link: BotLink | None = None
+        self._nickname: str | None = None
+        self._info: SessionInfo | None = None
+        self._started: Stopwatch | None = None
+        self._stall: asyncio.TimerHandle | None = None
+        self._drop: asyncio.TimerHandle | None = None
+        self._ended: str | None = None
+        self._eof = False
+        self._last_frame = b""  # so that a notice the lobby just sent is not said twice
+        self._done = asyncio.Event()
+
+    @property
+    def nickname(self) -> str | None:
+        """The nickname held while attached."""
+        return self._nickname
+
+    @property
+    def info(self) -> SessionInfo | None:
+        """What the lobby was given, once attached."""
+        return self._info
+
+    # The channel (called by the SSH session that accepted the subsystem)
+
+    def start(self) -> None:
+        """Admit the client as a player would be, register it and attach it to the lobby."""
+        config, login = self._config, self._login
+        if config.bot_factory is None:
+            return
+        if login.identity is None:
+            note_refusal(config, login.peer, label="bot_guest")
+            self._refuse("key_required", KEY_REQUIRED)
+            return
+        online = {s.nickname: s.info.identity for s in config.registry if s.info and s.nickname}
+        admission = config.gatekeeper.admit(
+            login.identity, login.peer, login.requested_name, online
+        )
+        if admission.refusal is not None:
+            note_refusal(config, login.peer, admission.refusal)
+            self._refuse("refused", admission.refusal)
+            return
+        self._nickname = nickname = config.registry.register(admission.name, self, login.identity)
+        self._started = Stopwatch()
+        log_login(login.peer, login.identity, nickname, login.client_version, None, None)
+        if config.metrics is not None:
+            config.metrics.login(guest=False)
+        notice = name_notice(login, admission, nickname)
+        self._info = SessionInfo(
+            nickname, login.identity, login.peer, "", (0, 0), notice, api_bot=True
+        )
+        self._link = config.bot_factory(self._info, self._send_frame)
+        self._pump.attach(self._consume)
+
+    def eof(self) -> None:
+        """The client will send no more: end the session once what it sent is handled."""
+        self._eof = True
+        if self._pump.waiting == 0:
+            self._end("eof", 0)
+
+    def pause_writing(self) -> None:
+        """Unsent output passed the high-water mark: start the stall clock."""
+        if self._stall is None:
+            timeout = self._config.limits.output_stall_timeout
+            self._stall = asyncio.get_running_loop().call_later(
+                timeout, self._cut_off, OUTPUT_STALLED
+            )
+
+    def resume_writing(self) -> None:
+        """The client caught up."""
+        if self._stall is not None:
+            self._stall.cancel()
+            self._stall = None
+
+    def connection_lost(self) -> None:
+        """The channel is gone."""
+        self._chan = None
+        self._end(self._ended or "closed", 0)
+        if self._drop is not None:
+            self._drop.cancel()
+            self._drop = None
+
+    # Closing from outside (the registry, the lobby's closer)
+
+    def request_close(self, message: str | None = None) -> None:
+        """End the session, telling the client `message` in a `notice` first (unless the
+        lobby's last frame to it said just that)."""
+        notice = encode(Notice(message[:MAX_NOTICE])) if message else b""
+        if notice and notice != self._last_frame:
+            self._send_frame(notice)
+        self._end(message or "closed", 0)
+
+    async def close(self, message: str | None = None) -> None:
+        """End the session (at once: there is no app to wait for)."""
+        self.request_close(message)
+
+    async def wait_closed(self) -> None:
+        """Wait until the session has ended."""
+        await self._done.wait()
+
+    # Input
+
+    def _consume(self, chunk: bytes) -> bool:
+        """A chunk of input from the pump: every whole frame in it goes to `_frame`."""
+        try:
+            payloads = self._reader.feed(chunk)
+        except RemoteProtocolError as err:  # a length over the limit: the stream is lost
+            self._send(ErrorReply(str(err.code), err.reason[:MAX_ERROR_MESSAGE]))
+            self._cut_off(f"{err}; disconnected.")
+            return False
+        for payload in payloads:
+            if self._ended is not None:
+                break
+            self._frame(payload)
+        if self._eof and self._pump.waiting == 0:
+            self._end("eof", 0)
+        return False
+
+    def _frame(self, payload: bytes) -> None:
+        """One frame: refused over the rate, answered with an error if invalid, else on."""
+        limits = self._config.limits
+        if not self._requests.take(1):
+            rate, burst = limits.bot_request_rate, limits.bot_request_burst
+            self._error("rate_limited", RATE_LIMITED.format(rate=rate, burst=burst))
+            return
+        try:
+            decode(payload, direction=Direction.TO_SERVER)
+        except RemoteProtocolError as err:
+            self._error(str(err.code), err.reason)
+            return
+        if self._link is not None:
+            self._link.receive(payload)
+
+    def _error(self, code: str, message: str) -> None:
+        """Tell the client; past its error budget, cut it off."""
+        self._send(ErrorReply(code, message[:MAX_ERROR_MESSAGE]))
+        if not self._errors.take(1):
+            self._send(ErrorReply("too_many_errors", TOO_MANY_ERRORS))
+            self._cut_off(TOO_MANY_ERRORS)
+
+    # Output
+
+    def _send(self, message: Message) -> None:
+        self._send_frame(encode(message))
+
+    def _send_frame(self, payload: bytes) -> None:
+        """One frame to the client, with its length prefix; cut off if it falls too far behind."""
+        chan = self._chan
+        if chan is None or self._ended is not None or chan.is_closing():
+            return
+        self._last_frame = payload
+        try:
+            chan.write(frame(payload, direction=Direction.TO_CLIENT))
+        except LocalProtocolError:
+            log.exception("a frame for bot %s is over the limit; not sent", self._nickname)
+            return
+        except OSError:
+            return
+        if chan.get_write_buffer_size() > self._config.limits.output_hard_limit:
+            self._cut_off(OUTPUT_OVERFLOW)
+
+    # Ending
+
+    def _refuse(self, code: str, reason: str) -> None:
+        """Refused before login: one error frame, exit status 1."""
+        self._send(ErrorReply(code, reason[:MAX_ERROR_MESSAGE]))
+        self._end(reason, 1)
+
+    def _cut_off(self, reason: str) -> None:
+        """The client misbehaves: end the session, and drop the connection once the last
+        frames are sent (or after `close_timeout` if the client does not read them)."""
+        if self._ended is not None:
+            return
+        log.warning("bot session %s from %s: %s", self._nickname, self._login.peer, reason)
+        note_refusal(self._config, self._login.peer, label="bot_cut_off")
+        conn = self._chan.get_connection() if self._chan is not None else None
+        self._end(reason, 1)
+        if conn is not None:
+            timeout = self._config.limits.close_timeout
+            self._drop = asyncio.get_running_loop().call_later(
+                timeout, conn.disconnect, asyncssh.DISC_BY_APPLICATION, reason
+            )
+
+    def _end(self, reason: str, status: int) -> None:
+        """Detach from the lobby, free the nickname, log, close the channel; once."""
+        if self._ended is not None:
+            return
+        self._ended = reason
+        self.resume_writing()
+        self._pump.close()
+        if self._link is not None:
+            self._link.detach()
+            self._link = None
+        if self._nickname is not None:
+            self._config.registry.unregister(self._nickname, self)
+        if self._started is not None:
+            log_disconnect(self._login.peer, self._nickname, self._started.elapsed(), reason)
+        chan = self._chan
+        if chan is not None and not chan.is_closing():
+            with contextlib.suppress(OSError):
+                chan.exit(status)
+        self._done.set()
+
+
+def bot_subsystems(
+    config: SessionConfig, login: Login
+) -> dict[str, Callable[[asyncssh.SSHServerChannel[bytes], InputPump], BotSession]]:
+    """The subsystems a session of `login` may open: `lovelet`, if the server has a lobby
+    to attach bots to."""
+    if config.bot_factory is None:
+        return {}
+    return {BOT_SUBSYSTEM: lambda channel, pump: BotSession(config, login, channel, pump)}
