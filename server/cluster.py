@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import dataclasses
 import logging
 import secrets
@@ -241,6 +242,15 @@ def child_command(argv: Sequence[str], role: str, *more: str) -> list[str]:
     return [sys.executable, "-m", "server.cli", *argv, "--role", role, *more]
 
 
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux for SIGTERM when the parent dies."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
 class Child:
     """One process of `--workers`, restarted if it dies while the others run."""
 
@@ -250,8 +260,10 @@ class Child:
         self.process: asyncio.subprocess.Process | None = None
 
     async def start(self) -> None:
-        """Start the process; its output goes to ours."""
-        self.process = await asyncio.create_subprocess_exec(*self.command)
+        """Start the process; its output goes to ours. On Linux it gets SIGTERM if this
+        supervisor dies, even by `kill -9` (no core or front-end is left orphaned)."""
+        preexec = _die_with_parent if sys.platform == "linux" else None
+        self.process = await asyncio.create_subprocess_exec(*self.command, preexec_fn=preexec)
 
     async def run(self, stopping: asyncio.Event) -> None:
         """Keep the process running until `stopping`."""

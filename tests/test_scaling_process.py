@@ -210,7 +210,12 @@ async def test_workers_run_a_core_and_front_ends_on_one_port(tmp_path: Path) -> 
         ):
             await wait_online(ana, "ana", "bo")
             await wait_online(bo, "ana", "bo")
-        assert sum("lovelet is listening on" in line for line in server.stdout) == 2
+        await server.wait_line(
+            server.stdout,
+            lambda _: sum("lovelet is listening on" in x for x in server.stdout) == 2,
+            "both front-ends listening",
+            START_TIMEOUT,
+        )
         server.process.send_signal(signal.SIGTERM)
         assert await server.exited(60) == 0
 
@@ -221,3 +226,17 @@ async def test_a_role_without_a_broker_is_refused(tmp_path: Path) -> None:
     assert server.stderr == [
         "lovelet serve: role frontend needs a broker (--broker redis://HOST:PORT/DB)"
     ]
+
+
+async def test_kill_9_of_the_workers_supervisor_ends_its_core_and_front_ends(
+    tmp_path: Path,
+) -> None:
+    async with (
+        redis_server() as redis,
+        ServerProcess.run(fast_env(tmp_path), ["--workers", "1", "--broker", redis.url]) as server,
+    ):
+        _, port = await server.listening()
+        async with SSHTerminal.connect(port, username="ana", size=SIZE) as ana:
+            await wait_online(ana, "ana")
+            server.process.send_signal(signal.SIGKILL)
+            await ana.wait_for(lambda: ana.closed, "the orphaned front-end stopping", 30)
