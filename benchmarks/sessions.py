@@ -1,17 +1,20 @@
 """Load benchmark: N SSH players at tables of 4 against `lovelet serve` in another process.
 
 Usage: python benchmarks/sessions.py [--players 200] [--table-size 4] [--duration 60]
-           [--think 2.0] [--pyte-tables 10] [--budget 180]
+           [--think 2.0] [--pyte-tables 10] [--budget 180] [--workers N [--broker URL]]
 
-The server runs as `python -m server.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so its
-RSS and CPU time come from /proc/<pid>. Every player is an asyncssh client with a PTY,
-logged in as a guest; clients spread over loopback source addresses (127.0.0.2, .3, ...)
-so the server's per-address limit holds. Tables are made through the UI with keys: the host
-presses n and Enter in the lobby, the other players ctrl+end and j, the host g; every seat
-is a human. A player whose turn it is thinks `--think` seconds, then presses a digit per
-step (2 for a guess, 1 otherwise); n at a round's end, r (host) at a game's end. Think
-times vary (0.5-1.5 × `--think`) and tables start at random moments, so turns of different
-tables do not fall in step.
+The server runs as `python -m server.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so
+its RSS and CPU time come from /proc/<pid>. With `--workers N` it runs as a game core and N
+SSH front-ends joined through Redis (docs/scaling.md): `--broker URL`, or a redis-server
+this script starts on a free loopback port; RSS and CPU are then those of every process of
+the server (the supervisor, the core, the front-ends) plus that redis-server's. Every player
+is an asyncssh client with a PTY, logged in as a guest; clients spread over loopback source
+addresses (127.0.0.2, .3, ...) so the server's per-address limit holds. Tables are made
+through the UI with keys: the host presses n and Enter in the lobby, the other players
+ctrl+end and j, the host g; every seat is a human. A player whose turn it is thinks
+`--think` seconds, then presses a digit per step (2 for a guess, 1 otherwise); n at a
+round's end, r (host) at a game's end. Think times vary (0.5-1.5 × `--think`) and tables
+start at random moments, so turns of different tables do not fall in step.
 
 Reported: server RSS before/after N idle sessions (MB per idle session: seated at tables
 not yet started, or waiting in the lobby with --lobby-idle); server CPU per screen update
@@ -75,6 +78,8 @@ CODE_RE = re.compile(r"([A-Z]{4}) · ")
 PER_ADDRESS = 8  # clients per loopback source address (the server allows 10)
 LOGIN_CONCURRENCY = 16  # logins in flight at once (the server allows 20)
 PLAY_STRIDE = 3.0  # seconds of play before measuring starts
+PUBSUB_BUFFER = "pubsub 256mb 64mb 60"
+"""Redis's output buffer for a subscriber (a front-end) before it is disconnected."""
 TEXT_KEPT = 16_384  # characters of recent output each player keeps for `expect`
 
 
@@ -104,31 +109,70 @@ if os.environ.get("BENCH_GC_THRESHOLD"):
 """
 
 
+def _stat(pid: int) -> list[str]:
+    """The fields of /proc/<pid>/stat after the command name (state is [0], ppid [1])."""
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+
+def process_tree(pid: int) -> list[int]:
+    """`pid` and every process descended from it."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                parents[int(entry.name)] = int(_stat(int(entry.name))[1])
+    tree, grew = [pid], True
+    while grew:
+        more = [p for p, parent in parents.items() if parent in tree and p not in tree]
+        tree += more
+        grew = bool(more)
+    return tree
+
+
+def rss_of(pid: int) -> float:
+    """One process's resident set size in MB (0 if it is gone)."""
+    with contextlib.suppress(OSError):
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_of(pid: int) -> float:
+    """One process's user + system CPU seconds so far (0 if it is gone)."""
+    with contextlib.suppress(OSError):
+        fields = _stat(pid)
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
 @dataclass
 class ServerProcess:
-    """`lovelet serve` in a child process, and readings of its /proc entry."""
+    """`lovelet serve` in a child process (with --workers, the tree of processes it runs,
+    and the redis-server started for it), and readings of their /proc entries."""
 
     process: subprocess.Popen[bytes]
     port: int
     log: Path
     gc_log: Path
+    broker: subprocess.Popen[bytes] | None = None
 
     @property
     def pid(self) -> int:
         """The server's process id."""
         return self.process.pid
 
+    def pids(self) -> list[int]:
+        """Every process serving: the server's tree, and the broker started for it."""
+        return process_tree(self.pid) + ([self.broker.pid] if self.broker else [])
+
     def rss_mb(self) -> float:
-        """Resident set size in MB."""
-        for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-        raise RuntimeError("no VmRSS")
+        """Resident set size in MB, summed over the processes."""
+        return sum(rss_of(pid) for pid in self.pids())
 
     def cpu_seconds(self) -> float:
-        """User + system CPU time so far."""
-        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        """User + system CPU time so far, summed over the processes."""
+        return sum(cpu_of(pid) for pid in self.pids())
 
     def full_collections(self, since: float, until: float) -> list[float]:
         """Pauses (s) of the full garbage collections that ended in [since, until]."""
@@ -140,14 +184,16 @@ class ServerProcess:
         return pauses
 
     def stop(self) -> None:
-        """SIGTERM, then SIGKILL if it lingers."""
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
+        """SIGTERM, then SIGKILL if it lingers; then the broker started for it."""
+        for process in (self.process, self.broker):
+            if process is None or process.poll() is not None:
+                continue
+            process.send_signal(signal.SIGTERM)
             try:
-                self.process.wait(15)
+                process.wait(30)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                process.kill()
+                process.wait()
 
 
 def free_port() -> int:
@@ -157,8 +203,23 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def spawn_server(data_dir: Path, players: int, gc_threshold: str = "") -> ServerProcess:
-    """Start `python -m server.cli serve` on a free loopback port, with the GC monitor."""
+def spawn_broker(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A redis-server on a free loopback port, saving nothing; and its URL."""
+    port = free_port()
+    command = ["redis-server", "--bind", "127.0.0.1", "--port", str(port)]
+    command += ["--save", "", "--appendonly", "no", "--logfile", str(data_dir / "redis.log")]
+    command += ["--client-output-buffer-limit", PUBSUB_BUFFER]  # as docs/scaling.md advises
+    return subprocess.Popen(command, cwd=data_dir), f"redis://127.0.0.1:{port}/0"
+
+
+def spawn_server(
+    data_dir: Path, players: int, gc_threshold: str = "", workers: int = 0, broker: str = ""
+) -> ServerProcess:
+    """Start `python -m server.cli serve` on a free loopback port, with the GC monitor; with
+    `workers`, a core and that many front-ends through `broker` (or a redis-server of ours)."""
+    redis = None
+    if workers and not broker:
+        redis, broker = spawn_broker(data_dir)
     port = free_port()
     site, gc_log = data_dir / "site", data_dir / "gc.log"
     site.mkdir()
@@ -177,9 +238,11 @@ def spawn_server(data_dir: Path, players: int, gc_threshold: str = "") -> Server
     log = data_dir / "server.log"
     command = [sys.executable, "-m", "server.cli", "serve"]
     command += ["--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir)]
+    if workers:
+        command += ["--workers", str(workers), "--broker", broker]
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
-    return ServerProcess(process, port, log, gc_log)
+    return ServerProcess(process, port, log, gc_log, redis)
 
 
 async def wait_listening(server: ServerProcess, timeout: float = 30.0) -> None:
@@ -490,8 +553,13 @@ async def pick_seats(host: Player, seats: int) -> None:
 
 
 async def join(player: Player, code: str) -> None:
-    """From the lobby: the newest table is the last row; ctrl+end, then j."""
-    player.press(CTRL_END)
+    """From the lobby, once the table is listed there (with front-ends, the list can come
+    a moment after the host's screen): the newest table is the last row; ctrl+end, then j."""
+    for _ in range(30):
+        player.press(CTRL_END)  # the newest row scrolls into view once the list has it
+        with contextlib.suppress(TimeoutError):
+            await player.expect(code, fresh=False, timeout=1.0)
+            break
     await player.expect("Before the game", send="j")
     if code not in player.text:
         raise RuntimeError(f"player {player.index} joined another table than {code}")
@@ -626,14 +694,14 @@ async def run(args: argparse.Namespace) -> None:
         player.table, player.host = table, player.index % size == 0
     report = Report(count, len(tables))
     with tempfile.TemporaryDirectory(prefix="lovelet-bench-") as tmp:
-        server = spawn_server(Path(tmp), count, args.gc_threshold)
+        server = spawn_server(Path(tmp), count, args.gc_threshold, args.workers, args.broker)
         try:
             deadline = time.monotonic() + args.budget
             await asyncio.wait_for(
                 phases(server, players, tables, report, args, deadline), args.budget + 30
             )
-        except TimeoutError:
-            say("out of time (--budget): the numbers below are partial")
+        except TimeoutError as err:
+            say(f"out of time ({err or '--budget'}): the numbers below are partial")
         finally:
             for player in players:
                 if player.conn is not None:
@@ -763,6 +831,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--gc-threshold", default="", help="experiment: the server's gc.set_threshold, 'a,b,c'"
     )
     parser.add_argument("--budget", type=float, default=180.0, help="seconds for the whole run")
+    parser.add_argument(
+        "--workers", type=int, default=0, help="SSH front-ends plus a core (0: one process)"
+    )
+    parser.add_argument(
+        "--broker", default="", help="Redis URL for --workers (default: start a redis-server)"
+    )
     return parser.parse_args(argv)
 
 

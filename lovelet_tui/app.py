@@ -154,6 +154,7 @@ class LoveletApp(App[None]):
                 self.player_name = message.name  # the server may have suffixed it
                 self.catalogue = message.catalogue
                 self.invite = message.invite
+                await self._back_to_lobby()  # a second welcome: the game server restarted
                 self.lobby.show_welcome(message)
                 if self.visit is not None:
                     self.send(Visit(self.visit))
@@ -208,6 +209,16 @@ class LoveletApp(App[None]):
         self.table = TableScreen(code)
         await self.push_screen(self.table, callback=self._table_closed)
         return self.table
+
+    async def _back_to_lobby(self) -> None:
+        """Close the table screen (and anything above it) without leaving: the server side
+        starts afresh, and says where the player sits, if anywhere."""
+        self.left = None  # a table left meanwhile may be the one the server puts us back at
+        if self.table is None:
+            return
+        while self.screen is not self.lobby and self.lobby in self.screen_stack:
+            await self.pop_screen()
+        self.table = None
 
     def _table_closed(self, code: str | None) -> None:
         self.send(Leave())

@@ -13,7 +13,7 @@ import platformdirs
 
 from .admin import add_admin_parser
 from .bots import LEVELS
-from .config import add_config_flags
+from .config import Config, add_config_flags
 from .engine import DEFAULT_EDITION, EDITIONS
 
 
@@ -41,7 +41,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .config import ConfigError, flags_from_args, load_config, unknown_environment
     from .logs import setup_logging
-    from .serve import serve
     from .ssh.keys import HostKeyError
     from .store import StoreError
 
@@ -53,12 +52,44 @@ def _serve(args: argparse.Namespace) -> int:
     setup_logging(config.log_format, config.log_level)
     for name in unknown_environment(os.environ):
         logging.getLogger("server.config").warning("ignoring unknown variable %s", name)
+    problem = _role_problem(config)
+    if problem is not None:
+        print(f"lovelet serve: {problem}", file=sys.stderr)
+        return 2
     try:
         with asyncio.Runner(loop_factory=_event_loop_factory()) as runner:
-            runner.run(serve(config))
+            return runner.run(_run_role(config, args.argv))
     except (HostKeyError, StoreError, ValueError, OSError) as err:
         print(f"lovelet serve: {err}", file=sys.stderr)
         return 1
+
+
+def _role_problem(config: Config) -> str | None:
+    """Why the role and worker settings cannot run as given (None: they can)."""
+    if config.broker is None and config.role != "all":
+        return f"role {config.role} needs a broker (--broker redis://HOST:PORT/DB)"
+    if config.broker is None and config.workers:
+        return "workers need a broker (--broker redis://HOST:PORT/DB)"
+    return None
+
+
+async def _run_role(config: Config, argv: Sequence[str]) -> int:
+    """The whole server in this process, one part of it, or a core and N front-ends."""
+    from .serve import serve
+
+    if config.role == "core":
+        from .cluster import serve_core
+
+        return await serve_core(config)
+    if config.role == "frontend":
+        from .cluster import serve_frontend
+
+        return await serve_frontend(config)
+    if config.workers:
+        from .cluster import supervise
+
+        return await supervise(config, argv)
+    await serve(config)
     return 0
 
 
@@ -205,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `lovelet` console script."""
     args = build_parser().parse_args(argv)
+    args.argv = list(sys.argv[1:] if argv is None else argv)  # `--workers` runs it again
     return args.run(args)
 
 

@@ -46,6 +46,8 @@ CONFIG_ENV = "LOVELET_CONFIG"
 COLOR_SYSTEMS = ("standard", "256", "truecolor")
 LOG_FORMATS = ("text", "json")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+ROLES = ("all", "core", "frontend")
+BROKER_SCHEMES = ("redis", "rediss", "unix")
 MAX_HOST = 253  # a DNS name
 FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 _HOSTNAME_RE = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?")
@@ -134,6 +136,11 @@ class Config:
     leaderboard_min_games: int = 3
     public_host: str = ""
     public_port: int = 0
+    role: str = "all"
+    broker: str | None = None
+    workers: int = 0
+    core_lease: float = 5.0
+    frontend_timeout: float = 10.0
     limits: Limits = field(default_factory=Limits)
     table: TableTimings = field(default_factory=TableTimings)
 
@@ -329,6 +336,23 @@ class Fingerprints(Kind):
         return "[" + ", ".join(_toml_string(item) for item in value) + "]"  # type: ignore[attr-defined]
 
 
+@dataclass(frozen=True)
+class BrokerUrl(Kind):
+    """A Redis URL (redis://HOST:PORT/DB, rediss://..., unix:///PATH); empty means none."""
+
+    def from_text(self, text: str) -> object:
+        text = text.strip()
+        if not text:
+            return None
+        scheme, sep, rest = text.partition("://")
+        if not sep or scheme.lower() not in BROKER_SCHEMES or not rest:
+            raise ValueError(f"expected a URL such as redis://127.0.0.1:6379/0, got {text!r}")
+        return text
+
+    def to_toml(self, value: object) -> str:
+        return _toml_string("" if value is None else str(value))
+
+
 def _shown(value: object) -> str:
     return f"{type(value).__name__} {value!r}"
 
@@ -424,6 +448,36 @@ SETTINGS: tuple[Setting, ...] = (
         Number(0, 65535, integer=True),
         "Port players connect to, for the invite command (port 22 shows no -p); 0: the port "
         "the server listens on. Set both when a proxy or port forward sits in front.",
+    ),
+    Setting(
+        "role",
+        Choice(ROLES),
+        "all: the whole server (with workers, a core and that many front-ends); core or "
+        "frontend: that part alone, joined to the others through broker (docs/scaling.md).",
+    ),
+    Setting(
+        "broker",
+        BrokerUrl(),
+        'Redis URL joining front-ends and the core, e.g. "redis://127.0.0.1:6379/0"; '
+        "empty = none (one process).",
+    ),
+    Setting(
+        "workers",
+        Number(0, 256, integer=True),
+        "With role all: SSH front-end processes sharing the listen port, plus one core; "
+        "0 = one process, no broker.",
+    ),
+    Setting(
+        "core_lease",
+        Number(1, 600),
+        "Seconds the core's lease in the broker lasts unrenewed: how soon a standby or a "
+        "restarted core takes over after a crash.",
+    ),
+    Setting(
+        "frontend_timeout",
+        Number(1, 3600),
+        "Seconds the core waits for a silent front-end before its players count as dropped "
+        "(their seats are held for table.disconnect_grace).",
     ),
     Setting(
         "limits.max_connections",

@@ -4,13 +4,31 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from typing import Protocol
 
 from lovelet_tui.app import LoveletApp
 from lovelet_tui.colour import Look, look_for
 
-from .lobby import Attachment, Identity, Lobby
+from .lobby import Identity
+from .lobby.session import SendFrame
 from .ssh.botapi import BotFactory
 from .ssh.info import SessionInfo
+
+
+class Attachment(Protocol):
+    """A session's end of the game: frames in through `receive`, out through its sink."""
+
+    def receive(self, frame: bytes) -> None: ...
+
+    def detach(self) -> None: ...
+
+
+class Core(Protocol):
+    """What sessions attach to: the in-process `Lobby`, or a front-end's remote core."""
+
+    def attach(
+        self, identity: Identity, send_frame: SendFrame, notice: str | None = None
+    ) -> Attachment: ...
 
 
 class LobbyLink:
@@ -32,7 +50,7 @@ class LobbyLink:
 
 
 def attach_app(
-    lobby: Lobby,
+    lobby: Core,
     identity: Identity,
     notice: str | None = None,
     *,
@@ -55,7 +73,7 @@ def identity_of(info: SessionInfo) -> Identity:
     return Identity(info.identity, info.nickname, address=info.peer, api_bot=info.api_bot)
 
 
-def ssh_app_factory(lobby: Lobby):
+def ssh_app_factory(lobby: Core):
     """The factory the SSH server calls for each terminal session."""
 
     def make_app(info: SessionInfo) -> LoveletApp:
@@ -66,7 +84,7 @@ def ssh_app_factory(lobby: Lobby):
     return make_app
 
 
-def ssh_bot_factory(lobby: Lobby) -> BotFactory:
+def ssh_bot_factory(lobby: Core) -> BotFactory:
     """The factory the SSH server calls for each bot API session: the same attach path as an
     app's, with the frames going straight to and from the program."""
 

@@ -14,6 +14,7 @@ from .collector import Collector
 from .config import Config, invite_command, lobby_settings, name_rules, ssh_limits
 from .glue import ssh_app_factory, ssh_bot_factory
 from .lobby import Lobby, LobbySettings, resume_tables
+from .lobby.lobby import CloseSession
 from .logs import log_started, log_stopped, log_stopping
 from .metrics import Metrics, MetricsServer, start_metrics_server
 from .policy import StorePolicy
@@ -71,15 +72,12 @@ async def start(
     """
     metrics = metrics or Metrics(VERSION)
     host, port = config.listen_address
-    store = Store.open(config.database_path)
-    lobby = Lobby(
-        settings or lobby_settings(config),
-        store=store,
-        metrics=metrics,
-        clock=LoopClock(),
-        closer=lambda session, reason: _close(service, session.name, reason),
+    store, lobby = open_lobby(
+        config,
+        settings,
+        metrics,
+        lambda session, reason: close_session(service, session.name, reason),
     )
-    store.abandon_unfinished(keep=resume_tables(lobby).games)  # the rest cannot be rebuilt
     service = await start_ssh_server(
         host,
         port,
@@ -112,19 +110,44 @@ async def start(
     return RunningServer(service, lobby, store, collector, metrics_server)
 
 
-def _close(service: SSHService, nickname: str, reason: str) -> None:
+def open_lobby(
+    config: Config, settings: LobbySettings | None, metrics: Metrics, closer: CloseSession
+) -> tuple[Store, Lobby]:
+    """The store and the lobby over it, as the game starts after any stop or crash: the
+    tables in play are rebuilt from the store, games that cannot be are recorded as
+    abandoned. Shared by `lovelet serve` and the core of
+    `--role core` (server/cluster.py)."""
+    store = Store.open(config.database_path)
+    lobby = Lobby(
+        settings or lobby_settings(config),
+        store=store,
+        metrics=metrics,
+        clock=LoopClock(),
+        closer=closer,
+    )
+    store.abandon_unfinished(keep=resume_tables(lobby).games)  # the rest cannot be rebuilt
+    return store, lobby
+
+
+def close_session(service: SSHService, nickname: str, reason: str) -> None:
     """End one player's SSH session politely, telling them why."""
     ssh_session = service.sessions.get(nickname)
     if ssh_session is not None:
         ssh_session.request_close(reason)
 
 
-async def serve(config: Config) -> None:
-    """Run until SIGTERM or SIGINT, then stop cleanly."""
+def stop_signals() -> asyncio.Event:
+    """An event set by the first SIGTERM or SIGINT."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
+    return stop
+
+
+async def serve(config: Config) -> None:
+    """Run until SIGTERM or SIGINT, then stop cleanly."""
+    stop = stop_signals()
     server = await start(config)
     await stop.wait()
     await server.stop(config.shutdown_grace)

@@ -123,6 +123,9 @@ def test_every_level_of_precedence_for_every_key(tmp_path: Path) -> None:
         "color_system": ("standard", "truecolor", "256"),
         "public_host": ("play.example.org", "203.0.113.7", "2001:db8::7"),
         "public_port": (22, "2222", "2022"),
+        "role": ("core", "frontend", "all"),
+        "broker": ("redis://a:6379/0", "redis://b:6379/1", "unix:///run/redis.sock"),
+        "workers": (2, "3", "4"),
     }
     for setting in SETTINGS:
         if setting.key in samples:

@@ -101,12 +101,14 @@ class Doors:
             self.runner.seat_lost(index)
 
     def rejoin(self, member: Member) -> None:
-        if member.identity.guest:
-            self._remind(member)
-            return
+        """A keyed player gets their seat back; so does a guest whose SSH session is still
+        the one that held it (its one-off id: a front-end re-attaching after the game
+        server restarted). Another guest from that address is told how to take it back."""
         index = self.seating.seat_of_identity(member.identity.id)
         if index is not None:
             self._reattach(index, member)
+        elif member.identity.guest:
+            self._remind(member)
 
     def rejoin_by_code(self, member: Member, code: str) -> None:
         index = self.seating.seat_of_code(code)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -24,8 +25,9 @@ class Gatekeeper(Protocol):
 
     def admit(
         self, identity: str | None, address: str, wanted: str, online: dict[str, str | None]
-    ) -> Admission:
-        """Admit a session; `online` maps each nickname online to its identity."""
+    ) -> Admission | Awaitable[Admission]:
+        """Admit a session; `online` maps each nickname online to its identity. A gatekeeper
+        in another process (the game core, docs/scaling.md) answers with an awaitable."""
         ...
 
 

@@ -71,13 +71,16 @@ async def start_ssh_server(
     gatekeeper: Gatekeeper | None = None,
     metrics: Metrics | None = None,
     bot_factory: BotFactory | None = None,
+    reuse_port: bool = False,
 ) -> SSHService:
     """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`, and
     each `lovelet` subsystem session is attached by `bot_factory` (refused without one).
 
     The host key lives in `data_dir` (created on first start). Refusals and logins are
-    counted in `metrics` when given. Raises HostKeyError when the key file is unusable, and
-    ValueError for an unknown `color_system`.
+    counted in `metrics` when given. With `reuse_port`, other processes may listen on the
+    same port (SO_REUSEPORT: the kernel spreads connections over them). Raises
+    HostKeyError when the key file is unusable, and ValueError for an unknown
+    `color_system`.
     """
     if color_system not in COLOR_SYSTEMS:
         raise ValueError(f"color_system must be one of {sorted(COLOR_SYSTEMS)}")
@@ -117,6 +120,7 @@ async def start_ssh_server(
         keepalive_count_max=limits.keepalive_count_max,
         config=None,
         window=limits.input_window,
+        reuse_port=reuse_port or None,
     )
     service = SSHService(acceptor.get_port(), fingerprint(host_key), registry, acceptor, gate)
     log.info("SSH listening on %s:%d, host key %s", host, service.port, service.fingerprint)

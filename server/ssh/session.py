@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -69,13 +70,17 @@ def name_notice(login: Login, admission: Admission, nickname: str) -> str | None
     said = (
         [f"{login.name_problem}, so you are {admission.name} here."] if login.name_problem else []
     )
-    if admission.notice:
-        said.append(admission.notice)
-    elif nickname != admission.name:
-        said.append(
-            f"Someone called {admission.name} is playing right now, so you are {nickname} here."
-        )
+    taken = admission.notice or taken_notice(admission.name, nickname)
+    if taken:
+        said.append(taken)
     return " ".join(said) or None
+
+
+def taken_notice(wanted: str, nickname: str) -> str | None:
+    """Why the player is `nickname` and not `wanted` (None when they are the same)."""
+    if nickname == wanted:
+        return None
+    return f"Someone called {wanted} is playing right now, so you are {nickname} here."
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,6 +275,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         admission = config.gatekeeper.admit(
             login.identity, login.peer, login.requested_name, online
         )
+        if inspect.isawaitable(admission):  # a gatekeeper that asks the game core
+            admission = await admission
         if admission.refusal is not None:
             note_refusal(config, login.peer, admission.refusal)
             self._close_message = admission.refusal

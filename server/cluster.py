@@ -1,0 +1,309 @@
+"""`lovelet serve` in parts joined through a broker (Redis): the game core (`--role core`),
+SSH front-ends (`--role frontend`), or both on one machine (`--workers N`).
+
+See docs/scaling.md. Without a broker none of this runs: `serve.serve` is one process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import ctypes
+import dataclasses
+import logging
+import secrets
+import signal
+import socket
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit, urlunsplit
+
+from .bus.broker import Broker, Lease, connect
+from .bus.core import CoreHost
+from .bus.envelope import CORE_CHANNEL, LEASE_KEY
+from .bus.frontend import FrontEnd
+from .collector import Collector
+from .config import Config, invite_command, name_rules, ssh_limits
+from .glue import ssh_app_factory, ssh_bot_factory
+from .lobby import Lobby, LobbySettings
+from .logs import event, log_started, log_stopped, log_stopping
+from .metrics import Metrics, MetricsServer, start_metrics_server
+from .policy import StorePolicy
+from .serve import RESTART_MESSAGE, VERSION, close_session, open_lobby, stop_signals
+from .ssh import compat
+from .ssh.keys import load_or_create_host_key
+from .ssh.server import SSHService, start_ssh_server
+from .store import Store
+
+log = logging.getLogger(__name__)
+
+CORE_WAIT = 30.0
+"""Seconds a new front-end waits for a core before it listens anyway (logins are then told
+the game server is restarting until one answers)."""
+RESTART_DELAY = 1.0
+"""Seconds before `--workers` restarts a process that died."""
+
+
+def shown_url(url: str) -> str:
+    """`url` without its password, for logs and the terminal."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    host = parts.hostname or ""
+    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
+    return urlunsplit(parts._replace(netloc=netloc))
+
+
+# --------------------------------------------------------------------------- the core
+
+
+@dataclass(eq=False)
+class RunningCore:
+    """The lobby, its store and tables, serving every front-end through the broker."""
+
+    host: CoreHost
+    broker: Broker
+    lease: Lease
+    lobby: Lobby
+    store: Store
+    metrics_server: MetricsServer | None = None
+    lost: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when another core took the lease: this one must stop at once."""
+    stopped: bool = False
+    _keeper: asyncio.Task[None] | None = None
+
+    async def stop(self, grace: float) -> None:
+        """Let rounds that could not be stored finish (at most `grace` s), keep the tables
+        in play for the next core, give the lease up. Players stay on their front-ends,
+        which tell them the game server restarts."""
+        if self.stopped:
+            return
+        self.stopped = True
+        if self._keeper is not None:
+            self._keeper.cancel()
+        if not self.lost.is_set():
+            log_stopping(self.host.session_count(), grace)
+            rounds_over = asyncio.Event()
+            self.lobby.when_rounds_over(rounds_over.set)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(rounds_over.wait(), grace)
+        self.lobby.shut_down(keep=True)
+        await self.host.stop()
+        if not self.lost.is_set():
+            await self.lease.release()
+        await self.broker.close()
+        self.store.close()
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            await self.metrics_server.wait_closed()
+        log_stopped()
+
+    async def keep_lease(self) -> None:
+        """Renew the lease; if another core holds it now, stop (never two cores at once)."""
+        while True:
+            await asyncio.sleep(self.lease.seconds / 3)
+            if await self.lease.renew() is False:
+                log.critical("another core took the lease: this core stops now")
+                self.lost.set()
+                return
+
+
+async def start_core(
+    config: Config, settings: LobbySettings | None = None, metrics: Metrics | None = None
+) -> RunningCore:
+    """Wait for the lease (a standby waits here), then open the store and serve the lobby."""
+    assert config.broker is not None
+    metrics = metrics or Metrics(VERSION)
+    core_id = secrets.token_hex(6)
+    lease = Lease(connect(config.broker), LEASE_KEY, core_id, config.core_lease)
+    await lease.acquire(lambda why: print(f"lovelet core: {why}", flush=True))
+    hosts: list[CoreHost] = []
+    store, lobby = open_lobby(
+        config, settings, metrics, lambda session, reason: hosts[0].close_session(session, reason)
+    )
+    policy = StorePolicy(store, config.limits.sessions_per_identity, name_rules(config))
+    invite = invite_command(config, config.listen_address[1])  # the front-ends' port
+    lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
+    broker = Broker(config.broker, [CORE_CHANNEL], lambda c, d: hosts[0].on_batch(c, d))
+    host = CoreHost(broker, lobby, policy, core_id, config.frontend_timeout)
+    hosts.append(host)
+    broker.start()
+    host.start()
+    metrics.watch_lobby(lobby)
+    metrics_server = None
+    if config.metrics_address is not None:
+        metrics_server = await start_metrics_server(*config.metrics_address, metrics)
+    core = RunningCore(host, broker, lease, lobby, store, metrics_server)
+    core._keeper = asyncio.get_running_loop().create_task(core.keep_lease())
+    print(f"lovelet core {core_id} is running (broker {shown_url(config.broker)})", flush=True)
+    event("core started", core=core_id, broker=shown_url(config.broker), version=VERSION)
+    return core
+
+
+async def serve_core(config: Config) -> int:
+    """The core until SIGTERM or SIGINT (0), or until another core takes the lease (1)."""
+    stop = stop_signals()
+    core = await start_core(config)
+    lost = asyncio.ensure_future(core.lost.wait())
+    await asyncio.wait([asyncio.ensure_future(stop.wait()), lost], return_when="FIRST_COMPLETED")
+    await core.stop(0 if core.lost.is_set() else config.shutdown_grace)
+    return 1 if core.lost.is_set() else 0
+
+
+# --------------------------------------------------------------------------- a front-end
+
+
+@dataclass(eq=False)
+class RunningFrontend:
+    """An SSH server whose sessions attach to the core through the broker."""
+
+    service: SSHService
+    frontend: FrontEnd
+    collector: Collector
+    metrics_server: MetricsServer | None = None
+
+    async def stop(self) -> None:
+        """Close every session (their seats are held on the core), then disconnect."""
+        log_stopping(len(self.service.sessions), 0)
+        await self.service.close(RESTART_MESSAGE)
+        await self.frontend.stop()
+        if self.metrics_server is not None:
+            self.metrics_server.close()
+            await self.metrics_server.wait_closed()
+        self.collector.stop()
+        log_stopped()
+
+
+async def start_frontend(config: Config, metrics: Metrics | None = None) -> RunningFrontend:
+    """Join the broker, wait a little for the core, then listen for SSH on a shared port."""
+    assert config.broker is not None
+    metrics = metrics or Metrics(VERSION)
+    frontend = FrontEnd(config.broker)
+    frontend.start()
+    try:
+        await asyncio.wait_for(frontend.core_found.wait(), CORE_WAIT)
+    except TimeoutError:
+        log.warning("no game core answered within %.0f s; listening anyway", CORE_WAIT)
+    host, port = config.listen_address
+    service = await start_ssh_server(
+        host,
+        port,
+        config.data_dir,
+        ssh_app_factory(frontend),
+        ssh_limits(config),
+        color_system=config.color_system,
+        gatekeeper=frontend,
+        metrics=metrics,
+        bot_factory=ssh_bot_factory(frontend),
+        reuse_port=True,
+    )
+    frontend.closer = lambda nickname, reason: close_session(service, nickname, reason)
+    metrics_server = None
+    if config.metrics_address is not None:
+        metrics_server = await start_metrics_server(*config.metrics_address, metrics)
+    shown_host = "localhost" if host in ("0.0.0.0", "::") else host
+    print(f"lovelet is listening on {host}:{service.port}", flush=True)
+    print(f"host key fingerprint: {service.fingerprint}", flush=True)
+    print(f"connect with: ssh -p {service.port} yourname@{shown_host}", flush=True)
+    event_loop = type(asyncio.get_running_loop()).__module__.split(".")[0]
+    log_started(
+        f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
+    )
+    compat.install_patches()  # rendered lines freed without a cycle collection, shared moves
+    sessions = service.sessions
+    collector = Collector(lambda: sessions.turnover, lambda: len(sessions))
+    collector.start()
+    return RunningFrontend(service, frontend, collector, metrics_server)
+
+
+async def serve_frontend(config: Config) -> int:
+    """A front-end until SIGTERM or SIGINT."""
+    stop = stop_signals()
+    running = await start_frontend(config)
+    await stop.wait()
+    await running.stop()
+    return 0
+
+
+# --------------------------------------------------------------------------- --workers N
+
+
+def free_port(host: str) -> int:
+    """A port nothing listens on now, for front-ends that must all bind the same one."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.bind((host, 0))
+        return probe.getsockname()[1]
+
+
+def child_command(argv: Sequence[str], role: str, *more: str) -> list[str]:
+    """This `lovelet` command line again, as one part."""
+    return [sys.executable, "-m", "server.cli", *argv, "--role", role, *more]
+
+
+PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """In the child, before exec: ask Linux for SIGTERM when the parent dies."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+class Child:
+    """One process of `--workers`, restarted if it dies while the others run."""
+
+    def __init__(self, name: str, command: list[str]) -> None:
+        self.name = name
+        self.command = command
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self) -> None:
+        """Start the process; its output goes to ours. On Linux it gets SIGTERM if this
+        supervisor dies, even by `kill -9` (no core or front-end is left orphaned)."""
+        preexec = _die_with_parent if sys.platform == "linux" else None
+        self.process = await asyncio.create_subprocess_exec(*self.command, preexec_fn=preexec)
+
+    async def run(self, stopping: asyncio.Event) -> None:
+        """Keep the process running until `stopping`."""
+        while not stopping.is_set():
+            await self.start()
+            assert self.process is not None
+            status = await self.process.wait()
+            if stopping.is_set():
+                return
+            log.error("%s exited with status %s; restarting it", self.name, status)
+            await asyncio.sleep(RESTART_DELAY)
+
+    def terminate(self) -> None:
+        """SIGTERM, if it runs."""
+        if self.process is not None and self.process.returncode is None:
+            self.process.send_signal(signal.SIGTERM)
+
+    async def wait(self) -> None:
+        """Until it has exited."""
+        if self.process is not None:
+            await self.process.wait()
+
+
+async def supervise(config: Config, argv: Sequence[str]) -> int:
+    """One core and `config.workers` front-ends on one port, until SIGTERM or SIGINT."""
+    stop = stop_signals()
+    load_or_create_host_key(config.data_dir)  # made once, before the front-ends share it
+    host, port = config.listen_address
+    port = port or free_port(host)
+    listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    core = Child("the core", child_command(argv, "core", "--listen", listen))  # invites
+    frontend = child_command(argv, "frontend", "--listen", listen, "--metrics-listen", "")
+    frontends = [Child(f"front-end {n}", frontend) for n in range(1, config.workers + 1)]
+    stopping = asyncio.Event()
+    runs = [asyncio.ensure_future(child.run(stopping)) for child in (core, *frontends)]
+    await stop.wait()
+    stopping.set()
+    core.terminate()  # the core first: its rounds get shutdown_grace to finish
+    await core.wait()
+    for frontend in frontends:
+        frontend.terminate()
+    await asyncio.gather(*runs)
+    return 0
