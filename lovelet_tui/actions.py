@@ -40,8 +40,10 @@ SCOPES = {
 
 ACTIONS: tuple[KeyAction, ...] = (
     KeyAction("app", "question_mark", "help", "Help", key_display="?"),
-    KeyAction("app", "ctrl+q", "quit", "Quit"),
-    KeyAction("app", "ctrl+t", "next_look", "Colour, monochrome, 16 colours", show=False),
+    KeyAction("app", "ctrl+q", "quit", "Quit", priority=True),  # modal screens too
+    KeyAction(
+        "app", "ctrl+t", "next_look", "Colour, monochrome, 16 colours", show=False, priority=True
+    ),
     KeyAction("lobby", "n", "new_table", "New table"),
     KeyAction("lobby", "j", "join", "Join"),
     KeyAction("lobby", "w", "watch", "Watch"),

@@ -368,3 +368,23 @@ async def test_seats_follow_the_edition_unless_picked() -> None:
         ("ppea", 6),
         ("classic", 4),
     ]
+
+
+async def test_app_keys_work_over_the_modal_boxes_too() -> None:
+    """Help lists Ctrl+Q and Ctrl+T under "Everywhere": the new-table form and the rejoin box
+    (modal screens, which block the app's ordinary bindings) obey them as well."""
+    for box in ("n", "r"):
+        app = served(FakeLink(), "Ana")
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press(box)
+            await pilot.pause()
+            modal = app.screen
+            assert modal.is_modal
+            look = app.look
+            await pilot.press("ctrl+t")
+            await pilot.pause()
+            assert app.look != look and app.screen is modal
+            await pilot.press("ctrl+q")
+            await pilot.pause()
+            assert not app.is_running
