@@ -13,7 +13,7 @@ import pytest
 from protocol import CreateTable, Join, Notice, RejoinSeat, Spectate, Start
 from server.engine import EDITIONS
 from server.lobby import Lobby, LobbySettings, TableSettings, resume_tables
-from server.replay import replayed_events
+from server.services.replay import replayed_events
 from server.store import Store
 from tests.fake_clock import FakeClock
 from tests.lobby_client import Client
@@ -66,12 +66,12 @@ def open_table(
     """Keyed players in the first seats (ana hosts), easy bots after, the game started."""
     ana = server.player("ana")
     ana.send(CreateTable("the table", edition, humans + bots, timer, private=private))
-    server.clock.settle()
+    server.services.clock.settle()
     others = [server.player(name) for name in KEYS[1:humans]]
     for other in others:
         other.send(Join(ana.state.info.code))
     ana.send(Start())
-    server.clock.settle()
+    server.services.clock.settle()
     return [ana, *others]
 
 
@@ -88,7 +88,7 @@ def play_until(
     """Legal choices from whoever decides (the one `prefer` picks, else at random; bots play
     as the clock moves) until `done`."""
     for _ in range(2000):
-        server.clock.settle()
+        server.services.clock.settle()
         if done():
             return
         deciding = [p for p in players if p.my_turn()]
@@ -100,7 +100,7 @@ def play_until(
             for p in players:
                 p.continue_if_between_rounds()
         else:
-            server.clock.next()
+            server.services.clock.next()
     raise AssertionError("the awaited state never came")
 
 
