@@ -66,12 +66,12 @@ def open_table(
     """Keyed players in the first seats (ana hosts), easy bots after, the game started."""
     ana = server.player("ana")
     ana.send(CreateTable("the table", edition, humans + bots, timer, private=private))
-    server.services.clock.settle()
+    server.clock.settle()
     others = [server.player(name) for name in KEYS[1:humans]]
     for other in others:
         other.send(Join(ana.state.info.code))
     ana.send(Start())
-    server.services.clock.settle()
+    server.clock.settle()
     return [ana, *others]
 
 
@@ -88,7 +88,7 @@ def play_until(
     """Legal choices from whoever decides (the one `prefer` picks, else at random; bots play
     as the clock moves) until `done`."""
     for _ in range(2000):
-        server.services.clock.settle()
+        server.clock.settle()
         if done():
             return
         deciding = [p for p in players if p.my_turn()]
@@ -100,7 +100,7 @@ def play_until(
             for p in players:
                 p.continue_if_between_rounds()
         else:
-            server.services.clock.next()
+            server.clock.next()
     raise AssertionError("the awaited state never came")
 
 
