@@ -3,8 +3,8 @@ process, each at its own table with three easy bots, playing random legal moves.
 
 Usage: python benchmarks/botapi.py [--bots 50] [--games 2]
 
-The server runs as `python -m server.cli serve` with `--table-bot-delay 0`, so every frame a
-program waits for is the server's work alone. Each program has its own key and connects from
+The server runs as `python -m server.commands.cli serve` with `--table-bot-delay 0`, so every
+frame a program waits for is the server's work alone. Each program has its own key and connects from
 a loopback address of its own group (127.0.0.2, .3, ..., 4 an address: the server allows 4
 logins in progress from one).
 Reported: server RSS with N programs greeted in the lobby (MB per bot session), act → next
@@ -122,7 +122,14 @@ async def connect(port: int, index: int) -> Program:
 async def run(args: argparse.Namespace) -> None:
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
-        command = [sys.executable, "-m", "server.cli", "serve", "--listen", f"127.0.0.1:{port}"]
+        command = [
+            sys.executable,
+            "-m",
+            "server.commands.cli",
+            "serve",
+            "--listen",
+            f"127.0.0.1:{port}",
+        ]
         command += ["--data-dir", data, "--table-bot-delay", "0", "--log-level", "warning"]
         server = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE)
         try:

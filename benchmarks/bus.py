@@ -26,10 +26,10 @@ from pathlib import Path
 
 from protocol import PROTOCOL_VERSION, Direction, Hello, Stats, StatsRequest, decode, encode
 from server.bus.frontend import FrontEnd
-from server.clock import LoopClock
-from server.cluster import start_core
-from server.config import Config
+from server.commands.cluster import start_core
 from server.lobby import Identity, Lobby
+from server.ops.config import Config
+from server.services.clock import LoopClock
 from server.store import Store
 
 READY = b"Ready to accept connections"

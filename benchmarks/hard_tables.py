@@ -25,9 +25,9 @@ import time
 
 from protocol import BotSpec, CreateTable, Hello, Stand, Start, encode
 from protocol.version import PROTOCOL_VERSION
-from server import bot_pool
-from server.clock import LoopClock
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
+from server.services import bot_pool
+from server.services.clock import LoopClock
 
 TICK = 0.005  # seconds the loop monitor sleeps
 

@@ -35,9 +35,9 @@ from protocol import (
     from_wire,
 )
 from protocol.version import PROTOCOL_VERSION
-from server import bot_pool
-from server.clock import LoopClock
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
+from server.services import bot_pool
+from server.services.clock import LoopClock
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -1,7 +1,7 @@
 """The events of a table's log, as the wire carries them. GENERATED: do not edit.
 
 Generated from `server/engine/event_catalogue.py` (field types and who sees the private ones
-are explained there) by `.venv/bin/python -m server.wire_events`.
+are explained there) by `.venv/bin/python -m server.commands.wire_events`.
 
 `EVENTS`: for each kind, the type of its `seat` and its fields as (name, type, flags):
 "private" (only some seats are sent it), "optional" (may be absent). `WORDS`: the types that

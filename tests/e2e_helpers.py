@@ -22,10 +22,10 @@ from weakref import WeakKeyDictionary
 from sshclient import SSHTerminal
 
 from lovelet_tui.staging import PROMPTS
-from server.config import Config
+from server.commands.serve import RunningServer, start
 from server.engine import Play
 from server.lobby import Lobby, LobbySettings, Table, TableSettings
-from server.serve import RunningServer, start
+from server.ops.config import Config
 from server.ssh import SSHService
 
 GAME_TIMEOUT = 45.0
@@ -47,7 +47,7 @@ _SEATS = re.compile(r"^ (?:▶|›| ) (?:\d )?(\S.*?)\s{2,}(?:.*?)♥(\d+)")
 
 @dataclass(frozen=True, slots=True)
 class Server:
-    """The real server (`server.serve.start`: store, lobby, SSH) on 127.0.0.1."""
+    """The real server (`server.commands.serve.start`: store, lobby, SSH) on 127.0.0.1."""
 
     running: RunningServer
 

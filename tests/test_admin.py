@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.admin import add_admin_parser, admin_command, duration, table
+from server.ops.admin import add_admin_parser, admin_command, duration, table
 from server.store import MOTD, SeatRecord, Store, database_path
 
 ANN = "SHA256:YW5uJ3Mga2V5"

@@ -35,9 +35,9 @@ from protocol import (
 from server.bus.broker import connect
 from server.bus.envelope import CORE_CHANNEL, LEASE_KEY, Kind, pack_batch
 from server.bus.frontend import BACK, NOT_DELIVERED, RESTARTING, FrontEnd, RemoteAttachment
-from server.cluster import RunningCore, start_core
-from server.config import Config
+from server.commands.cluster import RunningCore, start_core
 from server.lobby import Identity, LobbySettings, TableSettings
+from server.ops.config import Config
 
 TIMEOUT = 10.0
 INSTANT = LobbySettings(table=TableSettings(bot_delay=0, round_pause=0, grace=60))

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.collector import Collector
+from server.render.collector import Collector
 
 
 class Node:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.config import (
+from server.ops.config import (
     SETTINGS,
     Config,
     ConfigError,
@@ -526,7 +526,7 @@ def test_the_turn_timer_is_the_lobbys_default_for_new_tables(data_dir: Path) -> 
 
 
 def test_color_systems_match_the_ssh_driver() -> None:
-    from server.config import COLOR_SYSTEMS
+    from server.ops.config import COLOR_SYSTEMS
     from server.ssh.driver import COLOR_SYSTEMS as DRIVER
 
     assert set(COLOR_SYSTEMS) == set(DRIVER)
@@ -534,7 +534,7 @@ def test_color_systems_match_the_ssh_driver() -> None:
 
 def test_protocol_bounds_match() -> None:
     from protocol import registry
-    from server import config
+    from server.ops import config
 
     assert config.MAX_CHAT == registry.MAX_CHAT
     assert config.MAX_MOTD == registry.MAX_MOTD

@@ -1,10 +1,10 @@
-"""docs/configuration.md and docs/self-hosting.md stay in step with server/config.py."""
+"""docs/configuration.md and docs/self-hosting.md stay in step with server/ops/config.py."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from server.config import SETTINGS, configuration_reference
+from server.ops.config import SETTINGS, configuration_reference
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
@@ -12,7 +12,8 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 def test_configuration_md_holds_the_generated_reference() -> None:
     text = (DOCS / "configuration.md").read_text()
     assert configuration_reference() in text, (
-        "regenerate the table in docs/configuration.md from server.config.configuration_reference()"
+        "regenerate the table in docs/configuration.md from "
+        "server.ops.config.configuration_reference()"
     )
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.control import Control, ControlType
 
-from server import cursor_moves
+from server.render import cursor_moves
 
 
 def test_a_move_is_made_once_per_position_with_the_codes_rich_makes() -> None:

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import build_parser
-from server.config import Config, split_host_port
+from server.commands.cli import build_parser
+from server.ops.config import Config, split_host_port
 
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
@@ -231,7 +231,7 @@ def test_compose_file() -> None:
 
 def test_compose_environment_is_valid_config(tmp_path: Path) -> None:
     """The LOVELET_* values set in compose.yaml are accepted by load_config."""
-    from server.config import load_config
+    from server.ops.config import load_config
 
     pairs = re.findall(r"^\s+(LOVELET_[A-Z_]+): \"?([^\"\n]*)\"?$", COMPOSE.read_text(), re.M)
     assert pairs

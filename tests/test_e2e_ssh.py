@@ -38,7 +38,7 @@ from e2e_helpers import (
 from sshclient import SSHTerminal
 
 from server.lobby import TableSettings
-from server.sanitize import clean_name
+from server.services.sanitize import clean_name
 from server.ssh.terminal import NEED_PTY
 
 FAST = TableSettings(bot_delay=0, grace=60, round_pause=60)

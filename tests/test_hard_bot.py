@@ -16,10 +16,10 @@ import pytest
 from protocol import BotSpec, CreateTable, Start
 from server.bots import LEVELS, Budget, HardBot, make_bot
 from server.bots.hard import deal_hidden
-from server.catalogue import catalogue
-from server.clock import LoopClock
 from server.engine import EDITIONS, Game, choice_from_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.services.catalogue import catalogue
+from server.services.clock import LoopClock
 from tests.fake_clock import FakeClock
 from tests.lobby_client import Client
 from tests.test_bots import seat_log

@@ -22,7 +22,7 @@ import textual.app
 from rich.control import Control
 from textual.strip import Strip
 
-from server import cursor_moves, strips
+from server.render import cursor_moves, strips
 from server.ssh import compat
 
 
@@ -59,11 +59,13 @@ SYMBOLS = (
     Symbol(SERVER, "textual.app.App()._driver"),
     Symbol(SERVER, "textual.app.redirect_stdout"),
     Symbol(SERVER, "textual.app.redirect_stderr"),
-    Symbol("server/strips.py", "textual.strip.Strip.divide", ("self", "cuts")),
+    Symbol("server/render/strips.py", "textual.strip.Strip.divide", ("self", "cuts")),
     Symbol(
-        "server/strips.py", "textual.strip.Strip.crop_extend", ("self", "start", "end", "style")
+        "server/render/strips.py",
+        "textual.strip.Strip.crop_extend",
+        ("self", "start", "end", "style"),
     ),
-    Symbol("server/cursor_moves.py", "rich.control.Control.move_to", ("x", "y")),
+    Symbol("server/render/cursor_moves.py", "rich.control.Control.move_to", ("x", "y")),
     Symbol(APP, "textual.widget.Widget._set_dirty", ("self", "regions")),
     Symbol(APP, "textual.messages.Update", ("widget",)),
     Symbol(SUPPORT, "textual.screen.Screen()._compositor.render_update"),

@@ -32,10 +32,10 @@ from protocol import (
 )
 from protocol.version import PROTOCOL_VERSION
 from server.bots import LEVELS
-from server.clock import LoopClock
 from server.engine import EDITIONS
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.lobby import REPLACED
+from server.services.clock import LoopClock
 from tests.fake_clock import FakeClock
 from tests.lobby_client import Client
 

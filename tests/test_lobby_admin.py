@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from protocol import Admin, ErrorReply, Notice, Welcome
-from server.clock import LoopClock
-from server.glue import identity_of
+from server.commands.glue import identity_of
 from server.lobby import Lobby, LobbySettings, Session
-from server.policy import StorePolicy
+from server.ops.policy import StorePolicy
+from server.services.clock import LoopClock
 from server.ssh.info import SessionInfo
 from server.store import MOTD, Store
 from server.store.times import now as utc_now

@@ -18,8 +18,8 @@ from protocol import (
     encode,
     from_wire,
 )
-from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.services.clock import LoopClock
 from tests.lobby_client import Client
 
 VALID_FRAMES = [

@@ -13,9 +13,9 @@ import pytest
 from protocol import BotSpec, CreateTable, Hint, HintRequest, Join, Spectate, Start, Tutorial
 from server.bots.advice import advise
 from server.bots.hard import Budget
-from server.clock import LoopClock
 from server.engine import Game, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.services.clock import LoopClock
 from server.store import Store
 from tests.lobby_client import Client
 from tests.test_bots import deck_with, seat_log

@@ -13,7 +13,7 @@ import pytest
 from protocol import CreateTable, Join, Notice, RejoinSeat, Spectate, Start
 from server.engine import EDITIONS
 from server.lobby import Lobby, LobbySettings, TableSettings, resume_tables
-from server.replay import replayed_events
+from server.services.replay import replayed_events
 from server.store import Store
 from tests.fake_clock import FakeClock
 from tests.lobby_client import Client

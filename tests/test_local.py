@@ -7,7 +7,7 @@ import time
 from textual.pilot import Pilot
 
 from lovelet_tui.app import LoveletApp
-from server.local import local_app
+from server.commands.local import local_app
 from tests.test_lobby import act_message
 
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from server import logs
+from server.ops import logs
 
 
 @pytest.fixture

@@ -10,9 +10,9 @@ import pytest
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
-from server import metrics as metrics_module
-from server.clock import LoopClock
-from server.metrics import Metrics, MetricsServer, refusal_reason, start_metrics_server
+from server.ops import metrics as metrics_module
+from server.ops.metrics import Metrics, MetricsServer, refusal_reason, start_metrics_server
+from server.services.clock import LoopClock
 from server.ssh.limits import ConnectionGate, SSHLimits
 
 
@@ -83,7 +83,7 @@ def test_game_statuses_exist_in_the_table() -> None:
     import inspect
 
     from server.lobby import runner
-    from server.metrics import GAME_STATUSES
+    from server.ops.metrics import GAME_STATUSES
 
     source = inspect.getsource(runner)
     assert all(f'"{status}"' in source for status in GAME_STATUSES)
@@ -107,7 +107,7 @@ def test_refusal_reasons_of_the_connection_gate() -> None:
 
 
 def test_refusal_reasons_of_the_store_policy(tmp_path: Path) -> None:
-    from server.policy import StorePolicy
+    from server.ops.policy import StorePolicy
     from server.store import Store
 
     key = "SHA256:" + "k" * 43

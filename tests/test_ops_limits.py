@@ -1,7 +1,7 @@
 """Bans and limits over real SSH: each refusal tells the person why in one line, is logged
 and counted.
 
-The server runs in-process (`server.serve.start`, the code `lovelet serve` runs) so its log
+The server runs in-process (`server.commands.serve.start`, the code `lovelet serve` runs) so its log
 records and metrics can be read; bans are set with the real `lovelet admin` command, a
 separate process on the same database. Synchronisation is on screens, exit statuses and
 refusals, with timeouts; never on sleeps.
@@ -27,10 +27,10 @@ from e2e_helpers import create_table, screen_text, wait_text
 from ptyterm import LOVELET
 from sshclient import LoginRefused, SSHTerminal
 
-from server.config import Config, Limits
-from server.logs import EVENTS
-from server.metrics import Metrics
-from server.serve import RunningServer, start
+from server.commands.serve import RunningServer, start
+from server.ops.config import Config, Limits
+from server.ops.logs import EVENTS
+from server.ops.metrics import Metrics
 from server.ssh.driver import RESTORE_TERMINAL
 from server.ssh.keys import fingerprint
 
@@ -47,7 +47,7 @@ def key() -> asyncssh.SSHKey:
 
 @pytest.fixture
 def events(caplog: pytest.LogCaptureFixture) -> pytest.LogCaptureFixture:
-    """Captures the structured events the `server.logs` helpers write."""
+    """Captures the structured events the `server.ops.logs` helpers write."""
     caplog.set_level(logging.INFO, logger=EVENTS)
     return caplog
 

@@ -38,8 +38,8 @@ from ptyterm import LOVELET
 from sshclient import SSHTerminal
 
 from lovelet_tui.staging import PROMPTS
+from server.commands.serve import RESTART_MESSAGE
 from server.engine import find_edition
-from server.serve import RESTART_MESSAGE
 from server.ssh.driver import RESTORE_TERMINAL
 from server.store import GameLog, Store, database_path
 

@@ -37,9 +37,9 @@ from sshclient import SSHTerminal
 from test_ops_process import ServerProcess, decide, fast_env, game_logs, until_my_turn
 
 from lovelet_tui.staging import PROMPTS
+from server.commands.serve import RESTART_MESSAGE
 from server.engine import find_edition
-from server.replay import replayed_events
-from server.serve import RESTART_MESSAGE
+from server.services.replay import replayed_events
 from server.ssh.driver import RESTORE_TERMINAL
 from server.store import GameLog, Store, database_path
 

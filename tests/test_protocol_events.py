@@ -25,8 +25,8 @@ from protocol import (
 )
 from protocol import events as wire_copy
 from protocol.registry import EVENT
+from server.commands.wire_events import wire_events as generated
 from server.engine.event_catalogue import EVENTS, WORDS
-from server.wire_events import wire_events as generated
 
 SEATS = tuple(SeatInfo(f"p{i}", None, True) for i in range(8))
 INFO = TableInfo("ABCD", "t", "premium", "p0", SEATS, (), "playing", 90, 0)
@@ -45,7 +45,10 @@ def refusal(event: dict[str, Any]) -> RemoteProtocolError:
 
 
 def test_the_wire_copy_of_the_catalogue_is_current() -> None:
-    """protocol/events.py is regenerated after each catalogue change (server/wire_events.py)."""
+    """protocol/events.py is regenerated after each catalogue change.
+
+    (By server/commands/wire_events.py.)
+    """
     assert generated() == wire_copy.EVENTS
     assert dict(WORDS) == wire_copy.WORDS
     assert list(EVENTS) == list(wire_copy.EVENTS)

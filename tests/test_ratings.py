@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from server.rating import MU, SIGMA, Entrant, rate
+from server.services.rating import MU, SIGMA, Entrant, rate
 from server.store import SeatRecord, Store
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)

@@ -32,10 +32,10 @@ from protocol import (
     from_wire,
 )
 from protocol.version import PROTOCOL_VERSION
-from server.clock import LoopClock
 from server.engine import EDITIONS, Game
 from server.engine.event_catalogue import check_event as catalogue_check
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
+from server.services.clock import LoopClock
 
 GAMES = 1000
 CONFIGS = [(e.id, n) for e in EDITIONS.values() for n in range(e.min_players, e.max_players + 1)]

@@ -23,9 +23,9 @@ from protocol import (
     Stats,
     StatsRequest,
 )
-from server.clock import LoopClock
 from server.engine import Game, choice_to_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.services.clock import LoopClock
 from server.store import SeatRecord, Store
 from tests.lobby_client import Client
 from tests.test_lobby import play_to_the_end

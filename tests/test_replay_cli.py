@@ -14,9 +14,9 @@ from ptyterm import LOVELET, PtyTerminal
 
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import narrate
-from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings
-from server.replay import round_frames
+from server.services.clock import LoopClock
+from server.services.replay import round_frames
 from server.store import Store, database_path
 from tests.lobby_client import Client
 from tests.test_replay_views import ANN, BOB, INSTANT, play_game

@@ -23,8 +23,8 @@ from protocol import (
     Start,
     TableState,
 )
-from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.services.clock import LoopClock
 from server.store import Store
 from tests.lobby_client import Client
 from tests.test_lobby import play_to_the_end

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 from textual.content import Content
 
-from server.sanitize import (
+from server.services.sanitize import (
     Name,
     clean_name,
     clean_text,

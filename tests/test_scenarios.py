@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from server.scenarios import (
+from server.commands.scenarios import (
     ScenarioError,
     parse_scenario,
     run_loaded,

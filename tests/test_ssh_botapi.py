@@ -1,7 +1,7 @@
 """The bot API over real SSH on 127.0.0.1: the example client as a process through a whole
 game, OpenSSH's `ssh -s`, and hostile clients (bad frames, floods, clients that never read).
 
-The server is the real one (`server.serve.start`, or the SSH server and lobby with tighter
+The server is the real one (`server.commands.serve.start`, or the SSH server and lobby with tighter
 output limits); clients are asyncssh or OpenSSH processes speaking length-prefixed msgpack.
 """
 
@@ -26,11 +26,11 @@ from e2e_helpers import GAME_TIMEOUT, Server, running_server
 from test_ops_limits import logged, serving
 
 from protocol import PROTOCOL_VERSION
-from server.clock import LoopClock
-from server.glue import ssh_app_factory, ssh_bot_factory
+from server.commands.glue import ssh_app_factory, ssh_bot_factory
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.lobby import REPLACED
-from server.logs import EVENTS
+from server.ops.logs import EVENTS
+from server.services.clock import LoopClock
 from server.ssh import SSHService, start_ssh_server
 from server.ssh.botapi import OUTPUT_OVERFLOW, OUTPUT_STALLED, TOO_MANY_ERRORS
 from server.ssh.keys import fingerprint

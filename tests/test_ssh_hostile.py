@@ -21,7 +21,7 @@ from e2e_helpers import wait_text
 from sshclient import LoginRefused, SSHTerminal
 from test_ops_limits import logged, serving
 
-from server.logs import EVENTS
+from server.ops.logs import EVENTS
 from server.ssh.auth import FORWARDING_REFUSED
 from server.ssh.limits import ConnectionGate, SSHLimits, address_key
 

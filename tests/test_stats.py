@@ -24,9 +24,9 @@ from protocol import (
 from protocol import (
     Lobby as LobbyMessage,
 )
-from server.clock import LoopClock
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.stats import GUEST_NOTE, NO_STORE_NOTE
+from server.services.clock import LoopClock
 from server.store import SeatRecord, Store
 from tests.lobby_client import Client
 from tests.test_lobby import play_to_the_end

@@ -11,7 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from server import strips
+from server.render import strips
 
 BOLD = Style(bold=True)
 

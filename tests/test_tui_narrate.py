@@ -11,8 +11,8 @@ from test_tui_support import NAMES, new_game
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import PRIVATE_STYLE, SENTENCES, narrate, round_awards
 from protocol.events import EVENTS
+from server.commands.scenarios import load_scenario, play_scenario
 from server.engine import Game, Keep, Play
-from server.scenarios import load_scenario, play_scenario
 
 
 def _log(game: Game, seat: int | None, since: int = 0) -> list[str]:

@@ -33,7 +33,7 @@ from protocol import (
     encode,
 )
 from server.engine import Game, choice_to_dict, find_edition
-from server.replay import round_frames
+from server.services.replay import round_frames
 from server.store import ActionLog, ActionRecord
 
 SIZE = (100, 30)

@@ -75,7 +75,7 @@ from protocol import (
     encode,
 )
 from server.engine import Game, find_edition
-from server.replay import round_frames
+from server.services.replay import round_frames
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("LOVELET_SNAPSHOTS") == "update"

@@ -29,8 +29,8 @@ from protocol import (
     decode,
     encode,
 )
-from server.catalogue import catalogue
 from server.engine import Game, find_edition
+from server.services.catalogue import catalogue
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 

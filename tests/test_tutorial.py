@@ -15,10 +15,10 @@ from ptyterm import LOVELET, PtyTerminal
 from sshclient import SSHTerminal
 
 from protocol import Hint, HintRequest, Spectate, Tutorial
-from server.clock import LoopClock
 from server.engine import choice_to_dict
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.tutorial import BOTS, PLAYER, ROUND_OVER, STEPS
+from server.services.clock import LoopClock
 from tests.test_lobby import act_message, greeted
 
 TIMEOUT = 30.0

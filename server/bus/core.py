@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..lobby import Attachment, Identity, Lobby, Session
-from ..sanitize import with_suffix
+from ..services.sanitize import with_suffix
 from ..ssh.gatekeeper import Admission, Gatekeeper
 from ..ssh.session import taken_notice
 from .broker import Broker, Outbox

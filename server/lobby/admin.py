@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 from protocol import Admin, Notice
 from protocol.registry import MAX_MOTD, MAX_NOTICE
 
-from ..logs import log_admin_action
-from ..sanitize import clean_text
+from ..ops.logs import log_admin_action
+from ..services.sanitize import clean_text
 from ..store import MOTD, Ban, Store
 from ..store.bans import BanKind, IPNetwork, normalise
 from ..store.times import now as utc_now

@@ -11,8 +11,8 @@ from dataclasses import replace
 from protocol import AddBot, CreateTable, Message, TableSummary
 
 from ..engine import find_edition
-from ..metrics import GAME_STATUSES
-from ..sanitize import clean_text
+from ..ops.metrics import GAME_STATUSES
+from ..services.sanitize import clean_text
 from . import tutorial
 from .errors import TableError
 from .hints import HintRule

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from protocol import Message, SeatInfo, TableInfo, TableState, TableSummary
 
-from ..metrics import Metrics
+from ..ops.metrics import Metrics
 from .clock import Clock
 from .runner import GameRunner
 from .seating import Member, Seating

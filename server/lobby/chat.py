@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from protocol import Chat, ChatLine
 
-from ..sanitize import clean_text
+from ..services.sanitize import clean_text
 from .errors import TableError
 from .session import Session
 from .table import Say

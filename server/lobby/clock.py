@@ -1,5 +1,5 @@
 """The lobby's sense of time: what it asks of a clock, so that the edge picks the real one
-(`server.clock.LoopClock`) and tests drive a fake one."""
+(`server.services.clock.LoopClock`) and tests drive a fake one."""
 
 from __future__ import annotations
 

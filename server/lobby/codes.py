@@ -9,7 +9,7 @@ from collections.abc import Callable
 from protocol import RejoinSeat
 from protocol.registry import MAX_CODE
 
-from ..sanitize import clean_text
+from ..services.sanitize import clean_text
 from ..ssh.limits import address_key
 from .board import Board
 from .clock import Clock

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from protocol import PROTOCOL_VERSION, Hello, Notice, Welcome
 
-from ..catalogue import catalogue
+from ..services.catalogue import catalogue
 from .errors import TableError
 from .session import Session
 from .table import Rejoin

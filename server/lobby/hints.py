@@ -10,9 +10,9 @@ from math import ceil
 
 from protocol import ErrorReply, Hint, Message, choice_from_wire
 
-from ..bot_pool import shared_pool
 from ..bots.advice import Advice
 from ..engine import Event
+from ..services.bot_pool import shared_pool
 from .errors import TableError
 from .limits import RateLimit
 from .runner import GameRunner

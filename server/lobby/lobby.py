@@ -38,9 +38,9 @@ from protocol import (
     decode,
 )
 
-from ..config import DEFAULTS
-from ..metrics import Metrics
-from ..sanitize import clean_text
+from ..ops.config import DEFAULTS
+from ..ops.metrics import Metrics
+from ..services.sanitize import clean_text
 from ..store import MOTD, Store
 from .admin import run_admin
 from .board import Board

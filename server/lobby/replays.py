@@ -12,8 +12,8 @@ from __future__ import annotations
 from protocol import Replay, ReplayFrame, ReplayRequest, ReplaySeat
 from protocol.registry import MAX_NAME, MAX_REPLAY_EVENTS, MAX_REPLAY_FRAMES
 
-from ..replay import ReplayError, round_frames
-from ..sanitize import clean_text
+from ..services.replay import ReplayError, round_frames
+from ..services.sanitize import clean_text
 from ..store import GameRecord, Store
 from .errors import TableError
 

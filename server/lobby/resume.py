@@ -1,8 +1,8 @@
 """Tables that survive a restart: at start, every table whose game was in progress when the
 server stopped (killed, crashed, or stopped on purpose) is rebuilt from the store.
 
-The game is replayed with the engine from its seed and actions, as `server.replay` does, and
-checked against the stored log; the table gets back its code, name, settings, seats and
+The game is replayed with the engine from its seed and actions, as `server.services.replay`
+does, and checked against the stored log; the table gets back its code, name, settings, seats and
 host. Every human seat is held for the grace period, awaited: no bot decides for it before
 its turn timer (started afresh) runs out or, without a timer, before the grace does. Then
 the takeover bot plays the seat for whoever did not come back. A player with a key is back
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..engine import Event, Game, choice_from_dict, find_edition
-from ..logs import log_error, log_tables_resumed
-from ..replay import ReplayError
+from ..ops.logs import log_error, log_tables_resumed
+from ..services.replay import ReplayError
 from ..store import EventRecord, GameRecorder, KeptTable
 from ..store.times import now as utc_now
 from .board import Board

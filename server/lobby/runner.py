@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from protocol import Countdown
 
-from ..config import DEFAULTS
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict, choice_to_dict
-from ..logs import log_game_end, log_game_start
-from ..metrics import Metrics
+from ..ops.config import DEFAULTS
+from ..ops.logs import log_game_end, log_game_start
+from ..ops.metrics import Metrics
 from ..store import GameRecorder, GuestRecord, Store, TableRecord
 from .clock import Clock
 from .errors import TableError

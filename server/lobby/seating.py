@@ -9,8 +9,8 @@ from typing import Protocol
 
 from protocol import SeatInfo
 
-from ..bot_pool import shared_pool
 from ..bots import LEVELS, SEARCHING
+from ..services.bot_pool import shared_pool
 from ..store import SeatRecord
 from .clock import Timer
 from .errors import TableError

@@ -16,7 +16,7 @@ from protocol import (
 )
 from protocol.registry import MAX_NAME, MAX_RATING
 
-from ..sanitize import clean_text
+from ..services.sanitize import clean_text
 from ..store import RatingRecord, Store
 from .errors import TableError
 from .session import Identity, Session

@@ -33,7 +33,7 @@ from protocol import (
 )
 
 from ..engine import Edition, Game, choice_from_dict
-from ..logs import log_table_closed
+from ..ops.logs import log_table_closed
 from ..store import TableRecord
 from . import tutorial
 from .broadcast import Broadcaster, Header

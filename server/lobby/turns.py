@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Protocol
 from protocol import Countdown
 from protocol.registry import MAX_TIMER
 
-from ..bot_pool import shared_pool
 from ..bots import SEARCHING, Bot, make_bot
 from ..engine import Event, Game, choice_to_dict
+from ..services.bot_pool import shared_pool
 from .clock import Timer
 from .seating import TAKEOVER_LEVEL, Seating
 

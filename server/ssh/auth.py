@@ -9,8 +9,8 @@ from typing import NoReturn
 
 import asyncssh
 
-from server.logs import log_connect
-from server.sanitize import clean_text, name_from
+from server.ops.logs import log_connect
+from server.services.sanitize import clean_text, name_from
 from server.ssh.botapi import bot_subsystems
 from server.ssh.hooks import on_auth_failure, on_request
 from server.ssh.input import TokenBucket

@@ -30,7 +30,7 @@ from protocol import (
     frame,
 )
 from protocol.registry import MAX_ERROR_MESSAGE, MAX_NOTICE
-from server.logs import Stopwatch, log_disconnect, log_login
+from server.ops.logs import Stopwatch, log_disconnect, log_login
 from server.ssh.info import SessionInfo
 from server.ssh.input import InputPump, TokenBucket
 from server.ssh.session import Login, SessionConfig, name_notice, note_refusal

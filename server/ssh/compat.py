@@ -5,8 +5,8 @@ parser and clock, a full repaint, the app's error hooks, the console's colour de
 guard on the process-wide stdio redirection. They are reached only through the functions
 here, so an upgrade that moves one breaks this module alone, and the upgrade canary
 (tests/test_library_canary.py) says which symbol moved. The render-cost patches
-(`server.strips`, `server.cursor_moves`) are installed and undone through `install_patches` /
-`uninstall_patches`. Textual and Rich are pinned in pyproject.toml.
+(`server.render.strips`, `server.render.cursor_moves`) are installed and undone through
+`install_patches` / `uninstall_patches`. Textual and Rich are pinned in pyproject.toml.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from rich.console import Console
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 
-from server import cursor_moves, strips
+from server.render import cursor_moves, strips
 
 if TYPE_CHECKING:
     from textual.app import App

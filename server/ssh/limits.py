@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from server.config import DEFAULTS
+from server.ops.config import DEFAULTS
 
 _LIMITS = DEFAULTS.limits
 

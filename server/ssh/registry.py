@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
-from server.sanitize import with_suffix
+from server.services.sanitize import with_suffix
 
 
 class Closable(Protocol):

@@ -15,7 +15,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from server.sanitize import clean_text
+from server.services.sanitize import clean_text
 from server.ssh.input import TokenBucket
 
 ACCEPTED_ENV = frozenset({"TERM", "LANG", "NO_COLOR", "COLORTERM"})

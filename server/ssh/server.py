@@ -20,7 +20,7 @@ from server.ssh.registry import SessionRegistry
 from server.ssh.session import AppFactory, LoveletSession, SessionConfig
 
 if TYPE_CHECKING:
-    from server.metrics import Metrics
+    from server.ops.metrics import Metrics
 
 log = logging.getLogger(__name__)
 

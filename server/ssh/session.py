@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 import asyncssh
 
-from server.logs import log_refused
-from server.metrics import refusal_reason
+from server.ops.logs import log_refused
+from server.ops.metrics import refusal_reason
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
 from server.ssh.guard import Guard
@@ -28,7 +28,7 @@ from server.ssh.terminal import Terminal
 if TYPE_CHECKING:
     from textual.app import App
 
-    from server.metrics import Metrics
+    from server.ops.metrics import Metrics
     from server.ssh.botapi import BotFactory
 
 log = logging.getLogger(__name__)

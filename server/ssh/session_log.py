@@ -5,10 +5,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from server.logs import Stopwatch, log_disconnect, log_login
+from server.ops.logs import Stopwatch, log_disconnect, log_login
 
 if TYPE_CHECKING:
-    from server.metrics import Metrics
+    from server.ops.metrics import Metrics
 
 log = logging.getLogger("server.ssh.session")
 """The session's own logger, by the name operators filter on."""

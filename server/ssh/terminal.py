@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from server.sanitize import clean_text
+from server.services.sanitize import clean_text
 from server.ssh.limits import SSHLimits
 
 NEED_PTY = (

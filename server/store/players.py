@@ -7,7 +7,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from ..sanitize import with_suffix
+from ..services.sanitize import with_suffix
 from .db import transaction
 from .times import from_text, to_text
 

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..rating import Entrant, Rating, is_rated, rate
+from ..services.rating import Entrant, Rating, is_rated, rate
 from .db import transaction
 
 

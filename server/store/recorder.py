@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine import Choice, choice_to_dict
-from ..logs import log_error
+from ..ops.logs import log_error
 from .games import SeatRecord
 from .tables import GuestRecord, TableRecord
 

@@ -4,7 +4,7 @@ The protocol may not import the engine, so it holds a generated copy of the cata
 fields and types; tests/test_protocol_events.py fails when the copy is stale. Regenerate
 after changing `server/engine/event_catalogue.py`::
 
-    .venv/bin/python -m server.wire_events
+    .venv/bin/python -m server.commands.wire_events
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ from pathlib import Path
 from pprint import pformat
 from typing import Any
 
-from .engine.event_catalogue import EVENTS, WORDS, EventSpec
+from ..engine.event_catalogue import EVENTS, WORDS, EventSpec
 
-TARGET = Path(__file__).resolve().parent.parent / "protocol" / "events.py"
+TARGET = Path(__file__).resolve().parents[2] / "protocol" / "events.py"
 
 HEADER = '''"""The events of a table's log, as the wire carries them. GENERATED: do not edit.
 
 Generated from `server/engine/event_catalogue.py` (field types and who sees the private ones
-are explained there) by `.venv/bin/python -m server.wire_events`.
+are explained there) by `.venv/bin/python -m server.commands.wire_events`.
 
 `EVENTS`: for each kind, the type of its `seat` and its fields as (name, type, flags):
 "private" (only some seats are sent it), "optional" (may be absent). `WORDS`: the types that

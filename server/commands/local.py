@@ -10,10 +10,10 @@ from lovelet_tui.app import LoveletApp
 from lovelet_tui.colour import look_for
 from protocol import BotSpec, CreateTable, Start, Tutorial, encode
 
-from .clock import LoopClock
+from ..lobby import Identity, Lobby, LobbySettings, TableSettings
+from ..services.clock import LoopClock
+from ..services.sanitize import clean_name
 from .glue import LobbyLink
-from .lobby import Identity, Lobby, LobbySettings, TableSettings
-from .sanitize import clean_name
 
 
 class LocalLink(LobbyLink):

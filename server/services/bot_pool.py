@@ -18,9 +18,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from functools import cache, partial
 from typing import Any
 
-from .bots.advice import Advice, advise
-from .bots.base import make_bot
-from .bots.hard import Budget, HardBot
+from ..bots.advice import Advice, advise
+from ..bots.base import make_bot
+from ..bots.hard import Budget, HardBot
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Textual's `Strip` caches the results of `divide` and `crop_extend` in the strip itself. When the
 result is the strip itself (a line cut at its own end: what the compositor does with most lines
 of every frame), the strip ends up referring to itself, and only a cyclic garbage collection
-frees it. Under the server's paced collector (see `server.collector`), which freezes what
+frees it. Under the server's paced collector (see `server.render.collector`), which freezes what
 survives each second, such strips would wait for the next whole collection: about 4 MB a second
 with 200 players. `install` makes those two methods return the strip itself without caching
 it; every other case runs Textual's own code, so what is drawn does not change.

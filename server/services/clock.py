@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .lobby.clock import Timer
+from ..lobby.clock import Timer
 
 
 @dataclass(eq=False)

@@ -31,11 +31,11 @@ import platformdirs
 from protocol.messages import DEFAULT_TIMER
 from protocol.registry import MAX_CHAT, MAX_MOTD, MAX_TIMER
 
-from .store.players import NameRules
+from ..store.players import NameRules
 
 if TYPE_CHECKING:
-    from .lobby import LobbySettings, TableSettings
-    from .ssh.limits import SSHLimits
+    from ..lobby import LobbySettings, TableSettings
+    from ..ssh.limits import SSHLimits
 
 
 ENV_PREFIX = "LOVELET_"
@@ -876,7 +876,7 @@ def config_init_path(
 
 def ssh_limits(config: Config) -> SSHLimits:
     """The SSH layer's limits; settings not in Config keep SSHLimits' defaults."""
-    from .ssh.limits import SSHLimits
+    from ..ssh.limits import SSHLimits
 
     limits = config.limits
     return SSHLimits(
@@ -909,7 +909,7 @@ def name_rules(config: Config) -> NameRules:
 
 def table_settings(config: Config) -> TableSettings:
     """The tables' timings."""
-    from .lobby import TableSettings
+    from ..lobby import TableSettings
 
     timings = config.table
     return TableSettings(
@@ -926,7 +926,7 @@ def lobby_settings(config: Config) -> LobbySettings:
 
     `limits.sessions_per_identity` is not here: it goes to `StorePolicy`.
     """
-    from .lobby import LobbySettings
+    from ..lobby import LobbySettings
 
     limits = config.limits
     return LobbySettings(

@@ -9,18 +9,18 @@ import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
 
-from .clock import LoopClock
-from .collector import Collector
-from .config import Config, invite_command, lobby_settings, name_rules, ssh_limits
+from ..lobby import Lobby, LobbySettings, resume_tables
+from ..lobby.lobby import CloseSession
+from ..ops.config import Config, invite_command, lobby_settings, name_rules, ssh_limits
+from ..ops.logs import log_started, log_stopped, log_stopping
+from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
+from ..ops.policy import StorePolicy
+from ..render.collector import Collector
+from ..services.clock import LoopClock
+from ..ssh import compat
+from ..ssh.server import SSHService, start_ssh_server
+from ..store import Store
 from .glue import ssh_app_factory, ssh_bot_factory
-from .lobby import Lobby, LobbySettings, resume_tables
-from .lobby.lobby import CloseSession
-from .logs import log_started, log_stopped, log_stopping
-from .metrics import Metrics, MetricsServer, start_metrics_server
-from .policy import StorePolicy
-from .ssh import compat
-from .ssh.server import SSHService, start_ssh_server
-from .store import Store
 
 RESTART_MESSAGE = "The server restarts; reconnect to continue."
 """What everyone is told on SIGTERM, as a notice and again as the connection closes: tables
@@ -116,7 +116,7 @@ def open_lobby(
     """The store and the lobby over it, as the game starts after any stop or crash: the
     tables in play are rebuilt from the store, games that cannot be are recorded as
     abandoned. Shared by `lovelet serve` and the core of
-    `--role core` (server/cluster.py)."""
+    `--role core` (server/commands/cluster.py)."""
     store = Store.open(config.database_path)
     lobby = Lobby(
         settings or lobby_settings(config),

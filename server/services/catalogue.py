@@ -7,8 +7,8 @@ from functools import cache
 
 from protocol import CardInfo, Catalogue, EditionInfo
 
-from .bots import LEVELS
-from .engine import DEFAULT_EDITION, EDITIONS, CardSpec, Edition, Role
+from ..bots import LEVELS
+from ..engine import DEFAULT_EDITION, EDITIONS, CardSpec, Edition, Role
 
 
 @cache

@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from .bots import make_bot
-from .engine import Choice, Game, choice_from_dict, find_edition
+from ..bots import make_bot
+from ..engine import Choice, Game, choice_from_dict, find_edition
 
 
 @dataclass

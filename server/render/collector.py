@@ -10,7 +10,7 @@ a whole collection. It comes from sessions starting (what a new app builds and d
 a moment later) and, above all, ending (a Textual app is full of cycles), so a whole collection
 runs once sessions have started and ended as many times as a quarter of those now running,
 and at least every ten minutes for the rest. (Rendered lines would be a third source; see
-`server.strips`.)
+`server.render.strips`.)
 """
 
 from __future__ import annotations

@@ -19,22 +19,22 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit, urlunsplit
 
-from .bus.broker import Broker, Lease, connect
-from .bus.core import CoreHost
-from .bus.envelope import CORE_CHANNEL, LEASE_KEY
-from .bus.frontend import FrontEnd
-from .collector import Collector
-from .config import Config, invite_command, name_rules, ssh_limits
+from ..bus.broker import Broker, Lease, connect
+from ..bus.core import CoreHost
+from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
+from ..bus.frontend import FrontEnd
+from ..lobby import Lobby, LobbySettings
+from ..ops.config import Config, invite_command, name_rules, ssh_limits
+from ..ops.logs import event, log_started, log_stopped, log_stopping
+from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
+from ..ops.policy import StorePolicy
+from ..render.collector import Collector
+from ..ssh import compat
+from ..ssh.keys import load_or_create_host_key
+from ..ssh.server import SSHService, start_ssh_server
+from ..store import Store
 from .glue import ssh_app_factory, ssh_bot_factory
-from .lobby import Lobby, LobbySettings
-from .logs import event, log_started, log_stopped, log_stopping
-from .metrics import Metrics, MetricsServer, start_metrics_server
-from .policy import StorePolicy
 from .serve import RESTART_MESSAGE, VERSION, close_session, open_lobby, stop_signals
-from .ssh import compat
-from .ssh.keys import load_or_create_host_key
-from .ssh.server import SSHService, start_ssh_server
-from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -239,7 +239,7 @@ def free_port(host: str) -> int:
 
 def child_command(argv: Sequence[str], role: str, *more: str) -> list[str]:
     """This `lovelet` command line again, as one part."""
-    return [sys.executable, "-m", "server.cli", *argv, "--role", role, *more]
+    return [sys.executable, "-m", "server.commands.cli", *argv, "--role", role, *more]
 
 
 PR_SET_PDEATHSIG = 1

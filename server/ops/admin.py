@@ -20,9 +20,9 @@ from pathlib import Path
 
 from protocol.registry import MAX_MOTD
 
-from .sanitize import clean_text
-from .store import MOTD, Ban, SeatRecord, Store, StoreError, database_path
-from .store.times import now as utc_now
+from ..services.sanitize import clean_text
+from ..store import MOTD, Ban, SeatRecord, Store, StoreError, database_path
+from ..store.times import now as utc_now
 
 CELL_MAX = 80
 _DURATION = re.compile(r"(\d+)([mhdw])")

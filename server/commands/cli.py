@@ -11,10 +11,10 @@ from pathlib import Path
 
 import platformdirs
 
-from .admin import add_admin_parser
-from .bots import LEVELS
-from .config import Config, add_config_flags
-from .engine import DEFAULT_EDITION, EDITIONS
+from ..bots import LEVELS
+from ..engine import DEFAULT_EDITION, EDITIONS
+from ..ops.admin import add_admin_parser
+from ..ops.config import Config, add_config_flags
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -39,10 +39,10 @@ def _simulate(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import logging
 
-    from .config import ConfigError, flags_from_args, load_config, unknown_environment
-    from .logs import setup_logging
-    from .ssh.keys import HostKeyError
-    from .store import StoreError
+    from ..ops.config import ConfigError, flags_from_args, load_config, unknown_environment
+    from ..ops.logs import setup_logging
+    from ..ssh.keys import HostKeyError
+    from ..store import StoreError
 
     try:
         config = load_config(flags_from_args(args), os.environ, args.config)
@@ -51,7 +51,7 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     setup_logging(config.log_format, config.log_level)
     for name in unknown_environment(os.environ):
-        logging.getLogger("server.config").warning("ignoring unknown variable %s", name)
+        logging.getLogger("server.ops.config").warning("ignoring unknown variable %s", name)
     problem = _role_problem(config)
     if problem is not None:
         print(f"lovelet serve: {problem}", file=sys.stderr)
@@ -104,7 +104,7 @@ def _event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def _config_init(args: argparse.Namespace) -> int:
-    from .config import ConfigError, config_init_path, write_default_config
+    from ..ops.config import ConfigError, config_init_path, write_default_config
 
     try:
         path = config_init_path(args.path, {"data_dir": args.data_dir}, os.environ)

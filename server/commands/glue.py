@@ -9,10 +9,10 @@ from typing import Protocol
 from lovelet_tui.app import LoveletApp
 from lovelet_tui.colour import Look, look_for
 
-from .lobby import Identity
-from .lobby.session import SendFrame
-from .ssh.botapi import BotFactory
-from .ssh.info import SessionInfo
+from ..lobby import Identity
+from ..lobby.session import SendFrame
+from ..ssh.botapi import BotFactory
+from ..ssh.info import SessionInfo
 
 
 class Attachment(Protocol):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .engine import Choice, Event, Game, choice_from_dict, find_edition
-from .store import ActionLog, ActionRecord
+from ..engine import Choice, Event, Game, choice_from_dict, find_edition
+from ..store import ActionLog, ActionRecord
 
 
 class ReplayError(Exception):

@@ -28,11 +28,11 @@ from protocol import (
     encode,
 )
 
-from .catalogue import catalogue
-from .lobby.errors import TableError
-from .lobby.replays import replay_for
-from .sanitize import clean_name
-from .store import Store, StoreError, database_path
+from ..lobby.errors import TableError
+from ..lobby.replays import replay_for
+from ..services.catalogue import catalogue
+from ..services.sanitize import clean_name
+from ..store import Store, StoreError, database_path
 
 HERE_ONLY = "only the replay is open here"
 
