@@ -64,7 +64,7 @@ def spawn(data_dir: Path) -> ServerProcess:
     log, gc_log = data_dir.parent / f"{data_dir.name}.log", data_dir.parent / "gc.unused"
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     env = {name: value for name, value in env.items() if not name.startswith("LOVELET_")}
-    command = [sys.executable, "-m", "server.commands.cli", "serve"]
+    command = [sys.executable, "-m", "server.cli", "serve"]
     command += ["--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir)]
     old_mask = os.umask(0o022)
     try:

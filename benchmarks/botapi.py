@@ -3,7 +3,7 @@ process, each at its own table with three easy bots, playing random legal moves.
 
 Usage: python benchmarks/botapi.py [--bots 50] [--games 2]
 
-The server runs as `python -m server.commands.cli serve` with `--table-bot-delay 0`, so every
+The server runs as `python -m server.cli serve` with `--table-bot-delay 0`, so every
 frame a program waits for is the server's work alone. Each program has its own key and connects from
 a loopback address of its own group (127.0.0.2, .3, ..., 4 an address: the server allows 4
 logins in progress from one).
@@ -125,7 +125,7 @@ async def run(args: argparse.Namespace) -> None:
         command = [
             sys.executable,
             "-m",
-            "server.commands.cli",
+            "server.cli",
             "serve",
             "--listen",
             f"127.0.0.1:{port}",

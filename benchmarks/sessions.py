@@ -3,7 +3,7 @@
 Usage: python benchmarks/sessions.py [--players 200] [--table-size 4] [--duration 60]
            [--think 2.0] [--pyte-tables 10] [--budget 180] [--workers N [--broker URL]]
 
-The server runs as `python -m server.commands.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so
+The server runs as `python -m server.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so
 its RSS and CPU time come from /proc/<pid>. With `--workers N` it runs as a game core and N
 SSH front-ends joined through Redis (docs/scaling.md): `--broker URL`, or a redis-server
 this script starts on a free loopback port; RSS and CPU are then those of every process of
@@ -215,7 +215,7 @@ def spawn_broker(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 def spawn_server(
     data_dir: Path, players: int, gc_threshold: str = "", workers: int = 0, broker: str = ""
 ) -> ServerProcess:
-    """Start `python -m server.commands.cli serve` on a free loopback port, with the GC monitor;
+    """Start `python -m server.cli serve` on a free loopback port, with the GC monitor;
     with `workers`, a core and that many front-ends through `broker` (or a redis-server of ours)."""
     redis = None
     if workers and not broker:
@@ -236,7 +236,7 @@ def spawn_server(
         "LOVELET_LIMITS_IDLE_TIMEOUT": "0",
     }
     log = data_dir / "server.log"
-    command = [sys.executable, "-m", "server.commands.cli", "serve"]
+    command = [sys.executable, "-m", "server.cli", "serve"]
     command += ["--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir)]
     if workers:
         command += ["--workers", str(workers), "--broker", broker]

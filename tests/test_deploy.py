@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from server.commands.cli import build_parser
+from server.cli import build_parser
 from server.ops.config import Config, split_host_port
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""The entry points: the `lovelet` command (`cli`) and what each subcommand runs.
+"""What each subcommand of the `lovelet` command (`server/cli.py`) runs.
 
 It owns `serve` (lobby behind the SSH server), `cluster` (the same in parts joined by Redis),
 `local` and `local_replay` (the app in your own terminal), `simulate`, `scenarios`, the

@@ -239,7 +239,7 @@ def free_port(host: str) -> int:
 
 def child_command(argv: Sequence[str], role: str, *more: str) -> list[str]:
     """This `lovelet` command line again, as one part."""
-    return [sys.executable, "-m", "server.commands.cli", *argv, "--role", role, *more]
+    return [sys.executable, "-m", "server.cli", *argv, "--role", role, *more]
 
 
 PR_SET_PDEATHSIG = 1

@@ -11,20 +11,20 @@ from pathlib import Path
 
 import platformdirs
 
-from ..bots import LEVELS
-from ..engine import DEFAULT_EDITION, EDITIONS
-from ..ops.admin import add_admin_parser
-from ..ops.config import Config, add_config_flags
+from .bots import LEVELS
+from .engine import DEFAULT_EDITION, EDITIONS
+from .ops.admin import add_admin_parser
+from .ops.config import Config, add_config_flags
 
 
 def _scenario(args: argparse.Namespace) -> int:
-    from .scenarios import scenario_command
+    from .commands.scenarios import scenario_command
 
     return scenario_command(args.files)
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from .simulate import simulate
+    from .commands.simulate import simulate
 
     try:
         EDITIONS[args.edition].check_players(args.players)
@@ -39,10 +39,10 @@ def _simulate(args: argparse.Namespace) -> int:
 def _serve(args: argparse.Namespace) -> int:
     import logging
 
-    from ..ops.config import ConfigError, flags_from_args, load_config, unknown_environment
-    from ..ops.logs import setup_logging
-    from ..ssh.keys import HostKeyError
-    from ..store import StoreError
+    from .ops.config import ConfigError, flags_from_args, load_config, unknown_environment
+    from .ops.logs import setup_logging
+    from .ssh.keys import HostKeyError
+    from .store import StoreError
 
     try:
         config = load_config(flags_from_args(args), os.environ, args.config)
@@ -75,18 +75,18 @@ def _role_problem(config: Config) -> str | None:
 
 async def _run_role(config: Config, argv: Sequence[str]) -> int:
     """The whole server in this process, one part of it, or a core and N front-ends."""
-    from .serve import serve
+    from .commands.serve import serve
 
     if config.role == "core":
-        from .cluster import serve_core
+        from .commands.cluster import serve_core
 
         return await serve_core(config)
     if config.role == "frontend":
-        from .cluster import serve_frontend
+        from .commands.cluster import serve_frontend
 
         return await serve_frontend(config)
     if config.workers:
-        from .cluster import supervise
+        from .commands.cluster import supervise
 
         return await supervise(config, argv)
     await serve(config)
@@ -104,7 +104,7 @@ def _event_loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 
 def _config_init(args: argparse.Namespace) -> int:
-    from ..ops.config import ConfigError, config_init_path, write_default_config
+    from .ops.config import ConfigError, config_init_path, write_default_config
 
     try:
         path = config_init_path(args.path, {"data_dir": args.data_dir}, os.environ)
@@ -117,7 +117,7 @@ def _config_init(args: argparse.Namespace) -> int:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from .local import play
+    from .commands.local import play
 
     try:
         EDITIONS[args.edition].check_players(args.players)
@@ -129,7 +129,7 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from .local_replay import replay_command
+    from .commands.local_replay import replay_command
 
     seat = None if args.seat is None else args.seat - 1
     return replay_command(data_dir(args.data_dir), args.game_id, seat)
