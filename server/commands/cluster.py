@@ -25,16 +25,15 @@ from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
 from ..bus.frontend import FrontEnd
 from ..lobby import Lobby, LobbySettings
 from ..ops.config import Config, invite_command, name_rules, ssh_limits
-from ..ops.logs import event, log_started, log_stopped, log_stopping
+from ..ops.logs import event, log_stopped, log_stopping
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
 from ..ops.policy import StorePolicy
 from ..render.collector import Collector
-from ..ssh import compat
 from ..ssh.keys import load_or_create_host_key
 from ..ssh.server import SSHService, start_ssh_server
 from ..store import Store
 from .glue import ssh_app_factory, ssh_bot_factory
-from .serve import RESTART_MESSAGE, VERSION, close_session, open_lobby, stop_signals
+from .serve import RESTART_MESSAGE, VERSION, close_session, go_live, open_lobby, stop_signals
 
 log = logging.getLogger(__name__)
 
@@ -199,21 +198,7 @@ async def start_frontend(config: Config, metrics: Metrics | None = None) -> Runn
         reuse_port=True,
     )
     frontend.closer = lambda nickname, reason: close_session(service, nickname, reason)
-    metrics_server = None
-    if config.metrics_address is not None:
-        metrics_server = await start_metrics_server(*config.metrics_address, metrics)
-    shown_host = "localhost" if host in ("0.0.0.0", "::") else host
-    print(f"lovelet is listening on {host}:{service.port}", flush=True)
-    print(f"host key fingerprint: {service.fingerprint}", flush=True)
-    print(f"connect with: ssh -p {service.port} yourname@{shown_host}", flush=True)
-    event_loop = type(asyncio.get_running_loop()).__module__.split(".")[0]
-    log_started(
-        f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
-    )
-    compat.install_patches()  # rendered lines freed without a cycle collection, shared moves
-    sessions = service.sessions
-    collector = Collector(lambda: sessions.turnover, lambda: len(sessions))
-    collector.start()
+    metrics_server, collector = await go_live(config, host, service, metrics)
     return RunningFrontend(service, frontend, collector, metrics_server)
 
 

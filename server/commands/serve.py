@@ -92,6 +92,16 @@ async def start(
     invite = invite_command(config, service.port)  # the port is known once bound
     lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
     metrics.watch_lobby(lobby)
+    metrics_server, collector = await go_live(config, host, service, metrics)
+    return RunningServer(service, lobby, store, collector, metrics_server)
+
+
+async def go_live(
+    config: Config, host: str, service: SSHService, metrics: Metrics
+) -> tuple[MetricsServer | None, Collector]:
+    """The SSH service is bound: serve metrics, say where to connect, log the start, and
+    start the render patches and the paced collector. Returns the metrics server (if any)
+    and the collector."""
     metrics_server = None
     if config.metrics_address is not None:
         metrics_server = await start_metrics_server(*config.metrics_address, metrics)
@@ -107,7 +117,7 @@ async def start(
     sessions = service.sessions
     collector = Collector(lambda: sessions.turnover, lambda: len(sessions))  # see its module
     collector.start()
-    return RunningServer(service, lobby, store, collector, metrics_server)
+    return metrics_server, collector
 
 
 def open_lobby(
