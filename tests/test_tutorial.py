@@ -64,7 +64,9 @@ async def test_lovelet_play_tutorial_guides_the_scripted_round_then_free_play() 
     command = [LOVELET, "play", "--tutorial", "--bot-delay", "0"]
     async with PtyTerminal.spawn(command, size=(80, 24)) as term:
         await play_scripted_round(term)
-        await term.wait_for(lambda: "You won the round" in screen_text(term), "the end", TIMEOUT)
+        await term.wait_for(lambda: "n Next round" in screen_text(term), "the end", TIMEOUT)
+        # the whole frame has arrived (the key bar is drawn last): the guide and the log
+        assert "You won the round" in screen_text(term)
         assert "Bo's Prince" in screen_text(term)  # the log: the Baron beat it
         await term.send_keys("n")
         await term.wait_for(lambda: "Free play" in screen_text(term), "free play", TIMEOUT)
