@@ -36,7 +36,7 @@ from server.ssh.keys import fingerprint
 
 ROOT = Path(__file__).resolve().parent.parent
 RETRY_TIMEOUT = 5.0
-IDLE = 2.5
+IDLE = 5.0  # long enough for a login and a table made by keys on a loaded machine
 """Seconds idle in the lobby before disconnection: more than creating a table takes."""
 
 
