@@ -10,6 +10,7 @@ from textual.filter import LineFilter
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.colour import ANSI_THEME, Look, look_filters
+from lovelet_tui.compat import SharedStylesheet
 from lovelet_tui.editions import NO_CATALOGUE
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
@@ -78,7 +79,7 @@ class LoveletApp(App[None]):
         self.look = look
         self.no_color = look is Look.MONOCHROME  # Textual's flag: `App:nocolor` in CSS
         self.set_reactive(App.theme, self._theme_of(look))
-        self.stylesheet.set_variables(self.get_css_variables())  # read before the theme was set
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # after the theme
         self.link = link
         self.player_name = name
         self.catalogue: Catalogue = NO_CATALOGUE  # the server's editions and bot levels
