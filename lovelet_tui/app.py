@@ -7,9 +7,11 @@ from typing import ClassVar
 
 from textual.app import App
 from textual.filter import LineFilter
+from textual.widget import AwaitMount
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.colour import ANSI_THEME, Look, look_filters
+from lovelet_tui.compat import SharedStylesheet
 from lovelet_tui.editions import NO_CATALOGUE
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
@@ -49,17 +51,18 @@ from protocol import (
 )
 
 GUEST_NAME = "guest"  # sent in `hello` when the app was given no name
+WIDE, TALL = "-wide", "-tall"  # a screen's classes at MIN_WIDTH, MIN_HEIGHT and above
 
 
 class LoveletApp(App[None]):
     """One player's session. The server side calls `deliver` with each frame for it."""
 
     TITLE = "lovelet"
-    CSS_PATH = "app.tcss"
+    CSS_PATH: ClassVar = ["app.tcss", "screens/lobby.tcss"]  # the lobby is the default screen
     BINDINGS = bindings("app")
     ENABLE_COMMAND_PALETTE = False
-    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (MIN_WIDTH, "-wide")]
-    VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, "-tall")]
+    HORIZONTAL_BREAKPOINTS: ClassVar = [(0, "-narrow"), (MIN_WIDTH, WIDE)]
+    VERTICAL_BREAKPOINTS: ClassVar = [(0, "-short"), (MIN_HEIGHT, TALL)]
 
     def __init__(
         self,
@@ -78,7 +81,7 @@ class LoveletApp(App[None]):
         self.look = look
         self.no_color = look is Look.MONOCHROME  # Textual's flag: `App:nocolor` in CSS
         self.set_reactive(App.theme, self._theme_of(look))
-        self.stylesheet.set_variables(self.get_css_variables())  # read before the theme was set
+        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # after the theme
         self.link = link
         self.player_name = name
         self.catalogue: Catalogue = NO_CATALOGUE  # the server's editions and bot levels
@@ -98,8 +101,18 @@ class LoveletApp(App[None]):
             return
         self.post_message(Arrived(message))
 
-    def on_mount(self) -> None:
-        self.push_screen(self.lobby)
+    def get_default_screen(self) -> LobbyScreen:
+        """The lobby: the first screen, under every other (Textual loads no CSS of its own
+        for it, hence the app's `CSS_PATH`). In a terminal big enough it starts with the
+        classes its breakpoints give it, so the first resize does not style it all again (in
+        one too small, Textual hides the table the lobby focuses, which then loses the focus)."""
+        width, height = self.size
+        if width >= MIN_WIDTH and height >= MIN_HEIGHT:
+            self.lobby.add_class(WIDE, TALL, update=False)
+        return self.lobby
+
+    async def on_mount(self) -> None:
+        await AwaitMount(self, [self.lobby])  # composed in its own task: ready for `welcome`
         self.send(Hello(PROTOCOL_VERSION, self.player_name or GUEST_NAME))
         if self.opening is not None:
             seat = self.opening.seat

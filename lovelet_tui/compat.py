@@ -1,15 +1,27 @@
 """Every use of Textual's internals in the app, in one place.
 
 `Rows` widgets repaint changed rows without a trip through their own message loop, which
-Textual offers no public API for. An upgrade that moves what this relies on breaks this module
-alone, and the upgrade canary (tests/test_library_canary.py) says which symbol moved.
+Textual offers no public API for. `SharedStylesheet` parses each CSS source once per process,
+not once per app. An upgrade that moves what this relies on breaks this module alone, and the
+upgrade canary (tests/test_library_canary.py) says which symbol moved.
 """
 
 from __future__ import annotations
 
 from textual import messages
+from textual.cache import LRUCache
+from textual.css.model import RuleSet
+from textual.css.stylesheet import Stylesheet
+from textual.css.types import CSSLocation
 from textual.geometry import Region
 from textual.widget import Widget
+
+ParseKey = tuple[str, CSSLocation, bool, int, str]
+"""What `Stylesheet._parse_rules` parses: css, where it was read from, whether it is a
+widget's default CSS, its tie breaker and its scope."""
+
+_PARSED: LRUCache[tuple[tuple[str, str], ...], dict[ParseKey, list[RuleSet]]] = LRUCache(8)
+"""Parsed rules by CSS variables (one set per theme in use), then by what was parsed."""
 
 
 def repaint_regions(widget: Widget, regions: list[Region]) -> None:
@@ -17,3 +29,53 @@ def repaint_regions(widget: Widget, regions: list[Region]) -> None:
     the next update (what `refresh` does, minus a wake-up of the widget's own loop)."""
     widget._set_dirty(*regions)
     widget.screen.post_message(messages.Update(widget))
+
+
+class SharedStylesheet(Stylesheet):
+    """A `Stylesheet` that shares its parsed rules with every other one in the process that
+    has the same CSS variables: an app parses no CSS another app parsed before it.
+
+    Rules are only read once parsed (Textual already shares them between the nodes of an app
+    and between an app's own parses), so apps can share them too."""
+
+    def __init__(self, *, variables: dict[str, str] | None = None) -> None:
+        super().__init__(variables=variables)
+        self.parsed = parsed_for(variables or {})
+
+    def set_variables(self, variables: dict[str, str]) -> None:
+        """New variables (a new theme): rules parsed with these."""
+        super().set_variables(variables)
+        self.parsed = parsed_for(variables)
+
+    def _parse_rules(
+        self,
+        css: str,
+        read_from: CSSLocation,
+        is_default_rules: bool = False,
+        tie_breaker: int = 0,
+        scope: str = "",
+    ) -> list[RuleSet]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope)
+        rules = self.parsed.get(key)
+        if rules is None:
+            rules = super()._parse_rules(css, read_from, is_default_rules, tie_breaker, scope)
+            self.parsed[key] = rules
+        return rules
+
+    def reparse(self) -> None:
+        """Parse every source again with the current variables, through the shared rules.
+
+        `Stylesheet.reparse` does the same in a fresh stylesheet of its own class (which
+        would parse everything again); `parse` also leaves the rules as they were on an error.
+        """
+        self.parse()
+
+
+def parsed_for(variables: dict[str, str]) -> dict[ParseKey, list[RuleSet]]:
+    """The process's rules parsed with `variables`."""
+    key = tuple(sorted(variables.items()))
+    parsed = _PARSED.get(key)
+    if parsed is None:
+        parsed = {}
+        _PARSED[key] = parsed
+    return parsed

@@ -68,6 +68,11 @@ SYMBOLS = (
     Symbol("server/render/cursor_moves.py", "rich.control.Control.move_to", ("x", "y")),
     Symbol(APP, "textual.widget.Widget._set_dirty", ("self", "regions")),
     Symbol(APP, "textual.messages.Update", ("widget",)),
+    Symbol(
+        APP,
+        "textual.css.stylesheet.Stylesheet._parse_rules",
+        ("self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"),
+    ),
     Symbol(SUPPORT, "textual.screen.Screen()._compositor.render_update"),
     Symbol(SUPPORT, "textual.app.App()._background_screens"),
 )

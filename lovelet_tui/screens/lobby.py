@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.screen import Screen
@@ -50,7 +51,6 @@ FIXED_WIDTHS = {
 class LobbyScreen(Screen[None]):
     """The first screen; the app fills it from `welcome`, `lobby` and lobby chat messages."""
 
-    CSS_PATH = "lobby.tcss"
     BINDINGS = bindings("lobby")
     AUTO_FOCUS = "#tables"
 
@@ -62,6 +62,7 @@ class LobbyScreen(Screen[None]):
         self.timer: int | None = DEFAULT_TIMER  # the server's default turn timer for new tables
         self.tables: tuple[TableSummary, ...] | None = None  # what the table list shows
         self.columns: list[ColumnKey] = []
+        self.resumed = False  # shown once already
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -74,6 +75,13 @@ class LobbyScreen(Screen[None]):
             yield LogView(id="chat", max_lines=200)
             yield ChatInput()
         yield KeyBar()
+
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """The first resume comes right after the lobby (the default screen) was composed and
+        styled: Textual would style every widget again, for nothing."""
+        if not self.resumed:
+            event.refresh_styles = False
+            self.resumed = True
 
     def on_mount(self) -> None:
         self.query_one("#welcome", TextRows).show(Text("lovelet · connecting…"))

@@ -130,7 +130,6 @@ class SSHDriver(Driver):
         self._session_app = app  # kept here, not read back from the base class's attributes
         self._event_loop = asyncio.get_running_loop()
         self._wants_mouse = mouse
-        self._client_size = size
         self._channel: Channel | None = channel
         self._hard_limit = hard_limit
         self._stall_timeout = stall_timeout
@@ -238,12 +237,12 @@ class SSHDriver(Driver):
     # Application mode
 
     def start_application_mode(self) -> None:
-        """Switch the client's terminal to full-screen app mode and report its size."""
+        """Switch the client's terminal to full-screen app mode. Its size is the one the app
+        was started with (and later changes come through `resize`): a resize to the same size
+        here would only have the app lay out and draw its first screen twice."""
         mouse = MOUSE_ON if self._wants_mouse else ""
         self._send(ENTER_APP_MODE + mouse + SYNC_OUTPUT_QUERY)
         self._app_mode = True
-        if self._client_size is not None:
-            self.resize(*self._client_size)
         self._pump.attach(self._consume)
 
     def stop_application_mode(self) -> None:
@@ -309,7 +308,6 @@ class SSHDriver(Driver):
 
     def resize(self, width: int, height: int) -> None:
         """The client's terminal changed size (already clamped by the caller)."""
-        self._client_size = (width, height)
         size = Size(width, height)
         self.send_message(events.Resize(size, size))
 
