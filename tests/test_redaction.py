@@ -149,26 +149,29 @@ async def run_table(lobby: Lobby, edition: str, players: int, games: int, rng: r
     return sum(r.frames for r in [host, *humans])
 
 
-PER_CONFIG = -(-GAMES // len(CONFIGS))
+TABLES_PER_CONFIG = 2
+"""Tables (each its own test) for each edition and player count: short tests, which the two
+workers share evenly (a whole edition in one test made one worker run alone at the end)."""
+PER_TABLE = -(-GAMES // (len(CONFIGS) * TABLES_PER_CONFIG))
 """Games at each table: at least GAMES in all, over every edition and player count."""
+TABLES = [(e, n, t) for e, n in CONFIGS for t in range(TABLES_PER_CONFIG)]
 
 
-@pytest.mark.parametrize("edition", list(EDITIONS))
-async def test_no_frame_leaks_across_a_thousand_games(edition: str) -> None:
-    """One edition's share of the thousand games (one test each, for parallel runs)."""
+@pytest.mark.parametrize(("edition", "players", "table"), TABLES)
+async def test_no_frame_leaks_across_a_thousand_games(
+    edition: str, players: int, table: int
+) -> None:
+    """One table's share of the thousand games."""
     lobby = Lobby(
         LobbySettings(table=TableSettings(bot_delay=0, grace=60, round_pause=0)), clock=LoopClock()
     )
-    rng = random.Random(f"2024-{edition}")
-    tables = [players for config, players in CONFIGS if config == edition]
-    frames = 0
-    for players in tables:
-        frames += await run_table(lobby, edition, players, PER_CONFIG, rng)
-    assert frames > len(tables) * PER_CONFIG * 20
+    rng = random.Random(f"2024-{edition}-{players}-{table}")
+    frames = await run_table(lobby, edition, players, PER_TABLE, rng)
+    assert frames > PER_TABLE * 20
 
 
 def test_the_editions_play_a_thousand_games_in_all() -> None:
-    assert len(CONFIGS) * PER_CONFIG >= GAMES
+    assert len(TABLES) * PER_TABLE >= GAMES
 
 
 def test_the_checker_catches_a_leak() -> None:
