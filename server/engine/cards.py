@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import count
 from typing import Final
 
 
@@ -61,8 +60,6 @@ CHOOSES_BY_ROLE: dict[str, str] = {
 
 GUESSING_ROLES = frozenset({Role.GUARD, Role.BISHOP})
 
-_SERIALS = count()  # each card kind's `serial`, in the order they are made
-
 
 @dataclass(frozen=True, slots=True, eq=False)
 class CardSpec:
@@ -77,13 +74,11 @@ class CardSpec:
     chooses: str = field(init=False)  # a Chooses constant: which players its effect chooses
     choosing: bool = field(init=False)  # whether its effect chooses any player
     guesses: bool = field(init=False)  # whether playing it names a card or number
-    serial: int = field(init=False)  # unique among all card kinds: a small int for memo keys
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "chooses", CHOOSES_BY_ROLE.get(self.role, Chooses.NOBODY))
         object.__setattr__(self, "choosing", self.chooses != Chooses.NOBODY)
         object.__setattr__(self, "guesses", self.role in GUESSING_ROLES)
-        object.__setattr__(self, "serial", next(_SERIALS))
 
     def __repr__(self) -> str:
         return f"<{self.id}>"

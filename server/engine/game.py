@@ -49,7 +49,9 @@ class Game:
             raise SetupError(f"tokens lists {len(self.tokens)} seats for {players} players")
         self.record = record
         self.roles = edition.roles
-        self.offers: dict[int, legal.Offer] = edition.plays_memo[players]  # see legal.play_offer
+        self.offers: dict[legal.OfferKey, legal.Offer] = edition.plays_memo[
+            players
+        ]  # see legal.play_offer
         self._after = (*range(1, players), 0)  # the seat after each seat
         self._spies = frozenset(c for c in edition.cards if c.role == Role.SPY)
         self._spy_id = next((c.id for c in self._spies), "")
@@ -195,8 +197,7 @@ class Game:
         hand.append(card)
         if self.record:
             self.events.append(Event("draw", seat, {}, {"card": card.id}, (seat,)))
-        marked = -1 if self.marked is None else self.marked
-        key = legal.offer_key(hand[0], card, seat, self.unchoosable, marked)
+        key = (hand[0], card, seat, self.unchoosable, self.marked)
         offer = self.offers.get(key)  # see legal.play_offer
         if offer is None:
             offer = legal.play_offer(self, seat)
@@ -247,6 +248,17 @@ class Game:
             while not alive[turn]:
                 turn = after[turn]
             self._begin_turn(turn)
+
+    def play_randomly(self, rng: random.Random) -> None:
+        """Play the round on to its end, each decision a uniformly random legal choice: the
+        one at `int(rng.random() * len(choices))`, as a caller's loop of `act` would pick it
+        (a random playout: the engine benchmark's, or a search's)."""
+        uniform = rng.random
+        while not self.round_over:
+            decision = self.pending
+            assert decision is not None  # a round in play has a decision pending
+            seat, _, choices = decision
+            self.act(seat, choices[int(uniform() * len(choices))])
 
     def _in_order(self, play: Play) -> legal.Step | None:
         """The step of `play` with its two players in seat order, as the legal plays list

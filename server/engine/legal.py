@@ -28,24 +28,17 @@ MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
 Step = tuple[CardSpec, Effect, tuple[int, ...], str | int | None]  # card, effect, targets, guess
 Steps = dict[Choice, Step]  # legal plays in order, each with what playing it takes
 Offer = tuple[Decision, Steps, Steps]  # a play decision; the steps of one card's plays, the other's
-
-
-def offer_key(first: CardSpec, second: CardSpec, seat: int, unchoosable: int, marked: int) -> int:
-    """The memo key of a play decision (see `play_offer`): the hand, the seat, who may be chosen
-    and the Sycophant's mark (-1: none), packed in one int, which hashes far faster than a tuple.
-    Holds for up to 1024 card kinds and 8 players."""
-    return (((first.serial << 10 | second.serial) << 3 | seat) << 8 | unchoosable) << 4 | marked + 1
+OfferKey = tuple[CardSpec, CardSpec, int, int, int | None]  # hand, seat, unchoosable, marked
 
 
 def play_offer(game: Game, seat: int) -> Offer:
     """The pending play decision of `seat`'s turn: every legal whole play (card, targets, guess).
 
-    Memoised per edition and player count by `offer_key` (see `Game._begin_turn`), since the
-    same few situations recur in every round.
+    Memoised per edition and player count by hand, seat, who may be chosen and the Sycophant's
+    mark (see `Game._begin_turn`), since the same few situations recur in every round.
     """
     first, second = game.hands[seat]
-    marked = -1 if game.marked is None else game.marked
-    key = offer_key(first, second, seat, game.unchoosable, marked)
+    key = (first, second, seat, game.unchoosable, game.marked)
     memo = game.offers
     found = memo.get(key)
     if found is None:
