@@ -49,10 +49,9 @@ class Game:
             raise SetupError(f"tokens lists {len(self.tokens)} seats for {players} players")
         self.record = record
         self.roles = edition.roles
-        self.offers: dict[legal.OfferKey, legal.Offer] = edition.plays_memo[
-            players
-        ]  # see legal.play_offer
-        self._after = (*range(1, players), 0)  # the seat after each seat
+        # the memo of play decisions for this many players (see legal.play_offer)
+        self.offers: dict[legal.OfferKey, legal.Offer] = edition.plays_memo[players]
+        self._after = [*range(1, players), 0]  # the seat after each seat
         self._spies = frozenset(c for c in edition.cards if c.role == Role.SPY)
         self._spy_id = next((c.id for c in self._spies), "")
         # whether the edition has these cards, whose rules the inner loop would check in vain
@@ -222,7 +221,9 @@ class Game:
             self.pending = None
             card, effect, targets, guess = step
             hand = self.hands[seat]
-            hand.pop(hand[0] is not card)  # the played one of the two cards held
+            last = hand.pop()  # of the two cards held, the one not played stays
+            if last is not card:  # the first was played
+                hand[0] = last
             self.discards[seat].append(card)
             if self.record:
                 public = {"card": card.id, "targets": targets, "guess": guess}
@@ -258,7 +259,8 @@ class Game:
             decision = self.pending
             assert decision is not None  # a round in play has a decision pending
             seat, _, choices = decision
-            self.act(seat, choices[int(uniform() * len(choices))])
+            draw: float = uniform()
+            self.act(seat, choices[int(draw * float(len(choices)))])
 
     def _in_order(self, play: Play) -> legal.Step | None:
         """The step of `play` with its two players in seat order, as the legal plays list
@@ -445,7 +447,7 @@ class Game:
                 tokens=list(self.tokens),
                 next_start=self.next_start,
             )
-        if max(self.tokens) >= self.target:
+        if any(tokens >= self.target for tokens in self.tokens):
             self._end_game(mid_round=False)
 
     def _bonus_awards(self, winners: list[int]) -> list[tuple[int, str]]:
