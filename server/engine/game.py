@@ -208,7 +208,9 @@ class Game:
         if decision is None:
             raise IllegalAction("no_decision", "no decision is pending")
         try:  # a lookup or two find a legal play and what playing it takes
-            step = self._steps.get(choice) or self._more_steps.get(choice)
+            step = self._steps.get(choice)
+            if step is None:
+                step = self._more_steps.get(choice)
             if step is None and type(choice) is Play and len(choice.targets) == 2:
                 step = self._in_order(choice)
         except TypeError:  # unhashable, so not a choice
@@ -243,9 +245,9 @@ class Game:
         else:
             after = self._after
             alive = self.alive
-            turn = self.turn
-            assert turn is not None  # a turn is being played
-            turn = after[turn]
+            ending = self.turn
+            assert ending is not None  # a turn is being played
+            turn = after[ending]
             while not alive[turn]:
                 turn = after[turn]
             self._begin_turn(turn)
