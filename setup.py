@@ -1,9 +1,9 @@
 """Build hook: the rules engine compiled with mypyc when asked, else pure Python (the default).
 
 `LOVELET_COMPILE=1 pip install --no-build-isolation .` (with `mypy` and a C compiler present)
-builds the engine's inner-loop modules as C extensions, about 1.6 times as fast in playouts; any
-other install, editable ones included, stays pure Python and needs no compiler. See
-docs/self-hosting.md.
+builds the engine's inner-loop modules as C extensions, about twice as fast in playouts (see
+docs/engine.md, Speed); any other install, editable ones included, stays pure Python and needs
+no compiler. See docs/self-hosting.md.
 """
 
 import os

@@ -6,13 +6,15 @@ Target: >= 20,000 rounds/s for 2019 with 4 players on one core.
 The first line says whether the engine runs compiled (mypyc, see setup.py) or pure Python.
 
 `--anchor BINARY` also runs a C++ engine side by side, for classic with 4 players, and prints
-our share of its speed. The anchor is jthemphill/love-letter (C++, classic rules), built outside
-this repository: its Round, PublicInfo, Random and RandomBot sources with `g++ -O2`, and a
-driver of your own that, for about `argv[1]` seconds of CPU time, plays rounds of 4 players as
-its Server::round does (a Round from one shuffled deck, a RandomBot per seat, each turn
-startTurn, makeChoice, completeTurn until isOver, the winner starting the next round) and prints
-"<N> rounds/s" on its first line. The figures vary with the machine's load (CPU time, not wall
-time, is measured): compare only figures taken in the same run.
+our share of its speed: with this script's loop picking each choice and calling `Game.act`, and
+with `Game.play_randomly` picking them inside the engine (compiled with it, if it is). The
+anchor is jthemphill/love-letter (C++, classic rules), built outside this repository: its Round,
+PublicInfo, Random and RandomBot sources with `g++ -O2`, and a driver of your own that, for
+about `argv[1]` seconds of CPU time, plays rounds of 4 players as its Server::round does (a
+Round from one shuffled deck, a RandomBot per seat, each turn startTurn, makeChoice,
+completeTurn until isOver, the winner starting the next round) and prints "<N> rounds/s" on its
+first line. The figures vary with the machine's load (CPU time, not wall time, is measured):
+compare only figures taken in the same run.
 """
 
 from __future__ import annotations
@@ -26,8 +28,13 @@ import time
 from server.engine import EDITIONS, Game, find_edition, game
 
 
-def playout_rounds(edition_id: str, players: int, seconds: float, seed: int = 1) -> float:
-    """Play random rounds for about `seconds` of CPU time; return rounds per CPU second."""
+def playout_rounds(
+    edition_id: str, players: int, seconds: float, seed: int = 1, in_engine: bool = False
+) -> float:
+    """Play random rounds for about `seconds` of CPU time; return rounds per CPU second.
+
+    Each decision is a uniformly random legal choice, picked by this loop and applied with
+    `Game.act`, or (`in_engine`) picked alike by `Game.play_randomly`: the same games."""
     rng = random.Random(seed)
     edition = find_edition(edition_id)
     uniform = rng.random
@@ -40,6 +47,9 @@ def playout_rounds(edition_id: str, players: int, seconds: float, seed: int = 1)
             if game.game_over:
                 game = Game(edition, players, rng, record=False)
             game.start_round()
+            if in_engine:
+                game.play_randomly(rng)
+                continue
             act = game.act
             while not game.round_over:
                 pending = game.pending
@@ -71,11 +81,13 @@ def main() -> None:
     print(f"engine: {'compiled (mypyc)' if compiled else 'pure Python'}")
     if args.anchor:
         ours = playout_rounds("classic", 4, args.seconds)
+        in_engine = playout_rounds("classic", 4, args.seconds, in_engine=True)
         theirs = anchor_rounds(args.anchor, args.seconds)
-        print(
-            f"classic  4 players: {ours:10,.0f} rounds/s, C++ anchor {theirs:10,.0f}: "
-            f"{ours / theirs:.3f}x"
-        )
+        for how, rate in (("act loop", ours), ("play_randomly", in_engine)):
+            print(
+                f"classic  4 players, {how:13}: {rate:10,.0f} rounds/s, "
+                f"C++ anchor {theirs:10,.0f}: {rate / theirs:.3f}x"
+            )
         return
     for edition in EDITIONS.values():
         if args.edition and edition.id != args.edition:

@@ -155,3 +155,22 @@ def test_views_are_plain_data_and_hide_other_hands() -> None:
     assert game.view(0)["choices"]
     assert game.view(None)["hand"] == []
     assert all("hand" not in seat for seat in view["seats"])
+
+
+@pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
+def test_play_randomly_plays_as_a_loop_of_act_picking_alike(edition_id: str, players: int) -> None:
+    """`Game.play_randomly` makes the choices a caller's loop would, index by index."""
+    edition = find_edition(edition_id)
+    by_engine, by_caller = (Game(edition, players, random.Random(7)) for _ in range(2))
+    for _ in range(6):
+        if by_caller.game_over:
+            break
+        by_engine.start_round()
+        by_engine.play_randomly(by_engine.rng)
+        by_caller.start_round()
+        while not by_caller.round_over:
+            seat, _, choices = by_caller.pending
+            by_caller.act(seat, choices[int(by_caller.rng.random() * len(choices))])
+        assert by_engine.events == by_caller.events
+    assert by_engine.game_over == by_caller.game_over
+    assert by_engine.tokens == by_caller.tokens

@@ -28,8 +28,9 @@ class Edition:
     roles: frozenset[str] = field(init=False)  # the roles its cards follow
     full_deck: tuple[CardSpec, ...] = field(init=False)  # every copy, in reference order
     reference: tuple[dict, ...] = field(init=False, repr=False)  # the reference card, as data
-    # memos of legal plays by hand and by card (see legal.play_offer): pure functions' caches
-    plays_memo: dict = field(init=False, repr=False, compare=False)
+    # memos of legal plays by player count and hand, and by card (see legal.play_offer): pure
+    # functions' caches
+    plays_memo: dict[int, dict] = field(init=False, repr=False, compare=False)
     card_plays_memo: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -44,7 +45,7 @@ class Edition:
             for c in self.cards
         )
         object.__setattr__(self, "reference", reference)
-        object.__setattr__(self, "plays_memo", {})
+        object.__setattr__(self, "plays_memo", {n: {} for n in range(1, self.max_players + 1)})
         object.__setattr__(self, "card_plays_memo", {})
 
     def _legal_guesses(self) -> tuple[str | int, ...]:

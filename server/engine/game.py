@@ -23,11 +23,11 @@ class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
 
     __slots__ = (
-        "_after", "_more_steps", "_spies", "_spy_id", "_steps", "alive", "deck", "discards",
-        "edition", "events", "face_up", "game_over", "game_winners", "hands", "jester", "marked",
-        "next_start", "pending", "players", "protected", "record", "remaining", "rng", "roles",
-        "round", "round_over", "round_winners", "set_aside", "target", "tokens", "turn",
-        "unchoosable",
+        "_after", "_bishops", "_constables", "_counts", "_more_steps", "_spies", "_spy_id",
+        "_steps", "alive", "deck", "discards", "edition", "events", "face_up", "game_over",
+        "game_winners", "hands", "jester", "marked", "next_start", "offers", "pending", "players",
+        "protected", "record", "remaining", "rng", "roles", "round", "round_over",
+        "round_winners", "set_aside", "target", "tokens", "turn", "unchoosable",
     )  # fmt: skip
 
     def __init__(
@@ -49,9 +49,15 @@ class Game:
             raise SetupError(f"tokens lists {len(self.tokens)} seats for {players} players")
         self.record = record
         self.roles = edition.roles
-        self._after = (*range(1, players), 0)  # the seat after each seat
+        # the memo of play decisions for this many players (see legal.play_offer)
+        self.offers: dict[legal.OfferKey, legal.Offer] = edition.plays_memo[players]
+        self._after = [*range(1, players), 0]  # the seat after each seat
         self._spies = frozenset(c for c in edition.cards if c.role == Role.SPY)
         self._spy_id = next((c.id for c in self._spies), "")
+        # whether the edition has these cards, whose rules the inner loop would check in vain
+        self._counts = Role.COUNT in self.roles
+        self._constables = Role.CONSTABLE in self.roles
+        self._bishops = Role.BISHOP in self.roles
         self.events: list[Event] = []
         self.round = 0
         self.round_over = True
@@ -182,16 +188,16 @@ class Game:
     def _begin_turn(self, seat: int) -> None:
         """`seat` draws; their play decision is pending (from the memo when it is there)."""
         self.turn = seat
-        if self.protected[seat]:
+        if self.unchoosable >> seat & 1:  # protected, since it is in the round
             self.protected[seat] = False
-            self.unchoosable &= ~(1 << seat)
+            self.unchoosable ^= 1 << seat
         card = self.deck.pop()
         hand = self.hands[seat]
         hand.append(card)
         if self.record:
             self.events.append(Event("draw", seat, {}, {"card": card.id}, (seat,)))
-        key = (hand[0], card, seat, self.unchoosable, self.marked, self.players)
-        offer: legal.Offer | None = self.edition.plays_memo.get(key)  # see legal.play_offer
+        key = (hand[0], card, seat, self.unchoosable, self.marked)
+        offer = self.offers.get(key)  # see legal.play_offer
         if offer is None:
             offer = legal.play_offer(self, seat)
         self.pending, self._steps, self._more_steps = offer
@@ -202,7 +208,9 @@ class Game:
         if decision is None:
             raise IllegalAction("no_decision", "no decision is pending")
         try:  # a lookup or two find a legal play and what playing it takes
-            step = self._steps.get(choice) or self._more_steps.get(choice)
+            step = self._steps.get(choice)
+            if step is None:
+                step = self._more_steps.get(choice)
             if step is None and type(choice) is Play and len(choice.targets) == 2:
                 step = self._in_order(choice)
         except TypeError:  # unhashable, so not a choice
@@ -215,7 +223,9 @@ class Game:
             self.pending = None
             card, effect, targets, guess = step
             hand = self.hands[seat]
-            hand.pop(hand[0] is not card)  # the played one of the two cards held
+            last = hand.pop()  # of the two cards held, the one not played stays
+            if last is not card:  # the first was played
+                hand[0] = last
             self.discards[seat].append(card)
             if self.record:
                 public = {"card": card.id, "targets": targets, "guess": guess}
@@ -235,12 +245,24 @@ class Game:
         else:
             after = self._after
             alive = self.alive
-            turn = self.turn
-            assert turn is not None  # a turn is being played
-            turn = after[turn]
+            ending = self.turn
+            assert ending is not None  # a turn is being played
+            turn = after[ending]
             while not alive[turn]:
                 turn = after[turn]
             self._begin_turn(turn)
+
+    def play_randomly(self, rng: random.Random) -> None:
+        """Play the round on to its end, each decision a uniformly random legal choice: the
+        one at `int(rng.random() * len(choices))`, as a caller's loop of `act` would pick it
+        (a random playout: the engine benchmark's, or a search's)."""
+        uniform = rng.random
+        while not self.round_over:
+            decision = self.pending
+            assert decision is not None  # a round in play has a decision pending
+            seat, _, choices = decision
+            draw: float = uniform()
+            self.act(seat, choices[int(draw * float(len(choices)))])
 
     def _in_order(self, play: Play) -> legal.Step | None:
         """The step of `play` with its two players in seat order, as the legal plays list
@@ -335,9 +357,7 @@ class Game:
 
     def knock_out(self, seat: int) -> None:
         """`seat` leaves the round, discarding their hand face up."""
-        constable = Role.CONSTABLE in self.roles and Role.CONSTABLE in [
-            c.role for c in self.discards[seat]
-        ]
+        constable = self._constables and Role.CONSTABLE in [c.role for c in self.discards[seat]]
         hand = self.hands[seat]
         if self.record:
             self.emit("knocked_out", seat, cards=[card.id for card in hand])
@@ -369,32 +389,38 @@ class Game:
         hand = self.hands[seat]
         if not hand:
             return -1
-        if Role.COUNT not in self.roles:
+        if not self._counts:
             return hand[0].value
         return hand[0].value + [c.role for c in self.discards[seat]].count(Role.COUNT)
 
     def _showdown(self) -> None:
         hands = self.hands
-        contenders = list(compress(range(self.players), self.alive))
+        contenders = [seat for seat in range(self.players) if self.alive[seat]]
         if self.record:
             held = {str(s): hands[s][0].id for s in contenders if hands[s]}
             self.emit("showdown", None, hands=held)
-        roles = self.roles
-        if Role.BISHOP in roles and any(
-            h and h[0].role == Role.PRINCESS for h in map(hands.__getitem__, contenders)
+        if self._bishops and any(
+            hands[s] and hands[s][0].role == Role.PRINCESS for s in contenders
         ):
             contenders = [s for s in contenders if not hands[s] or hands[s][0].role != Role.BISHOP]
-        if Role.COUNT in roles:
-            scores = [self.hand_score(s) for s in contenders]
-        else:  # a hand's value, as `hand_score` gives it without Counts
-            scores = [hands[s][0].value if hands[s] else -1 for s in contenders]
-        best = max(scores)
-        winners = [s for s, score in zip(contenders, scores, strict=True) if score == best]
+        best = -2
+        winners: list[int] = []
+        for seat in contenders:
+            score = self.hand_score(seat)
+            if score > best:
+                best = score
+                winners = [seat]
+            elif score == best:
+                winners.append(seat)
         if len(winners) > 1 and self.edition.tie_break_by_discards:
-            totals = [sum(card.value for card in self.discards[s]) for s in winners]
-            top = max(totals)
-            winners = [s for s, total in zip(winners, totals, strict=True) if total == top]
+            winners = self._most_discarded(winners)
         self._end_round(winners, "showdown")
+
+    def _most_discarded(self, seats: list[int]) -> list[int]:
+        """Of `seats`, those whose discards add up to the most."""
+        totals = {seat: sum([card.value for card in self.discards[seat]]) for seat in seats}
+        top = max(totals.values())
+        return [seat for seat in seats if totals[seat] == top]
 
     def _end_round(self, winners: list[int], reason: str) -> None:
         self.round_over = True
@@ -423,7 +449,7 @@ class Game:
                 tokens=list(self.tokens),
                 next_start=self.next_start,
             )
-        if max(self.tokens) >= self.target:
+        if any(tokens >= self.target for tokens in self.tokens):
             self._end_game(mid_round=False)
 
     def _bonus_awards(self, winners: list[int]) -> list[tuple[int, str]]:

@@ -28,17 +28,18 @@ MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
 Step = tuple[CardSpec, Effect, tuple[int, ...], str | int | None]  # card, effect, targets, guess
 Steps = dict[Choice, Step]  # legal plays in order, each with what playing it takes
 Offer = tuple[Decision, Steps, Steps]  # a play decision; the steps of one card's plays, the other's
+OfferKey = tuple[CardSpec, CardSpec, int, int, int | None]  # hand, seat, unchoosable, marked
 
 
 def play_offer(game: Game, seat: int) -> Offer:
     """The pending play decision of `seat`'s turn: every legal whole play (card, targets, guess).
 
-    Memoised per edition by hand, seat, who may be chosen, the Sycophant's mark and the player
-    count (see `Game._begin_turn`), since the same few situations recur in every round.
+    Memoised per edition and player count by hand, seat, who may be chosen and the Sycophant's
+    mark (see `Game._begin_turn`), since the same few situations recur in every round.
     """
     first, second = game.hands[seat]
-    key = (first, second, seat, game.unchoosable, game.marked, game.players)
-    memo = game.edition.plays_memo
+    key = (first, second, seat, game.unchoosable, game.marked)
+    memo = game.offers
     found = memo.get(key)
     if found is None:
         if len(memo) >= MEMO_LIMIT:
