@@ -32,6 +32,9 @@ PRIOR_DEALS = 2.0  # the estimate counts as this many dealt positions in the fin
 SEARCHED = ("play", "chancellor")  # the decisions a position can start at
 TIE = 1e-9
 
+Dealer = Callable[[dict, Beliefs, random.Random], "tuple[Position, float] | None"]
+"""Deals a position a seat's view and beliefs allow, with its importance weight (`deal_hidden`)."""
+
 
 @dataclass(frozen=True)
 class Budget:
@@ -57,8 +60,9 @@ class HardBot:
 
     level = "hard"
 
-    def __init__(self, budget: Budget | None = None) -> None:
+    def __init__(self, budget: Budget | None = None, deal: Dealer | None = None) -> None:
         self.budget = budget or Budget()
+        self.deal = deal or deal_hidden  # benchmarks/bot_policy.py's oracle deals the true hands
         self._medium = MediumBot()
         self.deals = 0  # dealt positions the last decision searched
 
@@ -85,7 +89,7 @@ class HardBot:
             return Ranking(
                 [choices[i] for i in order], [_prior(view, scores[i]) for i in order], beliefs, 0
             )
-        search = Search(view, beliefs, [choices[i] for i in candidates], rng)
+        search = Search(view, beliefs, [choices[i] for i in candidates], rng, self.deal)
 
         def more() -> bool:
             return self.budget.allows(started, search.deals)
@@ -134,9 +138,15 @@ class Search:
     """The candidates' weighted totals over the positions dealt so far (the same for each)."""
 
     def __init__(
-        self, view: dict, beliefs: Beliefs, candidates: list[dict], rng: random.Random
+        self,
+        view: dict,
+        beliefs: Beliefs,
+        candidates: list[dict],
+        rng: random.Random,
+        deal: Dealer,
     ) -> None:
         self.view = view
+        self.deal = deal
         self.beliefs = beliefs
         self.edition = find_edition(view["edition"])
         self.tokens = [seat["tokens"] for seat in view["seats"]]
@@ -151,7 +161,7 @@ class Search:
         """Deal one position and play every candidate on from it, while `more()` allows
         (a position not played through for every candidate is dropped); False if none was
         added."""
-        dealt = deal_hidden(self.view, self.beliefs, self.rng)
+        dealt = self.deal(self.view, self.beliefs, self.rng)
         if dealt is None:
             return False
         position, weight = dealt
@@ -269,14 +279,14 @@ def _chance(mine: int, others: tuple[int, ...], target: int) -> float:
 
 
 def best_choice(view: dict, beliefs: Beliefs) -> tuple[float, dict]:
-    """Medium's best choice by its estimate, without a lookahead, and its value; of the
-    choices naming a card it scores only the likeliest guess at each target, as it would
-    choose anyway."""
+    """Medium's best choice by its estimate, without a lookahead, and its value (a forced
+    choice's too: a playout reaching one is not a lost round); of the choices naming a card
+    it scores only the likeliest guess at each target, as it would choose anyway."""
     choices = view["choices"]
-    if len(choices) == 1:
-        return 0.0, choices[0]
     table = Table.from_view(view, beliefs)
     score = SCORERS[view["pending"]["kind"]]
+    if len(choices) == 1:
+        return score(table, choices[0]), choices[0]
     best_guess: dict[tuple, tuple[float, dict]] = {}
     scored = []
     for choice in choices:
