@@ -296,8 +296,7 @@ def report(setup: Setup, samples: list[Sample], games: int, seconds: float) -> N
     halves = decisions[::2], decisions[1::2]
     held_out = gains(halves[1], better_cards(halves[0])) + gains(halves[0], better_cards(halves[1]))
     in_sample = sum(gains(decisions, better_cards(decisions)))
-    cards = [[t for o, t in d.tokens.items() if o not in (BOT, MEDIUM, ORACLE)] for d in decisions]
-    best = [max(max(ts), d.tokens[BOT]) - d.tokens[BOT] for ts, d in zip(cards, decisions)]
+    best = [max(d.tokens.values()) - d.tokens[BOT] for d in decisions]
     others = setup.players - 1
     print(
         f"{EDITION}, {setup.players} players, {setup.bot} vs {others} {setup.against}: "
