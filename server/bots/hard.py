@@ -108,9 +108,11 @@ class HardBot:
         first = _confident(gains) if search.deals >= MIN_DEALS else 0
         rest = sorted((i for i in range(len(candidates)) if i != first), key=values.__getitem__)
         order = [first, *reversed(rest)]
+        # the others were not found surely better: none is shown as likelier to win
+        chances = [values[first], *(min(values[i], values[first]) for i in order[1:])]
         return Ranking(
             [choices[candidates[i]] for i in order],
-            [values[i] for i in order],
+            chances,
             beliefs,
             self.deals,
             [gains[i] for i in order],
