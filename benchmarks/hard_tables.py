@@ -23,9 +23,10 @@ import os
 import random
 import time
 
-from protocol import BotSpec, CreateTable, Hello, Stand, Start, encode
+from protocol import AddBot, BotSpec, CreateTable, Hello, Stand, Start, encode
 from protocol.version import PROTOCOL_VERSION
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
+from server.lobby.table import Close
 from server.services import bot_pool
 from server.services.clock import LoopClock
 
@@ -66,11 +67,10 @@ def open_table(lobby: Lobby, number: int) -> None:
         Hello(PROTOCOL_VERSION, "bench"),
         CreateTable(f"hard {number}", "2019", 4, None, bots),
         Stand(),
+        AddBot(0, "hard"),
+        Start(),
     ):
         attachment.receive(encode(message))
-    table = attachment.session.table
-    table.add_bot(attachment.session, 0, "hard")
-    attachment.receive(encode(Start()))
 
 
 async def run(
@@ -91,13 +91,13 @@ async def run(
         await asyncio.sleep(TICK)
         pauses.append(time.perf_counter() - before - TICK)
         works.append(time.thread_time() - cpu)
-        finished = [t for t in lobby.tables.values() if t.status == "finished"]
+        finished = [t for t in lobby.tables.values() if t.runner.status == "finished"]
         for table in finished:
-            table.close()
+            table.submit(None, Close())
             open_table(lobby, opened)
             opened += 1
     for table in list(lobby.tables.values()):
-        table.close()
+        table.submit(None, Close())
     bot_pool.shared_pool().decide = timings._decide  # type: ignore[method-assign]
     return {
         "pause_max": max(pauses),

@@ -15,7 +15,8 @@ import pytest
 
 from protocol import BotSpec, CreateTable, Start
 from server.bots import LEVELS, Budget, HardBot, make_bot
-from server.bots.hard import deal_hidden
+from server.bots.hard import MIN_DEALS, best_choice, calibrated, deal_hidden
+from server.bots.medium import MediumBot, estimates
 from server.engine import EDITIONS, Game, choice_from_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.services.catalogue import catalogue
@@ -175,3 +176,37 @@ async def test_a_hung_worker_does_not_stall_the_table_past_the_deadline() -> Non
     finally:
         for pid in workers:
             os.kill(pid, signal.SIGCONT)
+
+
+def test_a_forced_choice_is_valued_by_its_estimate_not_as_a_lost_round() -> None:
+    # the playouts' value at the seat's next turn: a forced Countess once counted as 0
+    forced = 0
+    for game, seat, view, log in decisions("2019", 4, random.Random(7), rounds=30):
+        if view["pending"]["kind"] == "play" and len(view["choices"]) == 1:
+            beliefs = MediumBot().beliefs(view, log)
+            value, choice = best_choice(view, beliefs)
+            assert choice == view["choices"][0]
+            assert value == pytest.approx(estimates(view, beliefs, look_ahead=False)[0])
+            forced += value > 0
+        game.act(seat, choice_from_dict(view["choices"][0]))
+    assert forced > 0
+
+
+def test_with_too_few_positions_searched_hard_plays_mediums_choice() -> None:
+    bot = HardBot(Budget(seconds=math.inf, deals=MIN_DEALS - 1))
+    rng = random.Random(8)
+    searched = 0
+    for game, seat, view, log in decisions("2019", 4, random.Random(8), rounds=6):
+        choice = bot.choose(view, log, rng)
+        scores = estimates(view, bot._medium.beliefs(view, log))
+        assert scores[view["choices"].index(choice)] == max(scores)
+        searched += bot.deals > 0
+        game.act(seat, choice_from_dict(choice))
+    assert searched > 0
+
+
+def test_the_calibrated_round_odds_rise_with_the_estimate_and_stay_odds() -> None:
+    for alive in range(2, 9):
+        odds = [calibrated(estimate / 10, alive) for estimate in range(-5, 16)]
+        assert odds == sorted(odds)
+        assert 0 < odds[0] < odds[-1] < 1

@@ -12,11 +12,12 @@ Each decision stops at its budget of CPU time, or of wall-clock time, or of deal
 from __future__ import annotations
 
 import copy
+import math
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from server.engine import Game, Position, choice_from_dict, find_edition
@@ -29,8 +30,16 @@ BUDGET = 0.150  # seconds of CPU a decision may take, by default
 CANDIDATES = 4  # the choices searched: the best by estimate ...
 MARGIN = 0.35  # ... within this many tokens of the best
 PRIOR_DEALS = 2.0  # the estimate counts as this many dealt positions in the final value
+CONFIDENCE = 1.0  # another choice than medium's needs a gain this many standard errors above 0
+MIN_DEALS = 8  # ... measured on at least this many dealt positions
+# medium's estimate of the round (clipped to 0-1) -> the share of rounds it wins: a + b·estimate,
+# by the players still in the round (benchmarks/calibration.py, medium against medium)
+CALIBRATION = {2: (0.20, 0.55), 3: (0.25, 0.22), 4: (0.19, 0.15), 5: (0.12, 0.27), 6: (0.13, 0.08)}
 SEARCHED = ("play", "chancellor")  # the decisions a position can start at
 TIE = 1e-9
+
+Dealer = Callable[[dict, Beliefs, random.Random], "tuple[Position, float] | None"]
+"""Deals a position a seat's view and beliefs allow, with its importance weight (`deal_hidden`)."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +66,9 @@ class HardBot:
 
     level = "hard"
 
-    def __init__(self, budget: Budget | None = None) -> None:
+    def __init__(self, budget: Budget | None = None, deal: Dealer | None = None) -> None:
         self.budget = budget or Budget()
+        self.deal = deal or deal_hidden  # benchmarks/bot_policy.py's oracle deals the true hands
         self._medium = MediumBot()
         self.deals = 0  # dealt positions the last decision searched
 
@@ -85,7 +95,7 @@ class HardBot:
             return Ranking(
                 [choices[i] for i in order], [_prior(view, scores[i]) for i in order], beliefs, 0
             )
-        search = Search(view, beliefs, [choices[i] for i in candidates], rng)
+        search = Search(view, beliefs, [choices[i] for i in candidates], rng, self.deal)
 
         def more() -> bool:
             return self.budget.allows(started, search.deals)
@@ -94,21 +104,39 @@ class HardBot:
             pass
         self.deals = search.deals
         values = search.values([scores[i] for i in candidates])
-        order = sorted(range(len(candidates)), key=values.__getitem__, reverse=True)
+        gains = search.gains()
+        first = _confident(gains) if search.deals >= MIN_DEALS else 0
+        rest = sorted((i for i in range(len(candidates)) if i != first), key=values.__getitem__)
+        order = [first, *reversed(rest)]
+        # the others were not found surely better: none is shown as likelier to win
+        chances = [values[first], *(min(values[i], values[first]) for i in order[1:])]
         return Ranking(
-            [choices[candidates[i]] for i in order], [values[i] for i in order], beliefs, self.deals
+            [choices[candidates[i]] for i in order],
+            chances,
+            beliefs,
+            self.deals,
+            [gains[i] for i in order],
         )
+
+
+def _confident(gains: list[tuple[float, float]]) -> int:
+    """The candidate with the best mean gain over the first (medium's choice) among those
+    whose gain is at least `CONFIDENCE` standard errors above none; 0 if there is none."""
+    sure = [i for i, (gain, error) in enumerate(gains) if gain > CONFIDENCE * error and i > 0]
+    return max(sure, key=lambda i: gains[i][0], default=0)
 
 
 @dataclass(frozen=True)
 class Ranking:
     """A decision's best choices, best first, with the chance of winning the game after each,
-    what the seat believed, and how many dealt positions were searched (0: none)."""
+    what the seat believed, how many dealt positions were searched (0: none) and, if any,
+    each choice's gain over medium's with its standard error."""
 
     choices: list[dict]
     chances: list[float]
     beliefs: Beliefs
     deals: int
+    gains: list[tuple[float, float]] = field(default_factory=list)  # see `Search.gains`
 
     @property
     def best(self) -> dict:
@@ -120,7 +148,8 @@ def _prior(view: dict, round_odds: float) -> float:
     """The viewing seat's chance of winning the game from medium's estimate of the round."""
     alive = [seat["alive"] for seat in view["seats"]]
     tokens = [seat["tokens"] for seat in view["seats"]]
-    return game_chance(tokens, view["viewer"], round_odds, alive, view["target"])
+    odds = calibrated(round_odds, sum(alive))
+    return game_chance(tokens, view["viewer"], odds, alive, view["target"])
 
 
 def _candidates(scores: list[float]) -> list[int]:
@@ -134,9 +163,15 @@ class Search:
     """The candidates' weighted totals over the positions dealt so far (the same for each)."""
 
     def __init__(
-        self, view: dict, beliefs: Beliefs, candidates: list[dict], rng: random.Random
+        self,
+        view: dict,
+        beliefs: Beliefs,
+        candidates: list[dict],
+        rng: random.Random,
+        deal: Dealer,
     ) -> None:
         self.view = view
+        self.deal = deal
         self.beliefs = beliefs
         self.edition = find_edition(view["edition"])
         self.tokens = [seat["tokens"] for seat in view["seats"]]
@@ -146,12 +181,15 @@ class Search:
         self.totals = [0.0] * len(candidates)
         self.weight = 0.0
         self.deals = 0
+        # per candidate, its value less the first's: sums of w·d, w²·d and w²·d², and of w²
+        self.differences = [[0.0, 0.0, 0.0] for _ in candidates]
+        self.squared_weight = 0.0
 
     def step(self, more: Callable[[], bool]) -> bool:
         """Deal one position and play every candidate on from it, while `more()` allows
         (a position not played through for every candidate is dropped); False if none was
         added."""
-        dealt = deal_hidden(self.view, self.beliefs, self.rng)
+        dealt = self.deal(self.view, self.beliefs, self.rng)
         if dealt is None:
             return False
         position, weight = dealt
@@ -168,6 +206,12 @@ class Search:
             values.append(play_on(game, self.view["viewer"], players))
         self.totals = [t + weight * v for t, v in zip(self.totals, values, strict=True)]
         self.weight += weight
+        self.squared_weight += weight * weight
+        for sums, value in zip(self.differences, values, strict=True):
+            difference = value - values[0]
+            sums[0] += weight * difference
+            sums[1] += weight * weight * difference
+            sums[2] += weight * weight * difference * difference
         self.deals += 1
         return True
 
@@ -185,13 +229,28 @@ class Search:
                 players.append(beliefs)
         return players
 
+    def gains(self) -> list[tuple[float, float]]:
+        """Each candidate's mean gain in the chance of winning the game over the first's, on
+        the same positions, and the standard error of that mean (weighted by importance)."""
+        if self.deals < 2:
+            return [(0.0, math.inf) if i else (0.0, 0.0) for i in range(len(self.choices))]
+        gains = []
+        for weighted, squared, squares in self.differences:
+            mean = weighted / self.weight
+            spread = squares - 2 * mean * squared + mean * mean * self.squared_weight
+            error = math.sqrt(max(spread, 0.0) * self.deals / (self.deals - 1)) / self.weight
+            gains.append((mean, error))
+        return gains
+
     def values(self, scores: list[float]) -> list[float]:
         """Each candidate's mean chance of winning the game, the chance from its estimate
         (`scores`, medium's) counting as `PRIOR_DEALS` positions."""
         view = self.view
         alive = [seat["alive"] for seat in view["seats"]]
         priors = [
-            game_chance(self.tokens, view["viewer"], score, alive, view["target"])
+            game_chance(
+                self.tokens, view["viewer"], calibrated(score, sum(alive)), alive, view["target"]
+            )
             for score in scores
         ]
         if self.deals == 0:
@@ -222,11 +281,23 @@ def play_on(game: Game, me: int, players: list[Beliefs | None]) -> float:
         beliefs.sync(view)
         value, choice = best_choice(view, beliefs)
         if seat == me and view["pending"]["kind"] == "play":
-            return game_chance(game.tokens, me, value, game.alive, game.target)
+            odds = calibrated(value, game.remaining)
+            return game_chance(game.tokens, me, odds, game.alive, game.target)
         game.act(seat, choice_from_dict(choice))
     if game.game_over:
         return 1 / len(game.game_winners) if me in game.game_winners else 0.0
     return standing_chance(game.tokens, me, game.target)
+
+
+def calibrated(estimate: float, alive: int) -> float:
+    """The chance of winning the round for a seat whose estimate (medium's) is `estimate`,
+    with `alive` players in it: medium's estimate orders positions well but spreads them
+    far wider than the rounds' outcomes do."""
+    odds = min(max(estimate, 0.0), 1.0)
+    if not CALIBRATION:
+        return odds
+    offset, slope = CALIBRATION[min(max(alive, 2), max(CALIBRATION))]
+    return offset + slope * odds
 
 
 def game_chance(
@@ -269,14 +340,14 @@ def _chance(mine: int, others: tuple[int, ...], target: int) -> float:
 
 
 def best_choice(view: dict, beliefs: Beliefs) -> tuple[float, dict]:
-    """Medium's best choice by its estimate, without a lookahead, and its value; of the
-    choices naming a card it scores only the likeliest guess at each target, as it would
-    choose anyway."""
+    """Medium's best choice by its estimate, without a lookahead, and its value (a forced
+    choice's too: a playout reaching one is not a lost round); of the choices naming a card
+    it scores only the likeliest guess at each target, as it would choose anyway."""
     choices = view["choices"]
-    if len(choices) == 1:
-        return 0.0, choices[0]
     table = Table.from_view(view, beliefs)
     score = SCORERS[view["pending"]["kind"]]
+    if len(choices) == 1:
+        return score(table, choices[0]), choices[0]
     best_guess: dict[tuple, tuple[float, dict]] = {}
     scored = []
     for choice in choices:
