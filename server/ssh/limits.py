@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from server.ops.config import DEFAULTS
+from server.ops.config import DEFAULTS, Config
 
 _LIMITS = DEFAULTS.limits
 
@@ -94,6 +94,31 @@ class SSHLimits:
         (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
         if not (1 <= min_w <= max_w and 1 <= min_h <= max_h):
             raise ValueError("SSHLimits needs 1 <= min_size <= max_size")
+
+    @classmethod
+    def from_config(cls, config: Config) -> SSHLimits:
+        """The limits `config` sets; the ones it has no setting for keep their defaults."""
+        limits = config.limits
+        return cls(
+            max_connections=limits.max_connections,
+            max_per_address=limits.per_address,
+            max_logins_in_progress=limits.concurrent_logins,
+            login_timeout=limits.login_timeout,
+            key_rate=limits.keys_per_second,
+            key_burst=limits.key_burst,
+            key_flood=limits.key_flood,
+            max_logins_per_address=limits.logins_per_address,
+            early_drop_start=limits.early_drop_start,
+            early_drop_rate=limits.early_drop_rate,
+            handshake_timeout=limits.handshake_timeout,
+            max_auth_tries=limits.auth_tries,
+            ipv6_prefix=limits.ipv6_prefix,
+            request_burst=limits.request_burst,
+            request_rate=limits.request_rate,
+            bot_request_rate=limits.bot_frames_per_second,
+            bot_request_burst=limits.bot_frame_burst,
+            bot_max_errors=limits.bot_errors,
+        )
 
     def clamp_size(self, width: int, height: int) -> tuple[int, int]:
         """Clamp a terminal size reported by a client."""
