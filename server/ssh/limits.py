@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 import random
 from collections import Counter
 from collections.abc import Callable
@@ -10,6 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from server.ops.config import DEFAULTS, Config
+from server.services.addresses import address_key
 
 _LIMITS = DEFAULTS.limits
 
@@ -128,22 +128,6 @@ class SSHLimits:
 
 EARLY_DROP = "Dropped at random: too many logins in progress."
 """The reason `ConnectionGate.admit` gives for a random early drop (never shown to a client)."""
-
-
-def address_key(address: str, ipv6_prefix: int = 64) -> str:
-    """What per-address limits count: an IPv4 address, or the IPv6 network it lies in.
-
-    IPv4-mapped IPv6 addresses count as their IPv4 address; anything unparsable as itself.
-    """
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return address
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{ip}/{ipv6_prefix}", strict=False))
 
 
 class Connection(Protocol):
