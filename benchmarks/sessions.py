@@ -2,6 +2,7 @@
 
 Usage: python benchmarks/sessions.py [--players 200] [--table-size 4] [--duration 60]
            [--think 2.0] [--pyte-tables 10] [--budget 180] [--workers N [--broker URL]]
+           [--soak-interval S]
 
 The server runs as `python -m server.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so
 its RSS and CPU time come from /proc/<pid>. With `--workers N` it runs as a game core and N
@@ -25,6 +26,11 @@ steps and any whole collection (a sitecustomize written on the server's PYTHONPA
 --gc-threshold is an experiment on top). Targets (2 cores): <= 3 MB per idle session,
 p99 <= 100 ms with 200 players. Other load on the machine shows in the last line (load
 average, /proc/pressure/cpu).
+
+A soak (`--duration 600 --soak-interval 60`, say) also reads, at the start of play and every
+S seconds of it, the server's asyncio tasks (each process counts its own on its loop, through
+the same sitecustomize), open file descriptors and RSS (over every process serving, Redis
+among them) and Redis's used memory; it reports those readings and their growth.
 """
 
 from __future__ import annotations
@@ -48,6 +54,7 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+import redis
 
 ROOT = Path(__file__).resolve().parent.parent
 CTRL_END = "\x1b[1;5F"  # xterm's ctrl+end: the lobby's table list jumps to its last row
@@ -108,6 +115,44 @@ if os.environ.get("BENCH_GC_THRESHOLD"):
     gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
 """
 
+TASK_PROBE = """\
+# With BENCH_TASK_LOG set: every BENCH_TASK_INTERVAL seconds, the loop of each asyncio.Runner
+# (server/cli.py runs one per process) logs its pid, monotonic time and number of tasks.
+import asyncio, threading
+
+_tasks = open(os.environ["BENCH_TASK_LOG"], "a", buffering=1)
+_interval = float(os.environ["BENCH_TASK_INTERVAL"])
+_runner_init = asyncio.Runner.__init__
+
+
+def _count_tasks():
+    _tasks.write(f"{os.getpid()} {time.monotonic():.3f} {len(asyncio.all_tasks())}\\n")
+
+
+def _probe(loop):
+    while not loop.is_closed():
+        try:
+            loop.call_soon_threadsafe(_count_tasks)
+        except RuntimeError:  # closed meanwhile
+            return
+        time.sleep(_interval)
+
+
+def _watched_runner(self, *, debug=None, loop_factory=None):
+    factory = loop_factory or asyncio.new_event_loop
+
+    def watched_loop():
+        loop = factory()
+        threading.Thread(target=_probe, args=(loop,), daemon=True).start()
+        return loop
+
+    _runner_init(self, debug=debug, loop_factory=watched_loop)
+
+
+asyncio.Runner.__init__ = _watched_runner
+"""
+TASK_INTERVAL = 5.0  # seconds between two task counts of a server process
+
 
 def _stat(pid: int) -> list[str]:
     """The fields of /proc/<pid>/stat after the command name (state is [0], ppid [1])."""
@@ -138,6 +183,13 @@ def rss_of(pid: int) -> float:
     return 0.0
 
 
+def fds_of(pid: int) -> int:
+    """One process's open file descriptors (0 if it is gone)."""
+    with contextlib.suppress(OSError):
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    return 0
+
+
 def cpu_of(pid: int) -> float:
     """One process's user + system CPU seconds so far (0 if it is gone)."""
     with contextlib.suppress(OSError):
@@ -156,6 +208,8 @@ class ServerProcess:
     log: Path
     gc_log: Path
     broker: subprocess.Popen[bytes] | None = None
+    broker_url: str = ""
+    task_log: Path | None = None
 
     @property
     def pid(self) -> int:
@@ -173,6 +227,29 @@ class ServerProcess:
     def cpu_seconds(self) -> float:
         """User + system CPU time so far, summed over the processes."""
         return sum(cpu_of(pid) for pid in self.pids())
+
+    def open_fds(self) -> int:
+        """Open file descriptors, summed over the processes."""
+        return sum(fds_of(pid) for pid in self.pids())
+
+    def tasks(self) -> int:
+        """asyncio tasks at each process's latest count, summed (0 without a task log)."""
+        latest: dict[str, str] = {}
+        if self.task_log is not None:
+            for line in self.task_log.read_text().splitlines():
+                pid, _, count = line.split()
+                latest[pid] = count
+        return sum(map(int, latest.values()))
+
+    def broker_mb(self) -> float:
+        """Redis's used memory in MB (0 without a broker)."""
+        if not self.broker_url:
+            return 0.0
+        client = redis.Redis.from_url(self.broker_url)
+        try:
+            return int(client.info("memory")["used_memory"]) / 1e6
+        finally:
+            client.close()
 
     def full_collections(self, since: float, until: float) -> list[float]:
         """Pauses (s) of the full garbage collections that ended in [since, until]."""
@@ -213,18 +290,25 @@ def spawn_broker(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 
 
 def spawn_server(
-    data_dir: Path, players: int, gc_threshold: str = "", workers: int = 0, broker: str = ""
+    data_dir: Path,
+    players: int,
+    gc_threshold: str = "",
+    workers: int = 0,
+    broker: str = "",
+    count_tasks: bool = False,
 ) -> ServerProcess:
-    """Start `python -m server.cli serve` on a free loopback port, with the GC monitor;
-    with `workers`, a core and that many front-ends through `broker` (or a redis-server of ours)."""
-    redis = None
+    """Start `python -m server.cli serve` on a free loopback port, with the GC monitor (and
+    with `count_tasks` the task probe); with `workers`, a core and that many front-ends
+    through `broker` (or a redis-server of ours)."""
+    redis_server = None
     if workers and not broker:
-        redis, broker = spawn_broker(data_dir)
+        redis_server, broker = spawn_broker(data_dir)
     port = free_port()
-    site, gc_log = data_dir / "site", data_dir / "gc.log"
+    site, gc_log, task_log = data_dir / "site", data_dir / "gc.log", data_dir / "tasks.log"
     site.mkdir()
-    (site / "sitecustomize.py").write_text(GC_MONITOR)
+    (site / "sitecustomize.py").write_text(GC_MONITOR + (TASK_PROBE if count_tasks else ""))
     gc_log.touch()
+    task_log.touch()
     env = {
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]),
@@ -234,6 +318,8 @@ def spawn_server(
         "LOVELET_LIMITS_LOGINS_PER_ADDRESS": str(PER_ADDRESS),  # logins run 16 at once
         "LOVELET_LIMITS_EARLY_DROP_START": "20",  # no random drop below the total cap
         "LOVELET_LIMITS_IDLE_TIMEOUT": "0",
+        "BENCH_TASK_LOG": str(task_log),
+        "BENCH_TASK_INTERVAL": str(TASK_INTERVAL),
     }
     log = data_dir / "server.log"
     command = [sys.executable, "-m", "server.cli", "serve"]
@@ -242,7 +328,9 @@ def spawn_server(
         command += ["--workers", str(workers), "--broker", broker]
     with log.open("wb") as out:
         process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=out, stderr=out)
-    return ServerProcess(process, port, log, gc_log, redis)
+    return ServerProcess(
+        process, port, log, gc_log, redis_server, broker if workers else "", task_log
+    )
 
 
 async def wait_listening(server: ServerProcess, timeout: float = 30.0) -> None:
@@ -590,6 +678,29 @@ class Report:
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     pressure: str = ""
     turns: list[int] = field(default_factory=list)
+    readings: list[Reading] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """The server at one moment of a soak, `at` seconds into play."""
+
+    at: float
+    rss_mb: float
+    fds: int
+    tasks: int
+    broker_mb: float
+
+
+def read_server(server: ServerProcess, since: float) -> Reading:
+    """The server's RSS, open files, tasks and Redis memory now."""
+    return Reading(
+        time.monotonic() - since,
+        server.rss_mb(),
+        server.open_fds(),
+        server.tasks(),
+        server.broker_mb(),
+    )
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -602,8 +713,30 @@ def percentile(values: list[float], share: float) -> float:
 
 def print_report(report: Report, stats: Stats) -> None:
     """The numbers, a few per line."""
-    for line in [*memory_lines(report), *cpu_lines(report), *latency_lines(report, stats)]:
+    lines = [*memory_lines(report), *cpu_lines(report), *latency_lines(report, stats)]
+    for line in [*lines, *soak_lines(report.readings)]:
         print(line)
+
+
+def soak_lines(readings: list[Reading]) -> Iterator[str]:
+    """Each soak reading, then how each figure went from the first reading to the last."""
+    if len(readings) < 2:
+        return
+    yield "soak readings (s into play: server RSS, open fds, asyncio tasks, Redis used MB):"
+    for r in readings:
+        yield f"  {r.at:4.0f} s: {r.rss_mb:.1f} MB, {r.fds} fds, {r.tasks} tasks, {r.broker_mb:.2f}"
+    first, middle, last = readings[0], readings[len(readings) // 2], readings[-1]
+    yield (
+        f"soak over {last.at - first.at:.0f} s: RSS {last.rss_mb - first.rss_mb:+.1f} MB "
+        f"({100 * (last.rss_mb / first.rss_mb - 1):+.1f}%; "
+        f"{last.rss_mb - middle.rss_mb:+.1f} MB in the second half)"
+    )
+    for name, values in (
+        ("open fds", [r.fds for r in readings]),
+        ("asyncio tasks", [r.tasks for r in readings]),
+        ("Redis MB", [round(r.broker_mb, 2) for r in readings]),
+    ):
+        yield f"  {name}: {values[0]} → {values[-1]} (min {min(values)}, max {max(values)})"
 
 
 def memory_lines(report: Report) -> Iterator[str]:
@@ -694,7 +827,9 @@ async def run(args: argparse.Namespace) -> None:
         player.table, player.host = table, player.index % size == 0
     report = Report(count, len(tables))
     with tempfile.TemporaryDirectory(prefix="lovelet-bench-") as tmp:
-        server = spawn_server(Path(tmp), count, args.gc_threshold, args.workers, args.broker)
+        server = spawn_server(
+            Path(tmp), count, args.gc_threshold, args.workers, args.broker, args.soak_interval > 0
+        )
         try:
             deadline = time.monotonic() + args.budget
             await asyncio.wait_for(
@@ -738,7 +873,7 @@ async def phases(
     if duration < 5:
         raise TimeoutError("no time left to play within --budget")
     say(f"{len(tables)} tables playing; measuring for {duration:.0f} s")
-    await play(server, players, tables, report, duration)
+    await play(server, players, tables, report, duration, args.soak_interval)
     report.rss_end = server.rss_mb()
 
 
@@ -789,8 +924,10 @@ async def play(
     tables: list[Table],
     report: Report,
     duration: float,
+    soak_interval: float = 0.0,
 ) -> None:
-    """Let every table play for `duration` seconds, counting updates and CPU."""
+    """Let every table play for `duration` seconds, counting updates and CPU (and with a
+    `soak_interval`, reading the server at the start and every that many seconds)."""
     for player in players:
         player.start_playing()
     await asyncio.sleep(PLAY_STRIDE)  # every table in its stride first
@@ -799,7 +936,10 @@ async def play(
     cpu, client, started = server.cpu_seconds(), time.process_time(), time.monotonic()
     for table in tables:
         table.measuring = True
-    await asyncio.sleep(duration)
+    if soak_interval > 0:
+        report.readings = await soak(server, started, duration, soak_interval)
+    else:
+        await asyncio.sleep(duration)
     for table in tables:
         table.measuring = False
     report.play_seconds = time.monotonic() - started
@@ -809,6 +949,17 @@ async def play(
     report.received = sum(p.received for p in players) - received
     report.turns = [table.turns for table in tables]
     report.gc_pauses = server.full_collections(started, time.monotonic())
+
+
+async def soak(
+    server: ServerProcess, started: float, duration: float, interval: float
+) -> list[Reading]:
+    """Readings of the server now and every `interval` s until `duration` s after `started`."""
+    readings = [read_server(server, started)]
+    while (left := started + duration - time.monotonic()) > 0:
+        await asyncio.sleep(min(interval, left))
+        readings.append(read_server(server, started))
+    return readings
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -836,6 +987,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     parser.add_argument(
         "--broker", default="", help="Redis URL for --workers (default: start a redis-server)"
+    )
+    parser.add_argument(
+        "--soak-interval",
+        type=float,
+        default=0.0,
+        help="soak: read tasks, fds, RSS and Redis memory every this many s of play (0: off)",
     )
     return parser.parse_args(argv)
 

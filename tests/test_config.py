@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from server.lobby import LobbySettings, TableSettings
 from server.ops.config import (
     SETTINGS,
     Config,
@@ -23,14 +24,12 @@ from server.ops.config import (
     flags_from_args,
     invite_command,
     load_config,
-    lobby_settings,
     name_rules,
     split_host_port,
-    ssh_limits,
-    table_settings,
     unknown_environment,
     write_default_config,
 )
+from server.ssh.limits import SSHLimits
 
 FP = "SHA256:" + "A" * 43
 FP2 = "SHA256:" + "b+/9" * 10 + "xyz"
@@ -440,12 +439,10 @@ def test_write_default_config_refuses_to_overwrite(tmp_path: Path) -> None:
     assert path.read_text() == default_config_toml()
 
 
-# ----------------------------------------------------------------------------- wiring
+# ------------------------------------------------------- the settings built from a Config
 
 
 def test_ssh_limits_mapping(data_dir: Path) -> None:
-    from server.ssh.limits import SSHLimits
-
     config = load_config(
         {
             "limits.max_connections": "50",
@@ -456,7 +453,7 @@ def test_ssh_limits_mapping(data_dir: Path) -> None:
         env(data_dir),
         None,
     )
-    limits = ssh_limits(config)
+    limits = SSHLimits.from_config(config)
     assert isinstance(limits, SSHLimits)
     assert (limits.max_connections, limits.max_per_address) == (50, 2)
     assert (limits.max_logins_in_progress, limits.login_timeout) == (4, 12.0)
@@ -464,12 +461,10 @@ def test_ssh_limits_mapping(data_dir: Path) -> None:
 
 
 def test_key_budget_settings_reach_the_ssh_limits_with_the_same_defaults(data_dir: Path) -> None:
-    from server.ssh.limits import SSHLimits
-
     flags = {"limits.keys_per_second": "20", "limits.key_burst": "80", "limits.key_flood": "500"}
-    limits = ssh_limits(load_config(flags, env(data_dir), None))
+    limits = SSHLimits.from_config(load_config(flags, env(data_dir), None))
     assert (limits.key_rate, limits.key_burst, limits.key_flood) == (20.0, 80, 500)
-    defaults = ssh_limits(load_config({}, env(data_dir), None))
+    defaults = SSHLimits.from_config(load_config({}, env(data_dir), None))
     default = SSHLimits()
     assert (defaults.key_rate, defaults.key_burst, defaults.key_flood) == (
         default.key_rate,
@@ -479,8 +474,6 @@ def test_key_budget_settings_reach_the_ssh_limits_with_the_same_defaults(data_di
 
 
 def test_lobby_and_table_settings_mapping(data_dir: Path) -> None:
-    from server.lobby import LobbySettings, TableSettings
-
     flags = {
         "table.bot_delay": "0",
         "table.disconnect_grace": "30",
@@ -488,11 +481,11 @@ def test_lobby_and_table_settings_mapping(data_dir: Path) -> None:
         "motd": "hello",
     }
     config = load_config(flags, env(data_dir), None)
-    table = table_settings(config)
+    table = TableSettings.from_config(config)
     assert isinstance(table, TableSettings)
     assert (table.bot_delay, table.grace, table.round_pause) == (0.0, 30.0, 20.0)
     assert table.bot_budget == 0.04
-    lobby = lobby_settings(config)
+    lobby = LobbySettings.from_config(config)
     assert isinstance(lobby, LobbySettings)
     assert lobby.motd == "hello" and lobby.table == table
 
@@ -507,10 +500,12 @@ async def test_lobby_limits_mapping(data_dir: Path) -> None:
         "limits.chat_max_length": "50",
         "limits.idle_timeout": "600",
     }
-    lobby = lobby_settings(load_config(flags, env(data_dir), None))
+    lobby = LobbySettings.from_config(load_config(flags, env(data_dir), None))
     assert (lobby.chat_burst, lobby.chat_interval, lobby.chat_max_length) == (3, 7.0, 50)
     assert lobby.lobby_idle == 600
-    never = lobby_settings(load_config({"limits.idle_timeout": "0"}, env(data_dir), None))
+    never = LobbySettings.from_config(
+        load_config({"limits.idle_timeout": "0"}, env(data_dir), None)
+    )
     assert never.lobby_idle == math.inf
     handle = asyncio.get_running_loop().call_later(never.lobby_idle, pytest.fail)
     await asyncio.sleep(0.01)
@@ -518,11 +513,11 @@ async def test_lobby_limits_mapping(data_dir: Path) -> None:
 
 
 def test_the_turn_timer_is_the_lobbys_default_for_new_tables(data_dir: Path) -> None:
-    assert lobby_settings(load_config({}, env(data_dir), None)).default_timer == 90
+    assert LobbySettings.from_config(load_config({}, env(data_dir), None)).default_timer == 90
     thirty = load_config({"table.turn_timer": "30"}, env(data_dir), None)
-    assert lobby_settings(thirty).default_timer == 30
+    assert LobbySettings.from_config(thirty).default_timer == 30
     off = load_config({"table.turn_timer": "0"}, env(data_dir), None)
-    assert lobby_settings(off).default_timer is None
+    assert LobbySettings.from_config(off).default_timer is None
 
 
 def test_color_systems_match_the_ssh_driver() -> None:
@@ -544,14 +539,12 @@ def test_protocol_bounds_match() -> None:
 def test_the_servers_settings_default_to_the_configs_defaults() -> None:
     """One place for every default: what the server runs with when nothing is set is what
     `lovelet config` documents, and the other way round."""
-    from server.lobby import LobbySettings, TableSettings
-    from server.ssh.limits import SSHLimits
     from server.store import NameRules
 
     config = Config()
-    assert ssh_limits(config) == SSHLimits()
-    assert table_settings(config) == TableSettings()
-    assert lobby_settings(config) == LobbySettings()
+    assert SSHLimits.from_config(config) == SSHLimits()
+    assert TableSettings.from_config(config) == TableSettings()
+    assert LobbySettings.from_config(config) == LobbySettings()
     assert name_rules(config) == NameRules()
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from protocol import Admin, ErrorReply, Notice, Welcome
 from server.commands.glue import identity_of
+from server.commands.policy import StorePolicy
 from server.lobby import Lobby, LobbySettings, Session
-from server.ops.policy import StorePolicy
 from server.services.clock import LoopClock
 from server.ssh.info import SessionInfo
 from server.store import MOTD, Store

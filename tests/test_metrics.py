@@ -107,7 +107,7 @@ def test_refusal_reasons_of_the_connection_gate() -> None:
 
 
 def test_refusal_reasons_of_the_store_policy(tmp_path: Path) -> None:
-    from server.ops.policy import StorePolicy
+    from server.commands.policy import StorePolicy
     from server.store import Store
 
     key = "SHA256:" + "k" * 43

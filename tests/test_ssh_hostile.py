@@ -22,8 +22,9 @@ from sshclient import LoginRefused, SSHTerminal
 from test_ops_limits import logged, serving
 
 from server.ops.logs import EVENTS
+from server.services.addresses import address_key
 from server.ssh.auth import FORWARDING_REFUSED
-from server.ssh.limits import ConnectionGate, SSHLimits, address_key
+from server.ssh.limits import ConnectionGate, SSHLimits
 
 DROP_WAIT = 5.0
 """Seconds a test waits for the server to drop a connection (its deadline is shorter)."""

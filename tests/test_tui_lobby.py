@@ -388,3 +388,26 @@ async def test_app_keys_work_over_the_modal_boxes_too() -> None:
             await pilot.press("ctrl+q")
             await pilot.pause()
             assert not app.is_running
+
+
+async def test_the_boxes_with_a_line_to_type_show_enter_in_their_key_bar() -> None:
+    """Enter creates the table (or runs the admin line, sends the rejoin code) from the text
+    field too, so the key bar says so there as well as on the form's other fields."""
+    boxes = {"n": "⏎ Create", "a": "⏎ Run", "r": "⏎ Rejoin"}
+    for key, enter in boxes.items():
+        app = served(FakeLink(), "Ana")
+        async with app.run_test(size=SIZE) as pilot:
+            welcome = Welcome(PROTOCOL_VERSION, "Ana", None, True, admin=True, catalogue=CATALOGUE)
+            app.deliver(encode(welcome))
+            await pilot.pause()
+            await pilot.press(key)
+            await pilot.pause()
+            assert app.screen.is_modal
+            key_bar = screen_text(app).splitlines()[-1]
+            assert enter in key_bar and "esc Cancel" in key_bar, key_bar
+            if key == "n":
+                assert "tab Next field" in key_bar
+                await pilot.press("tab")  # the edition field: ← and → change it
+                await pilot.pause()
+                key_bar = screen_text(app).splitlines()[-1]
+                assert all(k in key_bar for k in ("← Previous", "→ Next", enter)), key_bar

@@ -12,7 +12,7 @@ from lovelet_tui.actions import bindings
 from lovelet_tui.admin_command import USAGE, AdminSyntaxError, parse_admin
 from lovelet_tui.messages import send
 from lovelet_tui.widgets.key_bar import KeyBar
-from lovelet_tui.widgets.plain_input import PlainInput
+from lovelet_tui.widgets.plain_input import FieldInput
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol.registry import MAX_ADMIN_TEXT
 
@@ -30,21 +30,17 @@ class AdminScreen(ModalScreen[None]):
         yield TooSmall()
         with Vertical(id="box"):
             yield Label("Admin command", id="title")
-            yield PlainInput(
+            yield FieldInput(
                 placeholder="e.g. kick bob", max_length=MAX_LINE, compact=True, id="line"
             )
             yield Static(id="problem")
             yield Static(Text("\n".join(USAGE), style="dim"), id="usage")
         yield KeyBar()
 
-    def on_input_submitted(self) -> None:
-        """Enter in the line runs it (after the keys typed before it)."""
-        self.action_run()
-
     def action_run(self) -> None:
         """Send the command, or say why the line is not one."""
         try:
-            command = parse_admin(self.query_one("#line", PlainInput).value)
+            command = parse_admin(self.query_one("#line", FieldInput).value)
         except AdminSyntaxError as err:
             self.query_one("#problem", Static).update(Text(str(err), style="bold red"))
             return

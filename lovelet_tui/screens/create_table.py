@@ -16,7 +16,7 @@ from lovelet_tui.editions import catalogue_of
 from lovelet_tui.messages import send
 from lovelet_tui.widgets.cycler import Cycler
 from lovelet_tui.widgets.key_bar import KeyBar
-from lovelet_tui.widgets.plain_input import PlainInput
+from lovelet_tui.widgets.plain_input import FieldInput
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import DEFAULT_TIMER, BotSpec, CreateTable
 from protocol.registry import MAX_TABLE_NAME
@@ -47,7 +47,7 @@ class CreateTableScreen(ModalScreen[None]):
             yield Label("New table", id="title")
             with Horizontal(id="name-row"):
                 yield Label("Name", id="name-label")
-                yield PlainInput(
+                yield FieldInput(
                     placeholder=self.default_name,
                     max_length=MAX_TABLE_NAME,
                     compact=True,
@@ -106,13 +106,9 @@ class CreateTableScreen(ModalScreen[None]):
         seats, field = self._value("seats"), self.query_one("#bots", Cycler)
         field.set_options([(n, str(n)) for n in range(seats)], min(field.value, seats - 1))
 
-    def on_input_submitted(self) -> None:
-        """Enter in the name field creates the table too."""
-        self.action_create()
-
     def action_create(self) -> None:
         """Send the request and close the form."""
-        name = self.query_one("#name", PlainInput).value.strip() or self.default_name
+        name = self.query_one("#name", FieldInput).value.strip() or self.default_name
         level = self._value("level")
         request = CreateTable(
             name=name,

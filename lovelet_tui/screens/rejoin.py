@@ -10,7 +10,7 @@ from textual.widgets import Label
 from lovelet_tui.actions import bindings
 from lovelet_tui.messages import send
 from lovelet_tui.widgets.key_bar import KeyBar
-from lovelet_tui.widgets.plain_input import PlainInput
+from lovelet_tui.widgets.plain_input import FieldInput
 from protocol import RejoinSeat
 from protocol.registry import MAX_CODE
 
@@ -30,16 +30,12 @@ class RejoinScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="box"):
             yield Label("Your rejoin code (e.g. KQXM-TRWA)")
-            yield PlainInput(max_length=MAX_CODE, compact=True, id="code")
+            yield FieldInput(max_length=MAX_CODE, compact=True, id="code")
         yield KeyBar()
-
-    def on_input_submitted(self) -> None:
-        """Enter in the field sends the code."""
-        self.action_send_code()
 
     def action_send_code(self) -> None:
         """Send the code, if any was typed."""
-        code = self.query_one("#code", PlainInput).value.strip()
+        code = self.query_one("#code", FieldInput).value.strip()
         if code:
             send(self, RejoinSeat(code))
         self.dismiss()

@@ -24,15 +24,16 @@ from ..bus.core import CoreHost
 from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
 from ..bus.frontend import FrontEnd
 from ..lobby import Lobby, LobbySettings
-from ..ops.config import Config, invite_command, name_rules, ssh_limits
+from ..ops.config import Config, invite_command, name_rules
 from ..ops.logs import event, log_stopped, log_stopping
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
-from ..ops.policy import StorePolicy
 from ..render.collector import Collector
 from ..ssh.keys import load_or_create_host_key
+from ..ssh.limits import SSHLimits
 from ..ssh.server import SSHService, start_ssh_server
 from ..store import Store
 from .glue import ssh_app_factory, ssh_bot_factory
+from .policy import StorePolicy
 from .serve import RESTART_MESSAGE, VERSION, close_session, go_live, open_lobby, stop_signals
 
 log = logging.getLogger(__name__)
@@ -190,7 +191,7 @@ async def start_frontend(config: Config, metrics: Metrics | None = None) -> Runn
         port,
         config.data_dir,
         ssh_app_factory(frontend),
-        ssh_limits(config),
+        SSHLimits.from_config(config),
         color_system=config.color_system,
         gatekeeper=frontend,
         metrics=metrics,

@@ -11,16 +11,17 @@ from importlib.metadata import PackageNotFoundError, version
 
 from ..lobby import Lobby, LobbySettings, resume_tables
 from ..lobby.lobby import CloseSession
-from ..ops.config import Config, invite_command, lobby_settings, name_rules, ssh_limits
+from ..ops.config import Config, invite_command, name_rules
 from ..ops.logs import log_started, log_stopped, log_stopping
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
-from ..ops.policy import StorePolicy
 from ..render.collector import Collector
 from ..services.clock import LoopClock
 from ..ssh import compat
+from ..ssh.limits import SSHLimits
 from ..ssh.server import SSHService, start_ssh_server
 from ..store import Store
 from .glue import ssh_app_factory, ssh_bot_factory
+from .policy import StorePolicy
 
 RESTART_MESSAGE = "The server restarts; reconnect to continue."
 """What everyone is told on SIGTERM, as a notice and again as the connection closes: tables
@@ -83,7 +84,7 @@ async def start(
         port,
         config.data_dir,
         ssh_app_factory(lobby),
-        ssh_limits(config),
+        SSHLimits.from_config(config),
         color_system=config.color_system,
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
@@ -129,7 +130,7 @@ def open_lobby(
     `--role core` (server/commands/cluster.py)."""
     store = Store.open(config.database_path)
     lobby = Lobby(
-        settings or lobby_settings(config),
+        settings or LobbySettings.from_config(config),
         store=store,
         metrics=metrics,
         clock=LoopClock(),

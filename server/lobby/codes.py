@@ -9,8 +9,8 @@ from collections.abc import Callable
 from protocol import RejoinSeat
 from protocol.registry import MAX_CODE
 
+from ..services.addresses import address_key
 from ..services.sanitize import clean_text
-from ..ssh.limits import address_key
 from .board import Board
 from .clock import Clock
 from .errors import TableError

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -38,7 +39,7 @@ from protocol import (
     decode,
 )
 
-from ..ops.config import DEFAULTS
+from ..ops.config import DEFAULTS, Config
 from ..ops.metrics import Metrics
 from ..services.sanitize import clean_text
 from ..store import MOTD, Store
@@ -84,6 +85,27 @@ class LobbySettings:
     code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
     replay_burst: int = 20  # replay requests allowed in any `replay_interval` seconds
     replay_interval: float = 10.0
+
+    @classmethod
+    def from_config(cls, config: Config) -> LobbySettings:
+        """The settings `config` sets, the tables' timings among them.
+
+        `limits.sessions_per_identity` is not here: it goes to `StorePolicy`.
+        """
+        limits = config.limits
+        return cls(
+            table=TableSettings.from_config(config),
+            motd=config.motd,
+            admins=frozenset(config.admins),
+            default_timer=config.table.turn_timer or None,
+            lobby_idle=limits.idle_timeout or math.inf,  # 0 = never: a timer that never fires
+            chat_burst=limits.chat_messages,
+            chat_interval=limits.chat_interval,
+            chat_max_length=limits.chat_max_length,
+            leaderboard_min_games=config.leaderboard_min_games,
+            code_tries=limits.code_tries,
+            code_try_seconds=limits.code_try_seconds,
+        )
 
 
 class Attachment:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from protocol import Countdown
 
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict, choice_to_dict
-from ..ops.config import DEFAULTS
+from ..ops.config import DEFAULTS, Config
 from ..ops.logs import log_game_end, log_game_start
 from ..ops.metrics import Metrics
 from ..store import GameRecorder, GuestRecord, Store, TableRecord
@@ -31,6 +31,18 @@ class TableSettings:
     bot_deadline: float = 5.0  # seconds after which a searching bot's answer is not awaited
     hint_burst: int = DEFAULTS.table.hints_per_minute  # hints a seat may ask for a minute
     hint_interval: float = 60.0
+
+    @classmethod
+    def from_config(cls, config: Config) -> TableSettings:
+        """The timings `config` sets (its `[table]` section)."""
+        timings = config.table
+        return cls(
+            bot_delay=timings.bot_delay,
+            grace=timings.disconnect_grace,
+            round_pause=timings.round_pause,
+            bot_budget=timings.hard_bot_cpu_ms / 1000,
+            hint_burst=timings.hints_per_minute,
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,9 @@
 """Operations: what a self-hoster configures, reads and runs beside the game.
 
 It owns the configuration (`config`: defaults < TOML < LOVELET_* < flags), logging (`logs`),
-Prometheus metrics and health (`metrics`), the admission policy from the store (`policy`) and
-the offline `lovelet admin` command (`admin`). It may import the store, the lobby's and SSH's
-settings types, SSH's gatekeeper and `server.services`; never `server.commands`, which builds
-on it.
+Prometheus metrics and health (`metrics`) and the offline `lovelet admin` command (`admin`).
+The lobby and the SSH layer log and count through it and take their settings' defaults from
+`config.DEFAULTS`; their settings types build themselves from a `Config` (`from_config`). So
+it may import the store, `server.services` and the protocol; never the lobby, SSH, the bus or
+`server.commands`, which build on it (import-linter contracts in pyproject.toml hold this).
 """

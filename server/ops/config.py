@@ -2,8 +2,10 @@
 
 This is the one place every operator-settable default is written (`Limits`, `TableTimings`,
 `Config`); the settings objects the SSH layer, lobby and tables run with read their defaults
-from `DEFAULTS` here, so a default changes in one line. (The store knows no configuration: the
-nickname rules' defaults are `NameRules`', read from there.)
+from `DEFAULTS` here, so a default changes in one line, and build themselves from a `Config`
+(`SSHLimits.from_config`, `LobbySettings.from_config`, `TableSettings.from_config`): this
+module imports none of them. (The store knows no configuration: the nickname rules' defaults
+are `NameRules`', read from there.)
 
 Every setting has a dotted key (`listen`, `limits.per_address`), an environment variable
 (`LOVELET_` + the key in capitals, dots as underscores: `LOVELET_LIMITS_PER_ADDRESS`) and a
@@ -24,7 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import platformdirs
 
@@ -32,11 +34,6 @@ from protocol.messages import DEFAULT_TIMER
 from protocol.registry import MAX_CHAT, MAX_MOTD, MAX_TIMER
 
 from ..store.players import NameRules
-
-if TYPE_CHECKING:
-    from ..lobby import LobbySettings, TableSettings
-    from ..ssh.limits import SSHLimits
-
 
 ENV_PREFIX = "LOVELET_"
 CONFIG_FILE_NAME = "config.toml"
@@ -874,74 +871,10 @@ def config_init_path(
 # --------------------------------------------------------------------------- wiring helpers
 
 
-def ssh_limits(config: Config) -> SSHLimits:
-    """The SSH layer's limits; settings not in Config keep SSHLimits' defaults."""
-    from ..ssh.limits import SSHLimits
-
-    limits = config.limits
-    return SSHLimits(
-        max_connections=limits.max_connections,
-        max_per_address=limits.per_address,
-        max_logins_in_progress=limits.concurrent_logins,
-        login_timeout=limits.login_timeout,
-        key_rate=limits.keys_per_second,
-        key_burst=limits.key_burst,
-        key_flood=limits.key_flood,
-        max_logins_per_address=limits.logins_per_address,
-        early_drop_start=limits.early_drop_start,
-        early_drop_rate=limits.early_drop_rate,
-        handshake_timeout=limits.handshake_timeout,
-        max_auth_tries=limits.auth_tries,
-        ipv6_prefix=limits.ipv6_prefix,
-        request_burst=limits.request_burst,
-        request_rate=limits.request_rate,
-        bot_request_rate=limits.bot_frames_per_second,
-        bot_request_burst=limits.bot_frame_burst,
-        bot_max_errors=limits.bot_errors,
-    )
-
-
 def name_rules(config: Config) -> NameRules:
     """How many nicknames a key keeps reserved, and for how long unused."""
     limits = config.limits
     return NameRules(limits.names_per_key, timedelta(days=limits.name_expiry_days))
-
-
-def table_settings(config: Config) -> TableSettings:
-    """The tables' timings."""
-    from ..lobby import TableSettings
-
-    timings = config.table
-    return TableSettings(
-        bot_delay=timings.bot_delay,
-        grace=timings.disconnect_grace,
-        round_pause=timings.round_pause,
-        bot_budget=timings.hard_bot_cpu_ms / 1000,
-        hint_burst=timings.hints_per_minute,
-    )
-
-
-def lobby_settings(config: Config) -> LobbySettings:
-    """The lobby's settings, including the tables' timings.
-
-    `limits.sessions_per_identity` is not here: it goes to `StorePolicy`.
-    """
-    from ..lobby import LobbySettings
-
-    limits = config.limits
-    return LobbySettings(
-        table=table_settings(config),
-        motd=config.motd,
-        admins=frozenset(config.admins),
-        default_timer=config.table.turn_timer or None,
-        lobby_idle=limits.idle_timeout or math.inf,  # 0 = never: a timer that never fires
-        chat_burst=limits.chat_messages,
-        chat_interval=limits.chat_interval,
-        chat_max_length=limits.chat_max_length,
-        leaderboard_min_games=config.leaderboard_min_games,
-        code_tries=limits.code_tries,
-        code_try_seconds=limits.code_try_seconds,
-    )
 
 
 def invite_command(config: Config, bound_port: int) -> str:

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import ipaddress
 import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
-from server.ops.config import DEFAULTS
+from server.ops.config import DEFAULTS, Config
+from server.services.addresses import address_key
 
 _LIMITS = DEFAULTS.limits
 
@@ -95,6 +95,31 @@ class SSHLimits:
         if not (1 <= min_w <= max_w and 1 <= min_h <= max_h):
             raise ValueError("SSHLimits needs 1 <= min_size <= max_size")
 
+    @classmethod
+    def from_config(cls, config: Config) -> SSHLimits:
+        """The limits `config` sets; the ones it has no setting for keep their defaults."""
+        limits = config.limits
+        return cls(
+            max_connections=limits.max_connections,
+            max_per_address=limits.per_address,
+            max_logins_in_progress=limits.concurrent_logins,
+            login_timeout=limits.login_timeout,
+            key_rate=limits.keys_per_second,
+            key_burst=limits.key_burst,
+            key_flood=limits.key_flood,
+            max_logins_per_address=limits.logins_per_address,
+            early_drop_start=limits.early_drop_start,
+            early_drop_rate=limits.early_drop_rate,
+            handshake_timeout=limits.handshake_timeout,
+            max_auth_tries=limits.auth_tries,
+            ipv6_prefix=limits.ipv6_prefix,
+            request_burst=limits.request_burst,
+            request_rate=limits.request_rate,
+            bot_request_rate=limits.bot_frames_per_second,
+            bot_request_burst=limits.bot_frame_burst,
+            bot_max_errors=limits.bot_errors,
+        )
+
     def clamp_size(self, width: int, height: int) -> tuple[int, int]:
         """Clamp a terminal size reported by a client."""
         (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
@@ -103,22 +128,6 @@ class SSHLimits:
 
 EARLY_DROP = "Dropped at random: too many logins in progress."
 """The reason `ConnectionGate.admit` gives for a random early drop (never shown to a client)."""
-
-
-def address_key(address: str, ipv6_prefix: int = 64) -> str:
-    """What per-address limits count: an IPv4 address, or the IPv6 network it lies in.
-
-    IPv4-mapped IPv6 addresses count as their IPv4 address; anything unparsable as itself.
-    """
-    try:
-        ip = ipaddress.ip_address(address.split("%", 1)[0])
-    except ValueError:
-        return address
-    if ip.version == 4:
-        return str(ip)
-    if ip.ipv4_mapped is not None:
-        return str(ip.ipv4_mapped)
-    return str(ipaddress.ip_network(f"{ip}/{ipv6_prefix}", strict=False))
 
 
 class Connection(Protocol):

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from ..ops.config import DEFAULTS
 from ..ssh.gatekeeper import Admission
 from ..store import NameRules, Store
 from ..store.bans import Ban
-from .config import DEFAULTS
 
 
 def ban_message(ban: Ban) -> str:
