@@ -27,7 +27,8 @@ from dataclasses import dataclass
 
 from server.bots import Bot, make_bot
 from server.bots.medium import MediumBot
-from server.engine import Game, choice_from_dict, find_edition
+from server.bots.offered import offered
+from server.engine import Game, View, choice_from_dict, find_edition
 
 EDITION = "2019"
 PLAYERS = 4
@@ -84,10 +85,10 @@ class Seats:
         return game.tokens[seat] - before
 
 
-def options(bot: MediumBot, view: dict, log: list[dict]) -> tuple[dict[str, dict], str]:
+def options(bot: MediumBot, view: View, log: list[dict]) -> tuple[dict[str, dict], str]:
     """Medium's best-scoring choice for each card in hand, and the card it plays."""
     best: dict[str, tuple[dict, float]] = {}
-    for choice, score in zip(view["choices"], bot.scores(view, log), strict=True):
+    for choice, score in zip(offered(view), bot.scores(view, log), strict=True):
         card = choice["card"]
         if card not in best or score > best[card][1]:
             best[card] = (choice, score)
@@ -99,15 +100,15 @@ def measure(seats: Seats, me: int, rollouts: int, rng: random.Random) -> Decisio
     """The decision pending for `me`, each card's option measured by playouts; None without a
     choice of card."""
     view, log = seats.view(me)
-    if view["pending"]["kind"] != "play" or len({c["card"] for c in view["choices"]}) < 2:
+    if view.pending.kind != "play" or len({c.card for c in view.choices}) < 2:
         return None
     by_card, chosen = options(seats.bots[me], view, log)
     tokens = {
         card: sum(seats.playout(me, choice, rng) for _ in range(rollouts)) / rollouts
         for card, choice in by_card.items()
     }
-    stage = "late" if view["deck_size"] <= LATE else "early"
-    return Decision((*sorted(view["hand"]), stage), chosen, tokens)
+    stage = "late" if view.deck_size <= LATE else "early"
+    return Decision((*sorted(view.hand), stage), chosen, tokens)
 
 
 @dataclass

@@ -1,0 +1,45 @@
+"""The engine's view of a seat as the protocol's record: the one place it changes type.
+
+`server.engine.View` and `protocol.View` have the same fields in the same order
+(tests/test_protocol_views.py holds them to it); the choices in it cross through the engine's
+one choice converter (`choice_to_dict`) and the protocol's check (`choice_from_wire`).
+"""
+
+from __future__ import annotations
+
+from protocol import PendingView, SeatView, View, choice_from_wire
+
+from .. import engine
+
+
+def wire_view(view: engine.View) -> View:
+    """The protocol record of `view`."""
+    pending = view.pending
+    return View(
+        view.edition,
+        view.players,
+        view.viewer,
+        view.round,
+        view.target,
+        view.tokens,
+        view.deck_size,
+        view.set_aside,
+        view.face_up,
+        view.hand,
+        tuple(map(_seat, view.seats)),
+        view.turn,
+        PendingView(pending.seat, pending.kind) if pending is not None else None,
+        tuple(choice_from_wire(engine.choice_to_dict(c)) for c in view.choices),
+        view.marked,
+        view.jester,
+        view.unseen,
+        view.round_over,
+        view.round_winners,
+        view.game_over,
+        view.game_winners,
+        view.next_start,
+    )
+
+
+def _seat(seat: engine.SeatView) -> SeatView:
+    return SeatView(seat.alive, seat.protected, seat.discards, seat.hand_size, seat.tokens)
