@@ -39,6 +39,8 @@ PANEL_WIDTH = 36
 CONFIRM = "y: yes · any other key: no"
 """The panel's line under a question about something that cannot be undone."""
 
+SCROLLBAR_GLYPHS = " ▁▂▃▄▅▆▇█"
+"""What a vertical scrollbar's column shows in text: blanks, and the thumb's ends."""
 OPTION = re.compile(r"^ (\d)  (\S.*)$")
 """One numbered row of the choice panel, from the prompt's column."""
 _HAND = re.compile(r"^ (?:Hand |     ) (\S.*?) (\d+)(?:  |$)")
@@ -193,11 +195,12 @@ def header_code(term: SSHTerminal) -> str:
 
 
 def log_lines(term: SSHTerminal) -> list[str]:
-    """The log pane's visible lines: below the hand, left of the panel and the scrollbar."""
+    """The log pane's visible lines: below the hand, left of the panel, without the scrollbar
+    (its column is the log's last, and holds text when the log fits)."""
     lines = screen_lines(term)
     top = hand_rows(term).stop or 3
-    width = term.screen.columns - PANEL_WIDTH - 1
-    return [line[:width].rstrip() for line in lines[top:-1]]
+    width = term.screen.columns - PANEL_WIDTH
+    return [line[:width].rstrip(SCROLLBAR_GLYPHS) for line in lines[top:-1]]
 
 
 def log_text(term: SSHTerminal) -> str:

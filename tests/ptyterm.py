@@ -20,7 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pyte
-from sshclient import DEFAULT_TIMEOUT, KEYS
+from sshclient import DEFAULT_TIMEOUT, KEYS, SYNC_REPLY, FrameStream, asks_for_sync
 
 LOVELET = str(Path(sys.executable).with_name("lovelet"))
 """The `lovelet` console script installed next to this Python (what a user types)."""
@@ -31,7 +31,7 @@ class PtyTerminal:
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.screen = pyte.Screen(*size)
-        self._stream = pyte.ByteStream(self.screen)
+        self._stream = FrameStream(self.screen)
         self.raw = bytearray()
         """Every byte the process wrote, in order."""
         self.closed = False
@@ -90,7 +90,10 @@ class PtyTerminal:
         if data:
             self.raw += data
             self._stream.feed(data)
+            if asks_for_sync(self.raw, data):
+                os.write(self._master, SYNC_REPLY)
         else:
+            self._stream.flush()
             self.closed = True
             asyncio.get_running_loop().remove_reader(self._master)
         self._changed.set()

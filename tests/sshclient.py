@@ -38,6 +38,45 @@ APP_MODES = {1049: "alternate screen", 2004: "bracketed paste", 1000: "mouse", 1
 NORMAL_MODES = {25: "cursor shown", 7: "line wrap"}
 """Private modes a shell expects on."""
 
+SYNC_QUERY = b"\x1b[?2026$p"
+"""An app asking whether the terminal supports synchronized output (DEC private mode 2026)."""
+SYNC_REPLY = b"\x1b[?2026;2$y"
+"""The answer of a terminal that supports it (mode known, now reset), as tmux, kitty or
+WezTerm give."""
+SYNC_BEGIN = b"\x1b[?2026h"
+SYNC_END = b"\x1b[?2026l"
+
+
+class FrameStream:
+    """Feeds a pyte screen as a terminal with synchronized output draws: the bytes of an
+    update (between SYNC_BEGIN and SYNC_END) reach the screen only once the update is whole,
+    so a test never reads a half-drawn frame, however its bytes were split on the way."""
+
+    def __init__(self, screen: pyte.Screen) -> None:
+        self._stream = pyte.ByteStream(screen)
+        self._held = bytearray()
+
+    def feed(self, data: bytes) -> None:
+        """Take `data`; draw everything up to the start of an update still being received."""
+        held = self._held
+        held += data
+        begin = held.rfind(SYNC_BEGIN)
+        ready = len(held) if begin < 0 or held.rfind(SYNC_END) > begin else begin
+        if ready:
+            self._stream.feed(bytes(held[:ready]))
+            del held[:ready]
+
+    def flush(self) -> None:
+        """The output ended: draw whatever is held."""
+        self._stream.feed(bytes(self._held))
+        self._held.clear()
+
+
+def asks_for_sync(raw: bytearray, data: bytes) -> bool:
+    """`data`, just appended to `raw`, completes the app's synchronized-output query."""
+    tail = raw[-(len(data) + len(SYNC_QUERY) - 1) :]
+    return SYNC_QUERY in tail
+
 
 class LoginRefused(Exception):
     """The server closed the connection before login; `banner` holds what it said."""
@@ -81,13 +120,15 @@ class SSHTerminal:
 
     def __init__(self, size: tuple[int, int]) -> None:
         self.screen = pyte.Screen(*size)
-        self._stream = pyte.ByteStream(self.screen)
+        self._stream = FrameStream(self.screen)
         self.raw = bytearray()
         """Every byte received, in order."""
         self.closed = False
         self.conn: asyncssh.SSHClientConnection | None = None
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self.banner = ""
+        self.answers_sent = 0
+        """Terminal answers sent to the app's queries (each is input the server counts)."""
         self._changed = asyncio.Event()
 
     @classmethod
@@ -164,7 +205,11 @@ class SSHTerminal:
         if data:
             self.raw += data
             self._stream.feed(data)
+            if asks_for_sync(self.raw, data) and self.chan is not None:
+                self.chan.write(SYNC_REPLY)
+                self.answers_sent += 1
         else:
+            self._stream.flush()
             self.closed = True
         self._changed.set()
 

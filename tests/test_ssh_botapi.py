@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import shutil
 import struct
 import sys
@@ -29,6 +28,7 @@ from protocol import PROTOCOL_VERSION
 from server.commands.glue import ssh_app_factory, ssh_bot_factory
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.lobby import REPLACED
+from server.ops.config import Limits
 from server.ops.logs import EVENTS
 from server.services.clock import LoopClock
 from server.ssh import SSHService, start_ssh_server
@@ -270,7 +270,7 @@ async def test_garbage_is_cut_off_after_the_documented_number_of_errors(
     server: Server, key: asyncssh.SSHKey
 ) -> None:
     async with bot(server.port, key) as client:
-        garbage = struct.pack(">I", 8) + os.urandom(7) + b"\xc1"  # never valid msgpack
+        garbage = struct.pack(">I", 8) + b"\xc1" * 8  # 0xc1 is never valid msgpack
         client.send(garbage * (MAX_ERRORS + 1))
         codes = [(await client.receive())["code"] for _ in range(MAX_ERRORS + 2)]
         assert codes == ["malformed"] * (MAX_ERRORS + 1) + ["too_many_errors"]
@@ -287,10 +287,14 @@ async def test_one_error_fewer_is_not_cut_off(server: Server, key: asyncssh.SSHK
 
 
 async def test_a_flood_over_the_request_rate_is_refused_then_cut_off(
-    server: Server, key: asyncssh.SSHKey
+    tmp_path: Path, key: asyncssh.SSHKey
 ) -> None:
-    burst = SSHLimits().bot_request_burst
-    async with contextlib.AsyncExitStack() as stack:
+    burst = 40  # and next to no refill: however slowly the server answers, the flood is over
+    slow_refill = Limits(bot_frames_per_second=0.01, bot_frame_burst=burst)
+    async with (
+        running_server(tmp_path / "data", FAST, limits=slow_refill) as server,
+        contextlib.AsyncExitStack() as stack,
+    ):
         client = await greeted(server.port, key, stack)  # hello took one request
         client.send(framed({"type": "stats_request"}) * (burst + 50))
         replies: list[str] = []
