@@ -7,7 +7,9 @@ one choice converter (`choice_to_dict`) and the protocol's check (`choice_from_w
 
 from __future__ import annotations
 
-from protocol import PendingView, SeatView, View, choice_from_wire
+from functools import lru_cache
+
+from protocol import Choice, PendingView, SeatView, View, choice_from_wire
 
 from .. import engine
 
@@ -29,7 +31,7 @@ def wire_view(view: engine.View) -> View:
         tuple(map(_seat, view.seats)),
         view.turn,
         PendingView(pending.seat, pending.kind) if pending is not None else None,
-        tuple(choice_from_wire(engine.choice_to_dict(c)) for c in view.choices),
+        tuple(map(_choice, view.choices)),
         view.marked,
         view.jester,
         view.unseen,
@@ -39,6 +41,12 @@ def wire_view(view: engine.View) -> View:
         view.game_winners,
         view.next_start,
     )
+
+
+@lru_cache(maxsize=8192)
+def _choice(choice: engine.Choice) -> Choice:
+    """The protocol's record of an engine choice (kept: a decision is sent many times)."""
+    return choice_from_wire(engine.choice_to_dict(choice))
 
 
 def _seat(seat: engine.SeatView) -> SeatView:
