@@ -43,7 +43,7 @@ def wire_view(view: engine.View) -> View:
     )
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=8192, typed=True)  # typed: Look(1) == Redraw(True) as tuples
 def _choice(choice: engine.Choice) -> Choice:
     """The protocol's record of an engine choice (kept: a decision is sent many times)."""
     return choice_from_wire(engine.choice_to_dict(choice))
