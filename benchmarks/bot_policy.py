@@ -39,7 +39,8 @@ from server.bots import Bot, Budget, HardBot, make_bot
 from server.bots.beliefs import Beliefs
 from server.bots.hard import clone, deal_hidden
 from server.bots.medium import MediumBot
-from server.engine import Game, Position, choice_from_dict, find_edition
+from server.bots.offered import offered
+from server.engine import Game, Position, View, choice_from_dict, find_edition
 
 EDITION = "2019"
 LATE = 5  # a decision is "late" with this many cards or fewer left in the deck
@@ -96,10 +97,10 @@ class Seats:
         return game.tokens[seat] - before
 
 
-def by_card(medium: MediumBot, view: dict, log: list[dict]) -> tuple[dict[str, dict], dict]:
+def by_card(medium: MediumBot, view: View, log: list[dict]) -> tuple[dict[str, dict], dict]:
     """Medium's best-scoring choice for each card in hand, and its choice."""
     best: dict[str, tuple[dict, float]] = {}
-    for choice, score in zip(view["choices"], medium.scores(view, log), strict=True):
+    for choice, score in zip(offered(view), medium.scores(view, log), strict=True):
         card = choice["card"]
         if card not in best or score > best[card][1]:
             best[card] = (choice, score)
@@ -111,10 +112,10 @@ def true_hands(game: Game) -> Callable[[dict, Beliefs, random.Random], tuple[Pos
     """A dealer for the hard bot's search that deals every opponent its true hand in `game`
     (the hidden cards shuffled as usual): the oracle."""
 
-    def deal(view: dict, beliefs: Beliefs, rng: random.Random) -> tuple[Position, float]:
+    def deal(view: View, beliefs: Beliefs, rng: random.Random) -> tuple[Position, float]:
         told = clone(beliefs)
         for seat, hand in enumerate(game.hands):
-            if seat != view["viewer"] and hand:
+            if seat != view.viewer and hand:
                 told.weights[seat] = {hand[0].id: 1.0}
         dealt = deal_hidden(view, told, rng)
         assert dealt is not None, "the true hands are always a possible deal"
@@ -144,7 +145,7 @@ def measure(seats: Seats, me: int, setup: Setup, label: str) -> Decision | None:
     bot = seats.bots[me]
     medium = bot._medium if isinstance(bot, HardBot) else bot
     assert isinstance(medium, MediumBot)
-    if view["pending"]["kind"] != "play" or len({c["card"] for c in view["choices"]}) < 2:
+    if view.pending.kind != "play" or len({c.card for c in view.choices}) < 2:
         return None
     options, medium_choice = by_card(medium, view, log)
     options[MEDIUM] = medium_choice
@@ -158,9 +159,9 @@ def measure(seats: Seats, me: int, setup: Setup, label: str) -> Decision | None:
     else:
         options[BOT] = medium_choice
     tokens = playouts(seats, me, copy.deepcopy(medium), options, setup, label)
-    stage = "late" if view["deck_size"] <= LATE else "early"
+    stage = "late" if view.deck_size <= LATE else "early"
     seats.game.act(me, choice_from_dict(options[BOT]))
-    return Decision((*sorted(view["hand"]), stage), tokens)
+    return Decision((*sorted(view.hand), stage), tokens)
 
 
 def playouts(

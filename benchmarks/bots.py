@@ -27,7 +27,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from server.bots import LEVELS, Bot, Budget, HardBot, make_bot
-from server.engine import Game, choice_from_dict, find_edition
+from server.bots.offered import offered
+from server.engine import Game, View, choice_from_dict, find_edition
 
 
 @dataclass
@@ -98,9 +99,9 @@ class RandomPlayer:
 
     level = "random"
 
-    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
-        """One of `view["choices"]`, at random."""
-        return rng.choice(view["choices"])
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+        """One of `view.choices`, at random."""
+        return rng.choice(offered(view))
 
 
 def new_bot(level: str, budget: Budget) -> Bot:

@@ -20,6 +20,7 @@ import time
 from lovelet_tui import LoveletApp
 from protocol import Countdown, SeatInfo, TableInfo, TableState, encode
 from server.engine import Game, find_edition
+from server.services.views import wire_view
 
 
 class NoLink:
@@ -41,7 +42,7 @@ def table_state(you: int | None, countdown: Countdown | None) -> TableState:
         game.act(game.pending.seat, rng.choice(game.pending.choices))
     seats = tuple(SeatInfo(f"player{i}", None, True) for i in range(8))
     info = TableInfo("ABCD", "bench", "premium", "player0", seats, (), "playing", 90, you)
-    return TableState(info, game.view(you), tuple(game.log(you)), countdown)
+    return TableState(info, wire_view(game.view(you)), tuple(game.log(you)), countdown)
 
 
 async def cpu_over(seconds: float) -> float:

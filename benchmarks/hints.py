@@ -20,6 +20,7 @@ import random
 import time
 
 from protocol import (
+    Act,
     BotSpec,
     ContinueRound,
     CreateTable,
@@ -32,7 +33,6 @@ from protocol import (
     TableState,
     decode,
     encode,
-    from_wire,
 )
 from protocol.version import PROTOCOL_VERSION
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
@@ -75,7 +75,7 @@ class Player:
 
     def deciding(self) -> bool:
         state = self.state
-        return bool(state and state.view and state.view["choices"])
+        return bool(state and state.view and state.view.choices)
 
 
 async def run(hints: int, budget: float, presses: int) -> None:
@@ -115,8 +115,7 @@ async def run(hints: int, budget: float, presses: int) -> None:
             await asyncio.sleep(0.5)  # a search started by the presses would be back by now
             searches = player.used - used
             print(f"{presses} more presses at one decision: {presses} answers, {searches} searches")
-        choice = player.state.view["choices"][0]
-        player.send(from_wire({"type": "act", "choice": choice}, Direction.TO_SERVER))
+        player.send(Act(player.state.view.choices[0]))
         await player.until(lambda s=player.state: player.state is not s)
     rest = times[1:]
     print(f"first hint (starts the worker processes): {times[0] * 1000:.0f} ms")

@@ -11,6 +11,7 @@ import time
 
 from protocol import Direction, SeatInfo, TableInfo, TableState, decode, encode
 from server.engine import Game, find_edition
+from server.services.views import wire_view
 
 
 def table_update() -> TableState:
@@ -23,7 +24,7 @@ def table_update() -> TableState:
         game.act(decision.seat, rng.choice(decision.choices))
     seats = tuple(SeatInfo(f"player{i}", None, True) for i in range(4))
     info = TableInfo("ABCD", "bench", "2019", "player0", seats, (), "playing", 90, 0)
-    return TableState(info, game.view(0), tuple(game.log(0)[-10:]))
+    return TableState(info, wire_view(game.view(0)), tuple(game.log(0)[-10:]))
 
 
 def per_call(function, runs: int) -> float:

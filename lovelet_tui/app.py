@@ -251,6 +251,6 @@ class LoveletApp(App[None]):
         """Help for where the player is: the table's reference card, and the keys."""
         table, admin = self.table, self.lobby.admin
         if table is not None and table.info is not None:
-            self.push_screen(HelpScreen(table.info.edition, table.reference, admin=admin))
+            self.push_screen(HelpScreen(table.info.edition, admin=admin))
         else:
             self.push_screen(HelpScreen(admin=admin))

@@ -33,7 +33,7 @@ def edition_name(catalogue: Catalogue, edition_id: str, *, short: bool = False) 
 
 def reference(catalogue: Catalogue, edition_id: str) -> list[Mapping[str, Any]]:
     """The edition's cards as reference rows (`id`, `name`, `value`, `count`, `text`, ...), as
-    a view's `cards` holds them; empty for an edition the catalogue lacks."""
+    the help screen's card table shows them; empty for an edition the catalogue lacks."""
     info = catalogue.edition(edition_id)
     return [asdict(card) for card in info.cards] if info else []
 

@@ -1,12 +1,12 @@
-"""How a table's seats, cards and guesses are named in sentences, from its info and view."""
+"""How a table's seats, cards and guesses are named in sentences, from its info and the
+server's catalogue."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
-from protocol import TableInfo
+from protocol import CardInfo, Catalogue, TableInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,14 +15,16 @@ class Names:
 
     players: tuple[str, ...]
     you: int | None = None
-    cards: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    cards: Mapping[str, CardInfo] = field(default_factory=dict)
 
     @classmethod
-    def for_table(cls, info: TableInfo, view: Mapping[str, Any] | None) -> Names:
-        """Seat names from `info` (empty seats as "seat N"), cards from the view's reference."""
+    def for_table(cls, info: TableInfo, catalogue: Catalogue) -> Names:
+        """Seat names from `info` (empty seats as "seat N"), cards from the catalogue's
+        edition of the table."""
         players = tuple(seat.name or f"seat {i + 1}" for i, seat in enumerate(info.seats))
-        reference = view.get("cards", []) if view else []
-        return cls(players, info.you, {card["id"]: card for card in reference})
+        edition = catalogue.edition(info.edition)
+        cards = {card.id: card for card in edition.cards} if edition else {}
+        return cls(players, info.you, cards)
 
     def player(self, seat: int | None, *, capital: bool = False) -> str:
         """The seat's name, or "you" for the receiver."""
@@ -44,8 +46,8 @@ class Names:
 
     def card(self, card_id: str) -> str:
         """A card's display name (its id if this client has no reference for it)."""
-        spec = self.cards.get(card_id)
-        return str(spec["name"]) if spec else card_id
+        card = self.cards.get(card_id)
+        return card.name if card else card_id
 
     def hand(self, card_ids: Sequence[str]) -> str:
         """Cards in a sentence: "Guard and Priest"."""
@@ -60,7 +62,7 @@ class Names:
 
     def of_value(self, value: int) -> str:
         """The names of the cards of `value`, e.g. "Countess, Dowager Queen"."""
-        return ", ".join(str(c["name"]) for c in self.cards.values() if c.get("value") == value)
+        return ", ".join(card.name for card in self.cards.values() if card.value == value)
 
 
 def join(words: Sequence[str]) -> str:

@@ -8,14 +8,13 @@ is the answer.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from lovelet_tui.actions import DIGITS
 from lovelet_tui.names import Names
-
-Choice = Mapping[str, Any]
+from protocol import Choice
 
 STEPS = {
     "play": ("card", "targets", "guess"),
@@ -51,7 +50,7 @@ class Staging:
     def __init__(self, choices: Sequence[Choice], names: Names) -> None:
         self.choices = list(choices)
         self.names = names
-        self.steps = STEPS.get(str(self.choices[0].get("type")), ()) if self.choices else ()
+        self.steps = STEPS.get(self.choices[0].TYPE, ()) if self.choices else ()
         self.picks: list[tuple[str, Hashable]] = []  # (step, value), in the order taken
         self.cursor = 0
 
@@ -144,7 +143,7 @@ class Staging:
         return [c for c in self.choices if self._matches(c)]
 
     def _matches(self, choice: Choice) -> bool:
-        targets = set(choice.get("targets") or ())
+        targets = set(_targets_of(choice))
         for step, value in self.picks:
             if step != "targets":
                 if _value(choice, step) != value:
@@ -161,7 +160,7 @@ class Staging:
         if step == "targets":
             picked = set(self._targets())
             return any(s == step and v == DONE for s, v in self.picks) or all(
-                set(c.get("targets") or ()) == picked for c in candidates
+                set(_targets_of(c)) == picked for c in candidates
             )
         if any(s == step for s, _ in self.picks):
             return True
@@ -171,8 +170,8 @@ class Staging:
     def _target_values(self, candidates: list[Choice]) -> list[Hashable]:
         """Seats still to add, in seat order, then DONE if the seats so far can be all."""
         picked = set(self._targets())
-        seats = sorted({t for c in candidates for t in c.get("targets") or ()} - picked)
-        complete = any(set(c.get("targets") or ()) == picked for c in candidates)
+        seats = sorted({t for c in candidates for t in _targets_of(c)} - picked)
+        complete = any(set(_targets_of(c)) == picked for c in candidates)
         return [*seats, DONE] if complete else list(seats)
 
     # ------------------------------------------------------------------ labels
@@ -181,10 +180,7 @@ class Staging:
         """Guesses keyed by their card's value (a number's own digit); a second card of a
         value already keyed (ppea's two Princesses, both 6) takes the first digit no value
         uses. None if a value is not a digit or the digits run out."""
-        numbers = [
-            g if isinstance(g, int) else self.names.cards.get(str(g), {}).get("value")
-            for g in guesses
-        ]
+        numbers = [g if isinstance(g, int) else _card_value(self.names, g) for g in guesses]
         if not all(isinstance(n, int) and 0 <= n <= 9 for n in numbers):
             return None
         keys = [str(n) for n in numbers]
@@ -215,7 +211,7 @@ class Staging:
         return "Yes: discard and draw" if value else "No: keep it"
 
     def _look_label(self, seat: int | None) -> str:
-        lookable = sum(isinstance(c.get("seat"), int) for c in self._candidates())
+        lookable = sum(isinstance(getattr(c, "seat", None), int) for c in self._candidates())
         if seat is None:
             return "No" if lookable == 1 else "Neither"
         hand = f"{self.names.whose(seat, capital=True)} hand"
@@ -223,5 +219,14 @@ class Staging:
 
 
 def _value(choice: Choice, step: str) -> Hashable:
-    value = choice.get(step)
-    return tuple(value) if isinstance(value, list | tuple) else value
+    """The choice's field `step` (None if its kind has no such field)."""
+    return getattr(choice, step, None)
+
+
+def _targets_of(choice: Choice) -> tuple[int, ...]:
+    return getattr(choice, "targets", ())
+
+
+def _card_value(names: Names, card_id: Hashable) -> int | None:
+    card = names.cards.get(str(card_id))
+    return card.value if card else None

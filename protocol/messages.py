@@ -7,6 +7,7 @@ serialisation logic. Lists are tuples so messages stay immutable.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -414,6 +415,63 @@ class Countdown:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatView:
+    """What everyone may know of one seat: in the round, protected, its discards (card ids,
+    oldest first), how many cards it holds, its tokens."""
+
+    alive: bool
+    protected: bool
+    discards: tuple[str, ...]
+    hand_size: int
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingView:
+    """Whose decision the table waits for, and its kind: "play", "chancellor",
+    "cardinal_look" or "bishop_redraw"."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything the receiver's seat (`viewer`; None: a spectator) may know now: the engine's
+    view (server/engine/view.py), field for field.
+
+    `hand` is the viewer's own cards (empty for a spectator); other hands are only sizes.
+    `choices` are the legal choices of the pending decision, for the seat that must decide
+    only: send one back in `act`. `unseen`: copies of each card id not in the viewer's hand,
+    the discards or face up. `jester`: (the Jester's player, the seat they bet on).
+    """
+
+    TYPE: ClassVar[str] = "view"
+    edition: str
+    players: int
+    viewer: int | None
+    round: int
+    target: int  # tokens to win
+    tokens: tuple[int, ...]
+    deck_size: int
+    set_aside: int  # cards set aside face down
+    face_up: tuple[str, ...]
+    hand: tuple[str, ...]
+    seats: tuple[SeatView, ...]
+    turn: int | None
+    pending: PendingView | None
+    choices: tuple[Choice, ...]
+    marked: int | None  # the Sycophant's chosen seat
+    jester: tuple[int, ...] | None
+    unseen: Mapping[str, int]
+    round_over: bool
+    round_winners: tuple[int, ...]
+    game_over: bool
+    game_winners: tuple[int, ...]
+    next_start: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     """A table: its info, the receiver's view from the engine, and new events since the last.
 
@@ -423,7 +481,7 @@ class TableState:
 
     TYPE: ClassVar[str] = "table"
     info: TableInfo
-    view: dict[str, Any] | None = None
+    view: View | None = None
     events: tuple[dict[str, Any], ...] = ()
     countdown: Countdown | None = None
     guide: str | None = None
@@ -548,7 +606,7 @@ class ReplayFrame:
     replay's viewpoint saw them; `actor` is the seat whose decision it was (None: the deal)."""
 
     actor: int | None
-    view: dict[str, Any]
+    view: View
     events: tuple[dict[str, Any], ...]
 
 

@@ -22,7 +22,6 @@ from protocol.schema import (
     Null,
     Nullable,
     OneOf,
-    PlainMap,
     Record,
     Spec,
     Tagged,
@@ -62,6 +61,9 @@ MAX_GAME_ID = 2**63 - 1  # SQLite's largest row id
 MAX_ROUNDS = 1000  # rounds in one game, as a replay counts them
 MAX_REPLAY_FRAMES = 400  # steps in one round of a replay (the deal, then each decision)
 MAX_REPLAY_EVENTS = 64  # events one step of a replay brings
+MAX_DECK = 64  # cards in one edition's deck (a seat's discards)
+MAX_CHOICES = MAX_LIST  # legal choices of one decision
+DECISIONS = ("play", "chancellor", "cardinal_look", "bishop_redraw")
 STATUSES = ("waiting", "playing", "round_over", "finished")
 ADMIN_COMMANDS = ("kick", "ban", "unban", "announce", "motd")
 
@@ -131,6 +133,48 @@ def _event_kind(seat: str, fields: tuple) -> tuple[dict[str, Spec], dict[str, Sp
 
 
 EVENT = EventMap({kind: _event_kind(*entry) for kind, entry in EVENTS.items()})
+
+VIEW = Record(
+    m.View,
+    {
+        "edition": EDITION,
+        "players": Int(2, MAX_SEATS),
+        "viewer": Nullable(SEAT),
+        "round": Int(0, 1_000_000),
+        "target": Int(1, 255),
+        "tokens": ListOf(COUNT, MAX_SEATS),
+        "deck_size": Int(0, MAX_DECK),
+        "set_aside": Int(0, MAX_DECK),
+        "face_up": CARDS,
+        "hand": CARDS,
+        "seats": ListOf(
+            Record(
+                m.SeatView,
+                {
+                    "alive": Bool(),
+                    "protected": Bool(),
+                    "discards": ListOf(CARD, MAX_DECK),
+                    "hand_size": Int(0, MAX_HAND),
+                    "tokens": COUNT,
+                },
+            ),
+            MAX_SEATS,
+            min_items=2,
+        ),
+        "turn": Nullable(SEAT),
+        "pending": Nullable(Record(m.PendingView, {"seat": SEAT, "kind": OneOf(*DECISIONS)})),
+        "choices": ListOf(CHOICE, MAX_CHOICES),
+        "marked": Nullable(SEAT),
+        "jester": Nullable(ListOf(SEAT, 2, min_items=2)),
+        "unseen": MapOf(CARD, Int(0, MAX_DECK), MAX_CARDS),
+        "round_over": Bool(),
+        "round_winners": ListOf(SEAT, MAX_SEATS),
+        "game_over": Bool(),
+        "game_winners": ListOf(SEAT, MAX_SEATS),
+        "next_start": Nullable(SEAT),
+    },
+)
+"""A seat's view (`protocol.View`), checked field by field like every message."""
 
 TO_SERVER = Tagged(
     [
@@ -299,7 +343,7 @@ REPLAY = Record(
                 m.ReplayFrame,
                 {
                     "actor": Nullable(SEAT),
-                    "view": PlainMap(),
+                    "view": VIEW,
                     "events": ListOf(EVENT, MAX_REPLAY_EVENTS),
                 },
             ),
@@ -376,7 +420,7 @@ TO_CLIENT = Tagged(
             m.TableState,
             {
                 "info": TABLE_INFO,
-                "view": Nullable(PlainMap()),
+                "view": Nullable(VIEW),
                 "events": ListOf(EVENT, MAX_LIST),
                 "countdown": Nullable(COUNTDOWN),
                 "guide": Nullable(Text(MAX_GUIDE, multiline=True)),

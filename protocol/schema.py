@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Protocol
 
+from protocol import fast
 from protocol.errors import ErrorCode
 
 # C0 and C1 control characters (ESC included): never allowed in text a terminal will show.
@@ -240,24 +241,10 @@ class ListOf:
         return f"list of {self.min_items}..{self.max_items} x ({self.item.describe()})"
 
 
-class PlainMap(Scalar):
-    """Any map; its contents were already checked structurally (see `codec.check_structure`)."""
-
-    __slots__ = ()
-
-    def load(self, value: Any) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            raise Invalid(ErrorCode.BAD_FIELD, f"expected a map, got {_kind(value)}")
-        return value
-
-    def describe(self) -> str:
-        return "map of str/int/bool/None/list/map"
-
-
 class Record:
     """A map with exactly the keys in `fields` (plus "type" when `cls` has a TYPE tag)."""
 
-    __slots__ = ("cls", "fields", "size", "tag")
+    __slots__ = ("_fast_dump", "_fast_load", "cls", "fields", "size", "tag")
 
     def __init__(self, cls: type, fields: Mapping[str, Spec]) -> None:
         names = [field.name for field in dataclasses.fields(cls)]
@@ -267,10 +254,34 @@ class Record:
         self.fields = tuple(fields.items())
         self.tag: str | None = getattr(cls, "TYPE", None)
         self.size = len(self.fields) + (self.tag is not None)
+        self._fast_load: Callable[[Any], Any] | None = None
+        self._fast_dump: Callable[[Any], Any] | None = None
+
+    def fast_load(self) -> Callable[[Any], Any]:
+        """This record's compiled loader (`protocol.fast`), made at its first use."""
+        if self._fast_load is None:
+            self._fast_load = fast.compile_load(self)
+        return self._fast_load
+
+    def fast_dump(self) -> Callable[[Any], Any]:
+        """This record's compiled dumper (`protocol.fast`), made at its first use."""
+        if self._fast_dump is None:
+            self._fast_dump = fast.compile_dump(self)
+        return self._fast_dump
 
     def load(self, value: Any) -> Any:
+        try:
+            return (self._fast_load or self.fast_load())(value)
+        except Exception:  # rejected (or not even a map): the checks below say why
+            return self._load_checked(value)
+
+    def _load_checked(self, value: Any) -> Any:
         if not isinstance(value, dict):
             raise Invalid(ErrorCode.BAD_FIELD, f"expected a map, got {_kind(value)}")
+        if self.tag is not None and value.get("type") != self.tag:
+            if "type" not in value:
+                raise Invalid(ErrorCode.MISSING_FIELD, "missing field 'type'")
+            raise Invalid(ErrorCode.BAD_FIELD, f"'type' must be {self.tag!r}")
         loaded = {}
         for name, spec in self.fields:
             if name not in value:
@@ -290,6 +301,12 @@ class Record:
         return f"unexpected field(s) {', '.join(map(repr, extra[:5]))}"
 
     def dump(self, value: Any) -> dict[str, Any]:
+        try:
+            return (self._fast_dump or self.fast_dump())(value)
+        except Exception:  # not of this record's shape: the checks below say why
+            return self._dump_checked(value)
+
+    def _dump_checked(self, value: Any) -> dict[str, Any]:
         if type(value) is not self.cls:
             raise Invalid(ErrorCode.BAD_FIELD, f"expected {self.cls.__name__}, got {_kind(value)}")
         wire: dict[str, Any] = {"type": self.tag} if self.tag is not None else {}
@@ -394,15 +411,28 @@ class EventMap(Scalar):
     (`kinds`: each kind's specs of its required and of its optional fields). Checked, and
     loaded as it is."""
 
-    __slots__ = ("kinds",)
+    __slots__ = ("_fast_load", "kinds")
 
     def __init__(self, kinds: Mapping[str, tuple[Mapping[str, Spec], Mapping[str, Spec]]]) -> None:
         self.kinds = {
             kind: (tuple(required.items()), frozenset({"kind", *required}), dict(optional))
             for kind, (required, optional) in kinds.items()
         }
+        self._fast_load: Callable[[Any], Any] | None = None
+
+    def fast_load(self) -> Callable[[Any], Any]:
+        """The compiled checker of every kind (`protocol.fast`), made at its first use."""
+        if self._fast_load is None:
+            self._fast_load = fast.compile_event_kinds(self)
+        return self._fast_load
 
     def load(self, value: Any) -> dict[str, Any]:
+        try:
+            return (self._fast_load or self.fast_load())(value)
+        except Exception:  # rejected: the checks below say why
+            return self._load_checked(value)
+
+    def _load_checked(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise Invalid(ErrorCode.BAD_FIELD, f"expected a map, got {_kind(value)}")
         kind = value.get("kind")

@@ -16,7 +16,7 @@ import json
 import random
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from server.engine import EDITIONS, Game
@@ -35,7 +35,7 @@ GAMES = [
 """(edition, players, seed) of each recorded game: seeds of short games, to keep the files
 small."""
 CATALOGUE = "cards"
-"""The view field that lists the edition's cards: the same all game, written once at the top."""
+"""The edition's reference card (the catalogue's, not in any view): written once at the top."""
 
 
 def path_of(edition: str, players: int, seed: int) -> Path:
@@ -54,7 +54,7 @@ def _lines(edition: str, players: int, seed: int) -> Iterator[str]:
     viewers: list[int | None] = [*range(players), None]
     seen = Seen({viewer: 0 for viewer in viewers}, {viewer: {} for viewer in viewers})
     yield f"# {edition}, {players} players, seed {seed}: regenerate with tests/golden.py"
-    yield f"{CATALOGUE}: {_json(game.view(0)[CATALOGUE])}"
+    yield f"{CATALOGUE}: {_json(game.edition.reference)}"
     step = 0
     while not game.game_over:
         game.start_round()
@@ -93,10 +93,10 @@ def _views(
     for viewer in viewers:
         logs[viewer] = game.log(viewer, seen.events[viewer])
         seen.events[viewer] += len(logs[viewer])
-        view = {k: v for k, v in game.view(viewer).items() if k != CATALOGUE}
+        view = asdict(game.view(viewer))
         deciding = decision is not None and viewer == decision.seat
         legal = [choice_to_dict(c) for c in decision.choices] if deciding else []
-        assert json.loads(_json(view.pop("choices"))) == json.loads(_json(legal)), viewer
+        assert [choice_to_dict(c) for c in view.pop("choices")] == legal, viewer
         before, seen.views[viewer] = seen.views[viewer], view
         news[viewer] = {k: v for k, v in view.items() if before.get(k, ...) != v}
     for index in range(len(logs[viewers[0]])):

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 from protocol import (
+    Act,
     ContinueRound,
     Direction,
     ErrorReply,
@@ -14,7 +15,6 @@ from protocol import (
     TableState,
     decode,
     encode,
-    from_wire,
 )
 from protocol import (
     Lobby as LobbyMessage,
@@ -95,12 +95,11 @@ class Client:
     def my_turn(self) -> bool:
         """Whether the latest view asks this client to decide."""
         state = self.state
-        return bool(state and state.view and state.view["choices"])
+        return bool(state and state.view and state.view.choices)
 
     def send_choice(self, index: int) -> None:
         """Take the latest view's choice at `index`."""
-        choice = self.state.view["choices"][index]
-        self.send(from_wire({"type": "act", "choice": choice}, Direction.TO_SERVER))
+        self.send(Act(self.state.view.choices[index]))
 
     def finished(self) -> bool:
         """Whether the latest table update says the game is over."""

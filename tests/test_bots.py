@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import inspect
 import json
 import math
@@ -16,7 +17,17 @@ import pytest
 from server.bots import Budget, EasyBot, HardBot, MediumBot, make_bot
 from server.bots.beliefs import _HANDLERS
 from server.bots.cards import card_book
-from server.engine import EDITIONS, Game, Play, Role, choice_from_dict, find_edition
+from server.bots.offered import offered
+from server.engine import (
+    EDITIONS,
+    Game,
+    Play,
+    Role,
+    SeatView,
+    View,
+    choice_from_dict,
+    find_edition,
+)
 from server.engine.event_catalogue import EVENTS
 
 CONFIGS = [
@@ -47,7 +58,7 @@ def play_out(game: Game, bots: list, rng: random.Random, check=None) -> None:
         seat = game.pending.seat
         view, log = game.view(seat), seat_log(game, seat)
         choice = bots[seat].choose(view, log, rng)
-        assert choice in view["choices"]
+        assert choice in offered(view)
         if check is not None:
             check(game, seat, view, log, choice)
         game.act(seat, choice_from_dict(choice))
@@ -82,21 +93,21 @@ def bot_of(level: str):
 def test_easy_never_discards_its_princess_by_choice(edition_id: str, players: int) -> None:
     book = card_book(edition_id)
 
-    def discards_princess(choice: dict, view: dict) -> bool:
+    def discards_princess(choice: dict, view: View) -> bool:
         if choice["type"] != "play":
-            return choice["type"] == "redraw" and choice["redraw"] and princess_in(view["hand"])
-        kept = list(view["hand"])
+            return choice["type"] == "redraw" and choice["redraw"] and princess_in(view.hand)
+        kept = list(view.hand)
         kept.remove(choice["card"])
-        if book.has(choice["card"], Role.PRINCE) and view["viewer"] in choice["targets"]:
+        if book.has(choice["card"], Role.PRINCE) and view.viewer in choice["targets"]:
             return princess_in(kept)
         return book.has(choice["card"], Role.PRINCESS)
 
     def princess_in(cards: list[str]) -> bool:
         return any(book.has(card, Role.PRINCESS) for card in cards)
 
-    def check(game: Game, seat: int, view: dict, log: list[dict], choice: dict) -> None:
+    def check(game: Game, seat: int, view: View, log: list[dict], choice: dict) -> None:
         if discards_princess(choice, view):
-            assert all(discards_princess(other, view) for other in view["choices"])
+            assert all(discards_princess(other, view) for other in offered(view))
 
     rng = random.Random(3)
     for _ in range(5):
@@ -109,7 +120,7 @@ def test_easy_keeps_the_princess_when_it_has_another_card() -> None:
     top = ["spy", "guard", "guard", "guard", "princess", "baron", "handmaid"]
     game.start_round(deck=deck_with("2019", top), start=0)
     view = game.view(0)
-    assert sorted(view["hand"]) == ["handmaid", "princess"]
+    assert sorted(view.hand) == ["handmaid", "princess"]
     for seed in range(50):
         choice = EasyBot().choose(view, seat_log(game, 0), random.Random(seed))
         assert choice["card"] == "handmaid"
@@ -126,12 +137,12 @@ def test_medium_uses_what_a_priest_showed_it() -> None:
     game.act(0, choice_from_dict(first))
     game.act(1, Play("guard", (0,), "king"))  # a miss; seat 1 keeps the Baron the Priest showed
     view = game.view(0)
-    assert sorted(view["hand"]) == ["guard", "priest"]
+    assert sorted(view.hand) == ["guard", "priest"]
     choice = medium.choose(view, seat_log(game, 0), rng)
     assert choice == {"type": "play", "card": "guard", "targets": (1,), "guess": "baron"}
     scores = medium.scores(view, seat_log(game, 0))
-    assert len(scores) == len(view["choices"])
-    assert view["choices"][scores.index(max(scores))] == choice
+    assert len(scores) == len(view.choices)
+    assert offered(view)[scores.index(max(scores))] == choice
     assert sorted(scores)[-2] < max(scores)
 
 
@@ -153,9 +164,9 @@ def test_a_bot_taking_over_mid_round_decides_like_one_that_followed_it() -> None
     followed = MediumBot()
     compared = 0
 
-    def check(game: Game, seat: int, view: dict, log: list[dict], choice: dict) -> None:
+    def check(game: Game, seat: int, view: View, log: list[dict], choice: dict) -> None:
         nonlocal compared
-        if seat == 0 and len(view["choices"]) > 1:
+        if seat == 0 and len(view.choices) > 1:
             state = random.getstate()
             fresh = MediumBot().choose(view, log, random.Random(compared))
             again = followed.choose(view, log, random.Random(compared))
@@ -177,12 +188,12 @@ def test_bots_decide_from_plain_data_that_holds_no_other_hand(level: str) -> Non
         if game.round_over:
             break
         seat = game.pending.seat
-        # what a remote seat receives: JSON-like data, other hands only as sizes
-        view, log = json.loads(json.dumps([game.view(seat), seat_log(game, seat)]))
-        assert all("hand" not in other for other in view["seats"])
+        # what a remote seat receives: its view, other hands only as sizes; a JSON-like log
+        view, log = game.view(seat), json.loads(json.dumps(seat_log(game, seat)))
+        assert "hand" not in {field.name for field in dataclasses.fields(SeatView)}
         assert all("card" not in e for e in log if e["kind"] == "deal" and e["seat"] != seat)
         choice = bots[seat].choose(view, log, rng)
-        assert choice in view["choices"]
+        assert choice in offered(view)
         game.act(seat, choice_from_dict(choice))
 
 
@@ -203,8 +214,8 @@ def test_hidden_cards_do_not_change_a_decision(level: str) -> None:
 def test_every_kind_of_decision_is_answered_legally() -> None:
     kinds: Counter = Counter()
 
-    def check(game: Game, seat: int, view: dict, log: list[dict], choice: dict) -> None:
-        kinds[view["pending"]["kind"]] += 1
+    def check(game: Game, seat: int, view: View, log: list[dict], choice: dict) -> None:
+        kinds[view.pending.kind] += 1
 
     rng = random.Random(2)
     for edition_id, players in [("2019", 4)] + [("premium", 5)] * 8:
@@ -224,8 +235,8 @@ def test_medium_chancellor_keeps_the_princess() -> None:
     medium, rng = MediumBot(), random.Random(3)
     game.act(0, choice_from_dict(medium.choose(game.view(0), seat_log(game, 0), rng)))
     view = game.view(0)
-    assert view["pending"]["kind"] == "chancellor"
-    assert sorted(view["hand"]) == ["guard", "princess", "spy"]
+    assert view.pending.kind == "chancellor"
+    assert sorted(view.hand) == ["guard", "princess", "spy"]
     assert medium.choose(view, seat_log(game, 0), rng)["keep"] == "princess"
 
 

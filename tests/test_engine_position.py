@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine import EDITIONS, Game, Position, SetupError, find_edition
+from server.engine import EDITIONS, Game, Position, SetupError, View, find_edition
 
 CONFIGS = [
     (edition.id, players)
@@ -49,8 +50,8 @@ def advance(game: Game, rng: random.Random, steps: int) -> None:
         game.act(game.pending.seat, rng.choice(game.pending.choices))
 
 
-def without_round(view: dict) -> dict:
-    return {key: value for key, value in view.items() if key != "round"}
+def without_round(view: View) -> View:
+    return dataclasses.replace(view, round=0)
 
 
 @pytest.mark.parametrize(("edition_id", "players"), CONFIGS)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from server.engine import EDITIONS, Game, IllegalAction, Play, find_edition
+from server.engine import EDITIONS, Game, IllegalAction, Play, SeatView, find_edition
 
 CONFIGS = [
     (edition.id, players)
@@ -146,15 +147,17 @@ def test_a_seed_reproduces_a_whole_game() -> None:
     assert first.tokens == second.tokens
 
 
-def test_views_are_plain_data_and_hide_other_hands() -> None:
+def test_views_are_frozen_records_and_hide_other_hands() -> None:
     game = Game(find_edition("classic"), 4, random.Random(3))
     game.start_round(start=0)
     view = game.view(1)
-    assert view["hand"] == [c.id for c in game.hands[1]]
-    assert view["choices"] == []
-    assert game.view(0)["choices"]
-    assert game.view(None)["hand"] == []
-    assert all("hand" not in seat for seat in view["seats"])
+    assert view.hand == tuple(c.id for c in game.hands[1])
+    assert view.choices == ()
+    assert game.view(0).choices == game.pending.choices
+    assert game.view(None).hand == ()
+    assert "hand" not in {field.name for field in dataclasses.fields(SeatView)}
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        view.round = 2  # type: ignore[misc]
 
 
 @pytest.mark.parametrize(("edition_id", "players"), CONFIGS)

@@ -17,6 +17,7 @@ from protocol import BotSpec, CreateTable, Start
 from server.bots import LEVELS, Budget, HardBot, make_bot
 from server.bots.hard import MIN_DEALS, best_choice, calibrated, deal_hidden
 from server.bots.medium import MediumBot, estimates
+from server.bots.offered import offered
 from server.engine import EDITIONS, Game, choice_from_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.services.catalogue import catalogue
@@ -55,7 +56,7 @@ def test_hard_chooses_legally_in_every_edition_and_player_count(
     searched = 0
     for game, seat, view, log in decisions(edition_id, players, rng, rounds=2):
         choice = bots[seat].choose(view, log, rng)
-        assert choice in view["choices"]
+        assert choice in offered(view)
         searched += bots[seat].deals > 0
         game.act(seat, choice_from_dict(choice))
     assert searched > 0
@@ -92,13 +93,13 @@ def test_dealt_positions_hold_what_the_seat_sees_and_believes() -> None:
     for game, seat, view, log in decisions("2019", 4, rng, rounds=3):
         bot = HardBot(TINY)
         beliefs = bot._medium.beliefs(view, log)
-        if view["pending"]["kind"] == "play":
+        if view.pending.kind == "play":
             position, weight = deal_hidden(view, beliefs, rng)
-            assert position.hands[seat] == view["hand"]
-            assert len(position.deck) == view["deck_size"]
+            assert tuple(position.hands[seat]) == view.hand
+            assert len(position.deck) == view.deck_size
             assert weight > 0
-            for other, info in enumerate(view["seats"]):
-                assert len(position.hands[other]) == (2 if other == seat else int(info["alive"]))
+            for other, info in enumerate(view.seats):
+                assert len(position.hands[other]) == (2 if other == seat else int(info.alive))
         game.act(seat, choice_from_dict(bot.choose(view, log, rng)))
 
 
@@ -119,7 +120,7 @@ async def test_a_table_of_hard_bots_plays_to_the_end_over_the_lobby() -> None:
     await ana.wait_for(lambda c: c.state)
     ana.send(Start())
     await asyncio.wait_for(play_to_the_end(ana), 120)
-    assert ana.state.view["game_over"]
+    assert ana.state.view.game_over
     assert [seat.bot for seat in ana.state.info.seats] == [None, "hard", "hard", "hard"]
 
 
@@ -134,12 +135,12 @@ def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_me
     clock.settle()
     runner = ana.attachment.session.table.runner
     while runner.game.pending.seat != 1:
-        ana.send(act_message(ana.state.view["choices"][0]))
+        ana.send(act_message(ana.state.view.choices[0]))
         clock.settle()
     step, game = runner.step, runner.game
     view, log = game.view(1), runner.turns.seat_log(1)
     turns = runner.turns
-    turns._decided(step - 1, 1, None, view, log, view["choices"][0])  # a search of an older step
+    turns._decided(step - 1, 1, None, view, log, offered(view)[0])  # a search of an older step
     assert runner.step == step
     turns._decided(step, 1, None, view, log, None)  # the worker failed: medium decides
     assert runner.step > step
@@ -163,16 +164,16 @@ async def test_a_hung_worker_does_not_stall_the_table_past_the_deadline() -> Non
     await ana.wait_for(lambda c: c.state)
     ana.send(Start())
     await ana.wait_for(lambda c: c.my_turn(), 30)
-    discards = len(ana.state.view["seats"][1]["discards"])
+    discards = len(ana.state.view.seats[1].discards)
     workers = pool_workers()
     assert workers, "the pool started no worker"
     for pid in workers:  # every worker hangs from now on
         os.kill(pid, signal.SIGSTOP)
     try:
-        ana.send(act_message(ana.state.view["choices"][0]))
+        ana.send(act_message(ana.state.view.choices[0]))
         await ana.wait_for(lambda c: c.my_turn() or c.state.info.status != "playing", 10)
         assert ana.state.info.status == "playing"
-        assert len(ana.state.view["seats"][1]["discards"]) == discards + 1  # the bot played
+        assert len(ana.state.view.seats[1].discards) == discards + 1  # the bot played
     finally:
         for pid in workers:
             os.kill(pid, signal.SIGCONT)
@@ -182,13 +183,13 @@ def test_a_forced_choice_is_valued_by_its_estimate_not_as_a_lost_round() -> None
     # the playouts' value at the seat's next turn: a forced Countess once counted as 0
     forced = 0
     for game, seat, view, log in decisions("2019", 4, random.Random(7), rounds=30):
-        if view["pending"]["kind"] == "play" and len(view["choices"]) == 1:
+        if view.pending.kind == "play" and len(view.choices) == 1:
             beliefs = MediumBot().beliefs(view, log)
             value, choice = best_choice(view, beliefs)
-            assert choice == view["choices"][0]
+            assert choice == offered(view)[0]
             assert value == pytest.approx(estimates(view, beliefs, look_ahead=False)[0])
             forced += value > 0
-        game.act(seat, choice_from_dict(view["choices"][0]))
+        game.act(seat, view.choices[0])
     assert forced > 0
 
 
@@ -199,7 +200,7 @@ def test_with_too_few_positions_searched_hard_plays_mediums_choice() -> None:
     for game, seat, view, log in decisions("2019", 4, random.Random(8), rounds=6):
         choice = bot.choose(view, log, rng)
         scores = estimates(view, bot._medium.beliefs(view, log))
-        assert scores[view["choices"].index(choice)] == max(scores)
+        assert scores[offered(view).index(choice)] == max(scores)
         searched += bot.deals > 0
         game.act(seat, choice_from_dict(choice))
     assert searched > 0

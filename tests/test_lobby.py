@@ -14,18 +14,19 @@ from protocol import (
     BotSpec,
     Chat,
     ChatLine,
+    Choice,
     CreateTable,
-    Direction,
     Hello,
     Join,
     Leave,
+    LookChoice,
     Notice,
+    PlayChoice,
     Rematch,
     Spectate,
     Start,
     TableState,
     Welcome,
-    from_wire,
 )
 from protocol import (
     Lobby as LobbyMessage,
@@ -47,9 +48,9 @@ def lobby() -> Lobby:
     return Lobby(LobbySettings(table=INSTANT, motd="be kind"), random.Random(1), clock=LoopClock())
 
 
-def act_message(choice: dict) -> Act:
-    """The Act message for one of the view's choice dicts."""
-    return from_wire({"type": "act", "choice": choice}, Direction.TO_SERVER)
+def act_message(choice: Choice) -> Act:
+    """The Act message for one of the view's choices."""
+    return Act(choice)
 
 
 async def greeted(lobby: Lobby, name: str, **kwargs) -> Client:
@@ -69,7 +70,7 @@ async def play_to_the_end(*clients: Client) -> None:
         await clients[0].wait_for(lambda _: any(actionable(c) for c in clients))
         for client in clients:
             if client.my_turn():
-                client.send(act_message(client.state.view["choices"][0]))
+                client.send(act_message(client.state.view.choices[0]))
             client.continue_if_between_rounds()
 
 
@@ -103,8 +104,8 @@ async def test_a_human_plays_a_whole_game_against_bots(lobby: Lobby) -> None:
     ana.send(Start())  # seat 3 is filled by an easy bot
     await play_to_the_end(ana)
     state = ana.state
-    assert state.view["game_over"]
-    assert any(t >= state.view["target"] for t in state.view["tokens"])
+    assert state.view.game_over
+    assert any(t >= state.view.target for t in state.view.tokens)
     kinds = {event["kind"] for event in ana.events}
     assert {"round_start", "deal", "draw", "play", "round_end", "game_end"} <= kinds
     assert [s.bot for s in state.info.seats] == [None, "easy", "medium", "easy"]
@@ -123,11 +124,9 @@ async def test_illegal_and_out_of_turn_actions_are_refused_and_change_nothing(
     await ana.wait_for(lambda c: c.my_turn() or bo.my_turn())
     mover, waiter = (ana, bo) if ana.my_turn() else (bo, ana)
     frames_before = (len(mover.frames), len(waiter.frames))
-    waiter.send(act_message(mover.state.view["choices"][0]))
-    mover.send(
-        act_message({"type": "play", "card": "princess_of_mars", "targets": [], "guess": None})
-    )
-    mover.send(act_message({"type": "look", "seat": 0}))
+    waiter.send(act_message(mover.state.view.choices[0]))
+    mover.send(act_message(PlayChoice("princess_of_mars")))
+    mover.send(act_message(LookChoice(0)))
     mover.attachment.receive(b"\xc1garbage")
     await mover.wait_for(lambda c: len(c.errors()) == 3)
     assert [e.code for e in waiter.errors()] == ["not_your_turn"]
@@ -185,7 +184,7 @@ async def test_one_update_per_step_per_session(lobby: Lobby) -> None:
     ana.send(Start())
     await ana.wait_for(lambda c: c.my_turn())
     before = len(ana.messages)
-    ana.send(act_message(ana.state.view["choices"][0]))
+    ana.send(act_message(ana.state.view.choices[0]))
     await ana.wait_for(lambda c: len(c.messages) > before)
     first = ana.messages[before]
     assert isinstance(first, TableState)
@@ -226,7 +225,7 @@ async def test_disconnect_holds_the_seat_and_reconnect_gets_it_back(lobby: Lobby
     await again.wait_for(lambda c: c.state)
     assert again.state.info.you == 0
     assert again.events[0]["kind"] == "round_start", "the full log is replayed"
-    assert again.state.view["hand"]
+    assert again.state.view.hand
 
 
 def test_grace_expiry_gives_the_seat_to_a_bot_and_empty_tables_close() -> None:
@@ -272,7 +271,7 @@ async def test_rematch_after_game_over(lobby: Lobby) -> None:
     ana.send(Rematch())
     await ana.wait_for(lambda c: c.state.info.status == "playing")
     assert ana.events[0]["kind"] == "round_start"
-    assert ana.state.view["round"] == 1
+    assert ana.state.view.round == 1
 
 
 async def test_leave_mid_game_hands_the_seat_to_a_bot(lobby: Lobby) -> None:

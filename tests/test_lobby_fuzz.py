@@ -9,14 +9,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from protocol import (
+    Act,
     CreateTable,
     Direction,
     ErrorReply,
+    PlayChoice,
     ProtocolError,
     Start,
     decode,
     encode,
-    from_wire,
 )
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.services.clock import LoopClock
@@ -105,20 +106,10 @@ async def test_valid_but_illegal_requests_change_nothing() -> None:
     rng = random.Random(4)
     before = snapshot(lobby)
     for _ in range(50):
-        choice = {
-            "type": "play",
-            "card": rng.choice(["guard", "king", "spy"]),
-            "targets": [rng.randrange(3)],
-            "guess": rng.choice([None, "priest"]),
-        }
-        state = ana.state.view
-        if choice in state["choices"]:
+        card, target = rng.choice(["guard", "king", "spy"]), rng.randrange(3)
+        choice = PlayChoice(card, (target,), rng.choice([None, "priest"]))
+        if choice in ana.state.view.choices:
             continue
-        ana.attachment.receive(encode_act(choice))
+        ana.attachment.receive(encode(Act(choice)))
     assert snapshot(lobby) == before
     assert all(isinstance(m, ErrorReply) for m in ana.messages[-10:])
-
-
-def encode_act(choice: dict) -> bytes:
-    """An act frame, valid on the wire, for `choice`."""
-    return encode(from_wire({"type": "act", "choice": choice}, Direction.TO_SERVER))

@@ -67,7 +67,7 @@ async def ana_to_decide(ana: Client, bo: Client) -> None:
     while not ana.my_turn():
         await ana.wait_for(lambda c: c.my_turn() or bo.my_turn())
         if bo.my_turn() and not ana.my_turn():
-            bo.send(act_message(bo.state.view["choices"][0]))
+            bo.send(act_message(bo.state.view.choices[0]))
             await bo.wait_for(lambda c: not c.my_turn() or ana.my_turn())
 
 
@@ -77,7 +77,7 @@ async def test_a_hint_answers_the_decision_and_the_table_sees_it_was_used(lobby:
     await ana_to_decide(ana, bo)
     hint = await ask(ana)
     assert isinstance(hint, Hint)
-    choices = [act_message(choice).choice for choice in ana.state.view["choices"]]
+    choices = [act_message(choice).choice for choice in ana.state.view.choices]
     assert hint.choice in choices and "% to win the game" in hint.text
     used = await bo.wait_for(lambda c: [e for e in c.events if e["kind"] == "hint"])
     assert used == [{"kind": "hint", "seat": 0}]
@@ -101,10 +101,8 @@ async def test_new_decisions_are_limited_per_seat(lobby: Lobby) -> None:
         await ana.wait_for(lambda c: c.my_turn() or c.state.info.status != "playing")
         if ana.my_turn():
             answers.append(await ask(ana))
-            ana.send(act_message(ana.state.view["choices"][0]))
-            await ana.wait_for(
-                lambda c: not c.my_turn() or c.state.view["pending"]["kind"] != "play"
-            )
+            ana.send(act_message(ana.state.view.choices[0]))
+            await ana.wait_for(lambda c: not c.my_turn() or c.state.view.pending.kind != "play")
         ana.continue_if_between_rounds()
     assert [isinstance(a, Hint) for a in answers[:2]] == [True, True]
     assert answers[2] == "hint_limit"

@@ -5,12 +5,22 @@ from __future__ import annotations
 
 import random
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
-from protocol import CreateTable, Join, Notice, RejoinSeat, Spectate, Start
+from protocol import (
+    Choice,
+    CreateTable,
+    Join,
+    Notice,
+    PlayChoice,
+    RejoinSeat,
+    Spectate,
+    Start,
+    View,
+)
 from server.engine import EDITIONS
 from server.lobby import Lobby, LobbySettings, TableSettings, resume_tables
 from server.services.replay import replayed_events
@@ -75,7 +85,7 @@ def open_table(
     return [ana, *others]
 
 
-Prefer = Callable[[list[dict]], int | None]
+Prefer = Callable[[Sequence[Choice]], int | None]
 
 
 def play_until(
@@ -93,7 +103,7 @@ def play_until(
             return
         deciding = [p for p in players if p.my_turn()]
         if deciding:
-            choices = deciding[0].state.view["choices"]
+            choices = deciding[0].state.view.choices
             picked = prefer(choices)
             deciding[0].send_choice(rng.randrange(len(choices)) if picked is None else picked)
         elif any(p.state.info.status == "round_over" for p in players):
@@ -106,10 +116,10 @@ def play_until(
 
 def pending_kind(player: Client) -> str | None:
     view = player.state.view
-    return view["pending"]["kind"] if view and view["pending"] else None
+    return view.pending.kind if view and view.pending else None
 
 
-def seen(player: Client) -> tuple[dict, list[dict]]:
+def seen(player: Client) -> tuple[View | None, list[dict]]:
     """What a player has on screen: their view and the whole log received."""
     return player.state.view, list(player.events)
 
@@ -119,9 +129,9 @@ def test_a_killed_servers_table_comes_back_with_hands_log_deck_and_tokens(path: 
     ana, bob = open_table(before, "2019", humans=2, bots=1)
     code = ana.state.info.code
     rng = random.Random(5)
-    play_until(before, [ana, bob], lambda: ana.state.view["round"] >= 2 and ana.my_turn(), rng)
+    play_until(before, [ana, bob], lambda: ana.state.view.round >= 2 and ana.my_turn(), rng)
     ana_saw, bob_saw = seen(ana), seen(bob)
-    assert ana_saw[0]["deck_size"] > 0 and sum(ana_saw[0]["tokens"]) > 0
+    assert ana_saw[0].deck_size > 0 and sum(ana_saw[0].tokens) > 0
 
     after = before.restart(path)
     assert after.resumed.tables == (code,) and after.resumed.failed == ()
@@ -142,7 +152,7 @@ def test_a_killed_servers_table_comes_back_with_hands_log_deck_and_tokens(path: 
 
     play_until(after, [ana, bob], lambda: ana.state.info.status == "finished", rng)
     (game,) = after.store.games()
-    assert game.status == "finished" and game.winners == ana.state.view["game_winners"]
+    assert game.status == "finished" and tuple(game.winners) == ana.state.view.game_winners
     log = after.store.game_log(game.id)
     stored = [e for e in log.events if e.kind != "autoplay"]
     assert [(e.kind, e.seat) for e in stored] == [
@@ -216,22 +226,22 @@ def test_a_restart_keeps_a_pending_chancellor_or_bishop_decision(
     players = open_table(before, edition, humans=humans)
     (table,) = before.lobby.tables.values()
 
-    def good_guess(choices: list[dict]) -> int | None:
+    def good_guess(choices: Sequence[Choice]) -> int | None:
         """A Bishop naming its target's card: the target then decides whether to redraw."""
         hands = table.game.hands
         for index, choice in enumerate(choices):
-            targets = choice.get("targets")
             if (
-                choice.get("card") == "bishop"
-                and targets
-                and hands[targets[0]][0].value == choice["guess"]
+                isinstance(choice, PlayChoice)
+                and choice.card == "bishop"
+                and choice.targets
+                and hands[choice.targets[0]][0].value == choice.guess
             ):
                 return index
         return None
 
     done = lambda: any(pending_kind(p) == kind for p in players)  # noqa: E731
     play_until(before, players, done, random.Random(4), good_guess)
-    deciding = players[0].state.view["pending"]["seat"]
+    deciding = players[0].state.view.pending.seat
     saw = [seen(p) for p in players]
 
     after = before.restart(path)
@@ -240,7 +250,7 @@ def test_a_restart_keeps_a_pending_chancellor_or_bishop_decision(
     assert players[deciding].my_turn() and pending_kind(players[deciding]) == kind
     players[deciding].send_choice(0)
     after.clock.settle()
-    assert pending_kind(players[deciding]) != kind or players[deciding].state.view["round"] > 1
+    assert pending_kind(players[deciding]) != kind or players[deciding].state.view.round > 1
 
 
 def test_a_guest_takes_the_seat_back_with_the_code_told_before_the_restart(path: Path) -> None:
@@ -280,7 +290,7 @@ def test_a_restart_between_rounds_gives_the_whole_pause(path: Path) -> None:
     assert ana.state.info.status == "round_over"
     assert ana.state.countdown.kind == "pause" and ana.state.countdown.remaining_ms == 20_000
     after.clock.advance(21)
-    assert ana.state.info.status == "playing" and ana.state.view["round"] == 2
+    assert ana.state.info.status == "playing" and ana.state.view.round == 2
 
 
 def test_a_graceful_stop_keeps_the_table_and_a_finished_game_keeps_none(path: Path) -> None:

@@ -31,7 +31,7 @@ def started(takeover: bool, store: Store | None = None) -> tuple[FakeClock, Clie
 
 def to_next_round(clock: FakeClock, ana: Client) -> None:
     """Ana plays her first choices until round 2 starts."""
-    while ana.state.view["round"] == 1:
+    while ana.state.view.round == 1:
         if ana.my_turn():
             ana.send_choice(0)
         clock.advance(0.8)
@@ -56,12 +56,12 @@ def test_a_late_joiner_takes_a_bots_seat_at_the_next_round(tmp_path: Path) -> No
             if ana.my_turn():
                 ana.send_choice(0)
             clock.advance(0.8)
-            tokens_before = ana.state.view["tokens"]
+            tokens_before = ana.state.view.tokens
         assert eve.state.info.you is None, "the seat changes hands between rounds only"
         to_next_round(clock, ana)
         info = eve.state.info
         assert info.you == 1 and info.seats[1].name == "eve" and info.seats[1].bot is None
-        assert info.spectators == () and eve.state.view["tokens"] == tokens_before
+        assert info.spectators == () and eve.state.view.tokens == tokens_before
         (game,) = store.unfinished_games()
         assert (game.seats[1].identity, game.seats[1].nickname) == ("SHA256:eve", "eve")
 

@@ -53,9 +53,7 @@ def test_no_countdown_without_a_timer_nor_while_a_bot_thinks() -> None:
     assert ana.state.countdown is None
     clock, ana = table_with_ana(timer=30)
     states = [m for m in ana.messages if hasattr(m, "countdown")]
-    bots_turns = [
-        s for s in states if s.view and not s.view["choices"] and s.info.status == "playing"
-    ]
+    bots_turns = [s for s in states if s.view and not s.view.choices and s.info.status == "playing"]
     assert all(s.countdown is None for s in bots_turns)
 
 

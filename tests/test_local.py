@@ -32,7 +32,7 @@ async def test_local_mode_seats_you_with_bots_and_starts() -> None:
 def hard_bot_played(app: LoveletApp) -> bool:
     """Whether the bot at seat 1 has played a card (or the round is over)."""
     view = app.table.view
-    return bool(view) and (bool(view["seats"][1]["discards"]) or view["round"] > 1)
+    return bool(view) and (bool(view.seats[1].discards) or view.round > 1)
 
 
 async def test_local_mode_hard_bots_play_from_their_worker_processes() -> None:
@@ -44,7 +44,7 @@ async def test_local_mode_hard_bots_play_from_their_worker_processes() -> None:
         deadline = time.monotonic() + 60
         while not hard_bot_played(app):
             assert time.monotonic() < deadline, "the hard bot never played"
-            if app.table.view and app.table.view.get("choices"):  # ana's turn: play something
-                app.send(act_message(app.table.view["choices"][0]))  # (keys: a card's steps vary)
+            if app.table.view and app.table.view.choices:  # ana's turn: play something
+                app.send(act_message(app.table.view.choices[0]))  # (keys: a card's steps vary)
             await pilot.pause(0.05)
         await pilot.press("ctrl+q")

@@ -43,6 +43,7 @@ from protocol import (
     Message,
     Notice,
     OnlineRating,
+    PendingView,
     PlayChoice,
     PlayedGame,
     PlayerGames,
@@ -58,6 +59,7 @@ from protocol import (
     ReplayRequest,
     ReplaySeat,
     SeatInfo,
+    SeatView,
     Sit,
     Spectate,
     Stand,
@@ -68,6 +70,7 @@ from protocol import (
     TableState,
     TableSummary,
     Tutorial,
+    View,
     Visit,
     Welcome,
     choice_from_wire,
@@ -95,31 +98,25 @@ def table_info(**changes: Any) -> TableInfo:
     return dataclasses.replace(info, **changes)
 
 
-def typical_table() -> TableState:
-    """A table message as the server sends it mid-round: a 40-key view and 10 events."""
-    view: dict[str, Any] = {f"stat_{i}": i for i in range(28)}
-    view |= {
-        "you": 1,
-        "hand": ["guard", "priest"],
-        "deck_count": 9,
-        "turn": 2,
-        "round": 3,
-        "removed": ["countess"],
-        "players": [
-            {"seat": s, "tokens": s, "out": False, "protected": s == 2, "discards": ["guard"]}
-            for s in range(4)
-        ],
-        "pending": {"kind": "play", "seat": 1, "choices": [{"type": "play", "card": "guard"}]},
-        "winner": None,
-        "last": "baron",
-        "deck_seen": [],
-        "tokens_to_win": 4,
-    }
+def typical_view(**changes: Any) -> View:
+    """A 2019 view mid-round, as seat 1 sees it when it must play."""
+    seats = tuple(SeatView(True, s == 2, ("guard",), 1 + (s == 1), s) for s in range(4))
+    choices = (PlayChoice("guard", (2,), "baron"), PlayChoice("priest", (0,)))
+    unseen = {"spy": 2, "guard": 1, "priest": 1, "baron": 2, "countess": 1, "princess": 1}
+    view = View(
+        "2019", 4, 1, 3, 4, (0, 1, 2, 3), 9, 1, (), ("guard", "priest"), seats, 1,
+        PendingView(1, "play"), choices, None, None, unseen, False, (), False, (), None,
+    )  # fmt: skip
+    return dataclasses.replace(view, **changes)
+
+
+def typical_table(**view_changes: Any) -> TableState:
+    """A table message as the server sends it mid-round: the receiver's view and 10 events."""
     events = tuple(
         {"kind": "play", "seat": i % 4, "card": "guard", "targets": [2], "guess": "baron"}
         for i in range(10)
     )
-    return TableState(table_info(), view, events)
+    return TableState(table_info(), typical_view(**view_changes), events)
 
 
 # One or more samples of every message; `test_samples_cover_every_message` keeps it complete.
@@ -211,8 +208,8 @@ SAMPLES: list[Message] = [
         1,
         3,
         (
-            ReplayFrame(None, {"round": 1, "hand": []}, (ROUND_START,)),
-            ReplayFrame(0, {"round": 1, "hand": []}, (PLAY,)),
+            ReplayFrame(None, typical_view(pending=None, choices=()), (ROUND_START,)),
+            ReplayFrame(0, typical_view(viewer=None, hand=(), choices=()), (PLAY,)),
         ),
     ),
     CreateTable("t", "classic", 2, None, (), hints=True),
@@ -340,6 +337,12 @@ def act(**changes: Any) -> dict[str, Any]:
     return {"type": "act", "choice": PLAY | changes}
 
 
+def table_view(**changes: Any) -> dict[str, Any]:
+    """The typical table's wire map with some of its view's fields changed (`...`: removed)."""
+    view = to_wire(typical_table())["view"] | changes
+    return wire(typical_table(), view={k: v for k, v in view.items() if v is not ...})
+
+
 def table(**changes: Any) -> dict[str, Any]:
     """The typical table's wire map with some of its `info` fields changed."""
     info = to_wire(typical_table())["info"]
@@ -400,8 +403,18 @@ INVALID: dict[str, tuple[Direction, Any, ErrorCode]] = {
     "bad admin command": (S, wire(Admin("kick", "bob"), command="shutdown"), E.BAD_FIELD),
     "zero ban duration": (S, wire(Admin("ban", "bob"), duration=0), E.BAD_FIELD),
     "bad scope": (C, {"type": "chat", "scope": "world", "sender": "a", "text": "b"}, E.BAD_FIELD),
-    "float in view": (C, wire(typical_table(), view={"a": [1, {"b": 0.5}]}), E.BAD_FIELD),
+    "float in view": (C, table_view(deck_size=0.5), E.BAD_FIELD),
     "view not map": (C, wire(typical_table(), view=[1, 2]), E.BAD_FIELD),
+    "view missing": (C, table_view(hand=...), E.MISSING_FIELD),
+    "view unexpected": (C, table_view(cards=[]), E.UNEXPECTED_FIELD),
+    "view type": (C, table_view(type="table"), E.BAD_FIELD),
+    "view untagged": (C, table_view(type=...), E.MISSING_FIELD),
+    "view seat": (C, table_view(turn=8), E.BAD_FIELD),
+    "view seats": (C, table_view(seats=[{"alive": True}] * 4), E.MISSING_FIELD),
+    "view pending": (C, table_view(pending={"seat": 1, "kind": "pass"}), E.BAD_FIELD),
+    "view choice": (C, table_view(choices=[{"type": "play", "card": "guard"}]), E.MISSING_FIELD),
+    "view unseen": (C, table_view(unseen={"guard": -1}), E.BAD_FIELD),
+    "view jester": (C, table_view(jester=[1]), E.BAD_FIELD),
     "event not map": (C, wire(typical_table(), events=[1]), E.BAD_FIELD),
     "long admin text": (S, wire(Admin("announce"), text="x" * 251), E.TOO_LONG),
     "long chat": (S, {"type": "chat", "text": "é" * 201}, E.TOO_LONG),
@@ -434,10 +447,14 @@ def test_invalid_input_gives_its_code(direction: Direction, data: Any, code: Err
 
 
 def test_depth_limit_is_inclusive() -> None:
-    deepest = TableState(table_info(), {"a": nested(14)})  # the top-level map is depth 1
-    assert decode(encode(deepest), direction=TO_CLIENT) == deepest
-    with pytest.raises(LocalProtocolError, match=r"view\.a.*deeper than 16"):
-        encode(TableState(table_info(), {"a": nested(15)}))
+    """16 levels pass the structure check (then the view lacks its fields); 17 do not."""
+    for depth, code in ((14, ErrorCode.MISSING_FIELD), (15, ErrorCode.TOO_DEEP)):
+        data = raw(wire(typical_table(), view={"a": nested(depth)}))  # the top level is depth 1
+        with pytest.raises(RemoteProtocolError) as caught:
+            decode(data, direction=TO_CLIENT)
+        assert caught.value.code == code, caught.value
+    with pytest.raises(LocalProtocolError, match=r"deeper than 16"):
+        encode(typical_table(unseen={"a": nested(15)}))
 
 
 def test_every_code_is_tested() -> None:
@@ -479,13 +496,16 @@ BAD_MESSAGES: list[tuple[Any, ErrorCode]] = [
     (Sit(-1), ErrorCode.BAD_FIELD),
     (Act("guard"), ErrorCode.BAD_FIELD),  # type: ignore[arg-type]
     (Lobby(({"code": "K7QX"},), ()), ErrorCode.BAD_FIELD),  # type: ignore[arg-type]
-    (TableState(table_info(), {"a": 0.5}), ErrorCode.BAD_FIELD),
-    (TableState(table_info(), {"a": {1, 2}}), ErrorCode.BAD_FIELD),
-    (TableState(table_info(), {"a": 2**70}), ErrorCode.BAD_FIELD),
-    (TableState(table_info(), {"a": b"bytes"}), ErrorCode.MALFORMED),
+    (typical_table(deck_size=0.5), ErrorCode.BAD_FIELD),
+    (typical_table(unseen={"a": {1, 2}}), ErrorCode.BAD_FIELD),
+    (typical_table(round=2**70), ErrorCode.BAD_FIELD),
+    (typical_table(hand=(b"bytes",)), ErrorCode.MALFORMED),
+    (typical_table(choices=({"type": "play", "card": "guard"},)), ErrorCode.BAD_FIELD),
+    (typical_table(seats=({"alive": True},) * 4), ErrorCode.BAD_FIELD),
+    (TableState(table_info(), {"round": 1}), ErrorCode.BAD_FIELD),  # type: ignore[arg-type]
     (Notice("\ud800"), ErrorCode.BAD_FIELD),
-    (TableState(table_info(), {"a": "x" * (17 * 1024)}), ErrorCode.TOO_LONG),
-    (TableState(table_info(), {f"k{i}": "x" * 16000 for i in range(70)}), ErrorCode.TOO_LARGE),
+    (typical_table(edition="x" * (17 * 1024)), ErrorCode.TOO_LONG),
+    (typical_table(unseen={f"k{i}": "x" * 16000 for i in range(70)}), ErrorCode.TOO_LARGE),
 ]
 
 
@@ -496,12 +516,21 @@ def test_encode_refuses_what_the_peer_would_reject(msg: Any, code: ErrorCode) ->
     assert caught.value.code == code, caught.value
 
 
-def test_encode_accepts_engine_tuples_in_views() -> None:
+def test_encode_accepts_engine_tuples_in_events() -> None:
     play = {"kind": "play", "seat": 0, "card": "baroness", "targets": (1, 2), "guess": None}
-    msg = TableState(table_info(), {"hand": ("guard",)}, (play,))
+    msg = TableState(table_info(), typical_view(), (play,))
     back = decode(encode(msg), direction=TO_CLIENT)
-    assert isinstance(back, TableState) and back.view == {"hand": ["guard"]}
+    assert isinstance(back, TableState) and back.view == typical_view()
     assert back.events == ({**play, "targets": [1, 2]},)
+
+
+def test_a_view_decodes_to_records() -> None:
+    back = decode(encode(typical_table()), direction=TO_CLIENT)
+    assert isinstance(back, TableState) and isinstance(back.view, View)
+    assert isinstance(back.view.seats[0], SeatView) and back.view.pending == PendingView(1, "play")
+    assert back.view.choices == (PlayChoice("guard", (2,), "baron"), PlayChoice("priest", (0,)))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        back.view.round = 4  # type: ignore[misc]
 
 
 # --- act choices on their own -----------------------------------------------------------------

@@ -42,7 +42,6 @@ from protocol.schema import (
     Null,
     Nullable,
     OneOf,
-    PlainMap,
     Record,
     Spec,
     Tagged,
@@ -56,18 +55,6 @@ DIRECTIONS = st.sampled_from(list(Direction))
 
 INTS = st.integers(-(2**63), 2**64 - 1)  # what msgpack can carry
 SCALARS = st.none() | st.booleans() | INTS | st.text(max_size=12)
-
-
-def plain(depth: int) -> st.SearchStrategy[Any]:
-    """Engine-like plain values nested at most `depth` deep."""
-    if depth == 0:
-        return SCALARS
-    inner = plain(depth - 1)
-    return (
-        SCALARS
-        | st.lists(inner, max_size=4)
-        | st.dictionaries(st.text(max_size=8), inner, max_size=4)
-    )
 
 
 def text(spec: Text) -> st.SearchStrategy[str]:
@@ -97,8 +84,6 @@ def valid(spec: Spec) -> st.SearchStrategy[Any]:
         case ListOf():
             size = min(spec.max_items, max(spec.min_items, 6))
             return st.lists(valid(spec.item), min_size=spec.min_items, max_size=size).map(tuple)
-        case PlainMap():
-            return st.dictionaries(st.text(max_size=8), plain(3), max_size=8)
         case Record():
             return st.builds(spec.cls, **{name: valid(inner) for name, inner in spec.fields})
         case Tagged():
@@ -339,6 +324,114 @@ def test_encode_raises_only_local_errors(cls: type, data: st.DataObject) -> None
     except LocalProtocolError:
         return
     assert not isinstance(attempt(frame_bytes, DIRECTION_OF[cls]), ProtocolError)
+
+
+# --- the compiled fast paths against the specs' own checks ---------------------------------------
+
+
+def compiled_specs() -> list[Record | EventMap]:
+    """Every record and event map the message tables reach: the specs that have fast paths."""
+    found: dict[int, Record | EventMap] = {}
+    stack: list[Any] = list(MESSAGES.values())
+    while stack:
+        spec = stack.pop()
+        if isinstance(spec, Record | EventMap):
+            if id(spec) in found:
+                continue
+            found[id(spec)] = spec
+        match spec:
+            case Tagged():
+                stack.extend(spec.by_tag.values())
+            case Record():
+                stack.extend(inner for _, inner in spec.fields)
+            case Nullable():
+                stack.append(spec.inner)
+            case ListOf():
+                stack.append(spec.item)
+            case MapOf():
+                stack.extend((spec.key, spec.value))
+            case EventMap():
+                for required, _, optional in spec.kinds.values():
+                    stack.extend(inner for _, inner in required)
+                    stack.extend(optional.values())
+            case ByType():
+                stack.extend(spec.specs.values())
+    return list(found.values())
+
+
+def _refuse(value: Any) -> Any:
+    raise ValueError("fast paths off")
+
+
+@contextlib.contextmanager
+def checked_only() -> Any:
+    """Every fast path off: the specs' own checks alone decide."""
+    saved = [(spec, spec.fast_load(), getattr(spec, "_fast_dump", None)) for spec in COMPILED]
+    for spec, _, _ in saved:
+        spec._fast_load = _refuse
+        if isinstance(spec, Record):
+            spec._fast_dump = _refuse
+    try:
+        yield
+    finally:
+        for spec, load, dump in saved:
+            spec._fast_load = load
+            if isinstance(spec, Record):
+                spec._fast_dump = dump
+
+
+COMPILED = compiled_specs()
+NEAR_MISSES = st.sampled_from(
+    [-1, 0, 1, 2, 7, 8, 9, 255, 256, 2**31, "", "a", "A", "a" * 33, "a\x1b", None, True, [], {}]
+)
+"""Values just outside (or inside) the usual limits: a wrong check shows on these first."""
+
+
+def outcome(load: Any) -> Any:
+    """What `load()` gives: the message, or the error's code and reason."""
+    try:
+        return load()
+    except ProtocolError as err:
+        return (err.code, err.reason)
+
+
+@FUZZ
+@given(VALID_MESSAGES, st.data())
+def test_fast_paths_decide_as_the_checks_do(msg: Message, data: st.DataObject) -> None:
+    """On a valid message with one field made wrong or left out, the compiled loaders accept
+    exactly what the checks accept, and load it alike (else the checks give the reason)."""
+    wire = to_wire(msg)
+    target = data.draw(st.sampled_from(maps_in(wire)))
+    key = data.draw(st.sampled_from([*target, "type", "extra"]))
+    if data.draw(st.booleans()) and key in target:
+        del target[key]
+    else:
+        target[key] = data.draw(NEAR_MISSES | PACKABLE)
+    direction = direction_of(msg)
+    fast = outcome(lambda: from_wire(wire, direction))
+    with checked_only():
+        assert outcome(lambda: from_wire(wire, direction)) == fast
+
+
+@FUZZ
+@given(VALID_MESSAGES)
+def test_fast_paths_take_every_valid_message(msg: Message) -> None:
+    """A valid message never needs the slow path, either way."""
+    record = MESSAGES[direction_of(msg)].by_cls[type(msg)]
+    wire = record.fast_dump()(msg)
+    with checked_only():
+        assert wire == to_wire(msg)
+    assert record.fast_load()(msgpack.unpackb(msgpack.packb(wire))) == msg
+
+
+def test_checked_only_turns_the_fast_paths_off() -> None:
+    """The comparison above compares something: with the fast paths off, loading runs the
+    checks (and the fast loaders are back after)."""
+    table = MESSAGES[Direction.TO_CLIENT].by_tag["notice"]
+    with checked_only():
+        assert table._fast_load is _refuse
+        assert from_wire({"type": "notice", "text": "hi"}, Direction.TO_CLIENT).text == "hi"
+    assert table._fast_load is not _refuse
 
 
 # --- framing ------------------------------------------------------------------------------------

@@ -92,14 +92,14 @@ async def test_players_see_their_own_seat_and_everyone_the_public_view(
     mine = await ask(ann, ReplayRequest(game_id, 0))
     assert isinstance(mine, Replay) and mine.seat == 0 and mine.round == 1
     assert [seat.name for seat in mine.seats] == ["ann", "bob"]
-    assert mine.frames[0].actor is None and mine.frames[0].view["hand"]
-    assert all(frame.view["viewer"] == 0 for frame in mine.frames)
+    assert mine.frames[0].actor is None and mine.frames[0].view.hand
+    assert all(frame.view.viewer == 0 for frame in mine.frames)
     for client in (bob, guest):
         refused = await ask(client, ReplayRequest(game_id, 0))
         assert isinstance(refused, ErrorReply) and refused.code == "not_your_seat"
         public = await ask(client, ReplayRequest(game_id, None, 2))
         assert isinstance(public, Replay) and public.round == 2
-        assert all(frame.view["hand"] == [] for frame in public.frames)
+        assert all(frame.view.hand == () for frame in public.frames)
         assert all("card" not in e for f in public.frames for e in f.events if e["kind"] == "deal")
 
 

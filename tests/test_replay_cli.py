@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from e2e_helpers import screen_text
 from ptyterm import LOVELET, PtyTerminal
+from test_tui_support import cards_of
 
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import narrate
@@ -46,7 +47,7 @@ def step_lines(data_dir: Path, seat: int | None, round_no: int, step: int) -> li
     """The narration of one step, as the replay screen should show it."""
     with Store.open(database_path(data_dir)) as store:
         frame = round_frames(store.action_log(1), seat, round_no).frames[step]
-    names = Names(("ann", "bob"), seat, {card["id"]: card for card in frame.view["cards"]})
+    names = Names(("ann", "bob"), seat, cards_of(frame.view.edition))
     return [line.plain for line in narrate(frame.events, names)]
 
 

@@ -127,5 +127,5 @@ async def test_every_stored_game_replays_as_each_receiver_saw_it(store: Store) -
     for number, game in enumerate(games):
         for index, (client, seat) in enumerate(zip(clients, (0, 1, None), strict=True)):
             sent = game_frames(client, starts[number][index], starts[number + 1][index])
-            assert sent[-1].view["game_over"]
+            assert sent[-1].view.game_over
             check_against_sent(await replayed(client, game.id, seat), sent)

@@ -114,7 +114,7 @@ async def test_a_game_played_through_the_lobby_shows_in_the_stats(store: Store) 
     ann.send(Start())
     await play_to_the_end(ann)
     stats = await stats_of(ann)
-    won = ann.state.view["tokens"][0] >= ann.state.view["target"]
+    won = ann.state.view.tokens[0] >= ann.state.view.target
     assert stats.editions == (EditionTally("classic", 1, int(won)),)
     [game] = stats.recent
     assert (game.edition, game.won, game.players) == ("classic", won, ("ann", "easy bot 2"))

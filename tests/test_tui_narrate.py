@@ -6,7 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
-from test_tui_support import NAMES, new_game
+from test_tui_support import NAMES, cards_of, new_game
 
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import PRIVATE_STYLE, SENTENCES, narrate, round_awards
@@ -16,7 +16,7 @@ from server.engine import Game, Keep, Play
 
 
 def _log(game: Game, seat: int | None, since: int = 0) -> list[str]:
-    names = Names(NAMES[: game.players], seat, {c["id"]: c for c in game.view(seat)["cards"]})
+    names = Names(NAMES[: game.players], seat, cards_of(game.edition.id))
     return [line.plain for line in narrate([e.for_seat(seat) for e in game.events[since:]], names)]
 
 
@@ -365,8 +365,7 @@ def test_no_line_of_any_scenario_reads_wrong_for_any_viewer(path: Path) -> None:
     game = play_scenario(load_scenario(path))
     assert {e.kind for e in game.events} <= set(SENTENCES), "an event without a sentence"
     for seat in [None, *range(game.players)]:
-        view = game.view(seat)
-        names = Names(BOT_NAMES[: game.players], seat, {c["id"]: c for c in view["cards"]})
+        names = Names(BOT_NAMES[: game.players], seat, cards_of(game.edition.id))
         for line in narrate([e.for_seat(seat) for e in game.events], names):
             bad = [rule.pattern for rule in WRONG if rule.search(line.plain)]
             assert not bad, f"seat {seat}: {line.plain!r} matches {bad}"

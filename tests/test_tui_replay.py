@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from test_tui_support import CATALOGUE, screen_text
+from test_tui_support import CATALOGUE, cards_of, screen_text
 
 from lovelet_tui import LoveletApp
 from lovelet_tui.names import Names
@@ -34,6 +34,7 @@ from protocol import (
 )
 from server.engine import Game, choice_to_dict, find_edition
 from server.services.replay import round_frames
+from server.services.views import wire_view
 from server.store import ActionLog, ActionRecord
 
 SIZE = (100, 30)
@@ -77,7 +78,9 @@ class ServerLink:
         if self.refuse:
             return ErrorReply("not_your_seat", "you may replay your own seat's view")
         played = round_frames(self.log, request.seat, request.round)
-        frames = tuple(ReplayFrame(f.actor, f.view, tuple(f.events)) for f in played.frames)
+        frames = tuple(
+            ReplayFrame(f.actor, wire_view(f.view), tuple(f.events)) for f in played.frames
+        )
         return Replay(GAME, "classic", SEATS, request.seat, played.round, played.rounds, frames)
 
     def requests(self) -> list[ReplayRequest]:
@@ -124,7 +127,7 @@ async def test_arrows_step_and_cross_into_the_next_and_previous_round() -> None:
         steps = len(screen.shown.frames)
         await pilot.press("right")
         assert "step 2 of" in header(app)
-        names = Names(("Ana", "Bo"), 0, {c["id"]: c for c in screen.frame.view["cards"]})
+        names = Names(("Ana", "Bo"), 0, cards_of(screen.frame.view.edition))
         lines = [line.plain for line in narrate(screen.frame.events, names)]
         assert lines and all(f"› {line[:40]}" in screen_text(app) for line in lines)
         await pilot.press("left")

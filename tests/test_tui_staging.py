@@ -3,17 +3,19 @@ Chancellor, Cardinal and Bishop sub-decisions."""
 
 from __future__ import annotations
 
-from test_tui_support import NAMES, new_game
+from test_tui_support import NAMES, cards_of, new_game
 
 from lovelet_tui.names import Names
 from lovelet_tui.staging import Staging
+from protocol import KeepChoice, LookChoice, PlayChoice, RedrawChoice
 from server.engine import Game, Look, Play
+from server.services.views import wire_view
 
 
 def _staging(game: Game, seat: int) -> Staging:
-    view = game.view(seat)
-    names = Names(NAMES[: game.players], seat, {c["id"]: c for c in view["cards"]})
-    return Staging(view["choices"], names)
+    view = wire_view(game.view(seat))
+    names = Names(NAMES[: game.players], seat, cards_of(game.edition.id))
+    return Staging(view.choices, names)
 
 
 def _labels(staging: Staging) -> list[str]:
@@ -32,7 +34,7 @@ def test_guard_is_card_then_target_then_guess() -> None:
     assert staging.prompt == "Name a card:"
     assert _labels(staging)[:3] == ["0 Spy", "2 Priest", "3 Baron"]  # keyed by value
     choice = staging.pick_key("2")
-    assert choice == {"type": "play", "card": "guard", "targets": (3,), "guess": "priest"}
+    assert choice == PlayChoice("guard", (3,), "priest")
 
 
 def test_back_undoes_one_pick_at_a_time() -> None:
@@ -52,12 +54,7 @@ def test_a_card_without_targets_is_one_key() -> None:
     staging = _staging(
         new_game("2019", 4, ["spy", "handmaid", "priest", "baron", "guard", "countess"]), 0
     )
-    assert staging.pick_key("1") == {
-        "type": "play",
-        "card": "handmaid",
-        "targets": (),
-        "guess": None,
-    }
+    assert staging.pick_key("1") == PlayChoice("handmaid")
 
 
 def test_arrows_and_enter_pick_like_digits() -> None:
@@ -80,7 +77,8 @@ def test_ppea_guesses_are_keyed_by_value_and_the_second_princess_by_a_spare_digi
         staging.pick_key("1")  # Bo
         choice = staging.pick_key(key)
         assert choice is not None, key
-        named[key] = choice["guess"]
+        assert isinstance(choice, PlayChoice)
+        named[key] = choice.guess
     assert named == {
         "0": "claire",
         "1": "princess_sadie",  # the only digit no guess's value takes (Guards cannot be named)
@@ -130,7 +128,7 @@ def test_premium_guesses_are_picked_by_their_number() -> None:
     staging.pick_key("1")  # Bo
     assert staging.prompt == "Name a number:"
     assert _labels(staging)[:2] == ["0 Assassin, Jester", "2 Priest, Cardinal"]
-    assert staging.pick_key("7") == {"type": "play", "card": "guard", "targets": (1,), "guess": 7}
+    assert staging.pick_key("7") == PlayChoice("guard", (1,), 7)
 
 
 def test_two_targets_are_picked_one_player_at_a_time() -> None:
@@ -141,7 +139,7 @@ def test_two_targets_are_picked_one_player_at_a_time() -> None:
     staging.pick_key("2")  # Cy
     assert staging.prompt == "Cy and who else?"
     assert _labels(staging) == ["1 Bo", "2 Di", "3 Ed", "4 Only Cy"]
-    assert staging.pick_key("2")["targets"] == (2, 3)  # type: ignore[index]
+    assert staging.pick_key("2") == PlayChoice("baroness", (2, 3))
 
 
 def test_chancellor_keeps_then_orders_the_bottom() -> None:
@@ -152,7 +150,7 @@ def test_chancellor_keeps_then_orders_the_bottom() -> None:
     assert _labels(staging) == ["1 Guard", "2 Spy"]
     staging.pick_key("2")
     assert staging.prompt == "Put under the deck (top first):"
-    assert staging.pick_key("1") == {"type": "keep", "keep": "spy", "bottom": ("guard", "guard")}
+    assert staging.pick_key("1") == KeepChoice("spy", ("guard", "guard"))
 
 
 def test_cardinal_look_and_bishop_redraw() -> None:
@@ -162,7 +160,7 @@ def test_cardinal_look_and_bishop_redraw() -> None:
     look = _staging(game, 0)
     assert look.prompt == "Look at one of the two hands?"
     assert _labels(look) == ["1 Bo's hand", "2 Cy's hand", "3 Neither"]
-    assert look.pick_key("2") == {"type": "look", "seat": 2}
+    assert look.pick_key("2") == LookChoice(2)
 
     game = new_game(
         "premium", 5, ["princess", "bishop", "priest", "baron", "handmaid", "prince", "guard"]
@@ -170,7 +168,7 @@ def test_cardinal_look_and_bishop_redraw() -> None:
     game.act(0, Play("bishop", (1,), 2))  # Bo holds the Priest: a hit
     redraw = _staging(game, 1)
     assert _labels(redraw) == ["1 Yes: discard and draw", "2 No: keep it"]
-    assert redraw.pick_key("2") == {"type": "redraw", "redraw": False}
+    assert redraw.pick_key("2") == RedrawChoice(redraw=False)
 
 
 def test_a_cardinal_on_yourself_offers_the_other_hand_or_none() -> None:
@@ -180,7 +178,7 @@ def test_a_cardinal_on_yourself_offers_the_other_hand_or_none() -> None:
     look = _staging(game, 0)
     assert look.prompt == "Look at Di's hand?"
     assert _labels(look) == ["1 Yes: look at Di's hand", "2 No"]
-    assert look.pick_key("2") == {"type": "look", "seat": None}
+    assert look.pick_key("2") == LookChoice(None)
     game.act(0, Look(None))
     assert game.pending is not None and game.pending.seat == 1
 
@@ -189,9 +187,9 @@ def test_names_keep_their_case_in_a_hand_to_look_at() -> None:
     first = ["princess", "cardinal", "priest", "baron", "handmaid", "prince", "guard"]
     game = new_game("premium", 5, first)
     game.act(0, Play("cardinal", (1, 2)))
-    view = game.view(0)
+    view = wire_view(game.view(0))
     bots = ("Ana", "medium bot 2", "easy bot 3", "Di", "Ed")
-    look = Staging(view["choices"], Names(bots, 0, {c["id"]: c for c in view["cards"]}))
+    look = Staging(view.choices, Names(bots, 0, cards_of("premium")))
     assert _labels(look)[:2] == ["1 medium bot 2's hand", "2 easy bot 3's hand"]
 
 
@@ -202,9 +200,4 @@ def test_two_players_picked_in_either_order_make_the_same_play() -> None:
     assert _labels(staging) == ["1 You", "2 Bo", "3 Cy", "4 Di", "5 Ed"]
     staging.pick_key("4")  # Di first
     assert staging.prompt == "Di and who else?"
-    assert staging.pick_key("2") == {
-        "type": "play",
-        "card": "cardinal",
-        "targets": (1, 3),
-        "guess": None,
-    }
+    assert staging.pick_key("2") == PlayChoice("cardinal", (1, 3))

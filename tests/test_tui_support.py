@@ -17,6 +17,7 @@ from textual.keys import key_to_character
 from lovelet_tui import LoveletApp
 from protocol import (
     PROTOCOL_VERSION,
+    CardInfo,
     Catalogue,
     ClientMessage,
     CreateTable,
@@ -31,6 +32,7 @@ from protocol import (
 )
 from server.engine import Game, find_edition
 from server.services.catalogue import catalogue
+from server.services.views import wire_view
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 
@@ -144,4 +146,12 @@ def table_info(
 def table_state(game: Game, seat: int | None, since: int = 0, **info: object) -> TableState:
     """What the server sends `seat`: its view and the events from index `since` on."""
     events = tuple(event.for_seat(seat) for event in game.events[since:])
-    return TableState(table_info(game, seat, **info), game.view(seat), events)  # type: ignore[arg-type]
+    view = wire_view(game.view(seat))
+    return TableState(table_info(game, seat, **info), view, events)  # type: ignore[arg-type]
+
+
+def cards_of(edition: str) -> dict[str, CardInfo]:
+    """The edition's cards by id, as the catalogue sends them (what `Names` names cards by)."""
+    found = CATALOGUE.edition(edition)
+    assert found is not None
+    return {card.id: card for card in found.cards}

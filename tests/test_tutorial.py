@@ -14,7 +14,7 @@ from e2e_helpers import Server, read_panel, running_server, screen_text
 from ptyterm import LOVELET, PtyTerminal
 from sshclient import SSHTerminal
 
-from protocol import Hint, HintRequest, Spectate, Tutorial
+from protocol import Choice, Hint, HintRequest, PlayChoice, Spectate, Tutorial, choice_from_wire
 from server.engine import choice_to_dict
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.lobby.tutorial import BOTS, PLAYER, ROUND_OVER, STEPS
@@ -116,37 +116,33 @@ async def test_the_scripted_round_offers_and_takes_only_its_plays(lobby: Lobby) 
     assert watcher.state.guide is None  # the guide is the player's alone
     for number, step in enumerate(s for s in STEPS if s.seat == PLAYER):
         await ana.wait_for(lambda c, s=step: c.my_turn() and c.state.guide == s.guide)
-        assert ana.state.view["choices"] == [_wire(step)]
+        assert ana.state.view.choices == (_wire(step),)
         assert not ana.state.info.hints  # no hints in the scripted round
         if number == 0:
             ana.send(HintRequest())
             await ana.wait_for(lambda c: c.errors())
             assert ana.errors()[-1].code == "no_hints"
-            other = {"type": "play", "card": "priest", "targets": [1], "guess": None}
-            ana.send(act_message(other))
+            ana.send(act_message(PlayChoice("priest", (1,))))
             await ana.wait_for(lambda c: c.errors()[-1].code != "no_hints")
             assert ana.errors()[-1].code == "tutorial_step"
             assert "Guard on Bo, naming Baron" in ana.errors()[-1].message
         before = len(ana.events)
-        ana.send(act_message(ana.state.view["choices"][0]))
+        ana.send(act_message(ana.state.view.choices[0]))
         await ana.wait_for(lambda c, n=before: len(c.events) > n)
     await ana.wait_for(lambda c: c.state.info.status == "round_over")
-    assert ana.state.guide == ROUND_OVER and ana.state.view["round_winners"] == [PLAYER]
+    assert ana.state.guide == ROUND_OVER and ana.state.view.round_winners == (PLAYER,)
     plays = [(e["seat"], e["card"]) for e in ana.events if e["kind"] == "play"]
     assert plays == [(step.seat, step.choice.card) for step in STEPS]
     ana.continue_if_between_rounds()
-    await ana.wait_for(lambda c: c.my_turn() and c.state.view["round"] == 2)
-    assert ana.state.info.hints and len(ana.state.view["choices"]) >= 1
+    await ana.wait_for(lambda c: c.my_turn() and c.state.view.round == 2)
+    assert ana.state.info.hints and len(ana.state.view.choices) >= 1
     ana.send(HintRequest())
     await ana.wait_for(lambda c: any(isinstance(m, Hint) for m in c.messages))
 
 
-def _wire(step) -> dict:
-    """A scripted choice as a view lists it (lists for tuples, as decoded)."""
-    choice = choice_to_dict(step.choice)
-    return {
-        key: list(value) if isinstance(value, tuple) else value for key, value in choice.items()
-    }
+def _wire(step) -> Choice:
+    """A scripted choice as a view lists it."""
+    return choice_from_wire(choice_to_dict(step.choice))
 
 
 async def test_the_tutorial_starts_only_from_the_lobby(lobby: Lobby) -> None:

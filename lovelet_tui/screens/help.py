@@ -3,9 +3,6 @@ table."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -32,15 +29,13 @@ class HelpScreen(Screen[None]):
     def __init__(
         self,
         edition: str | None = None,
-        cards: Sequence[Mapping[str, Any]] = (),
         *,
         admin: bool = False,
     ) -> None:
-        """Help for a table of `edition` with its reference `cards` (the edition's own list if
-        empty), or for the lobby; the admin keys are listed only to an `admin`."""
+        """Help for a table of `edition` with its reference card (from the catalogue), or for
+        the lobby; the admin keys are listed only to an `admin`."""
         super().__init__()
         self.edition = edition
-        self.cards = cards
         self.admin = admin
 
     def compose(self) -> ComposeResult:
@@ -52,7 +47,7 @@ class HelpScreen(Screen[None]):
     def _sections(self) -> list[RenderableType]:
         sections: list[RenderableType] = []
         catalogue = catalogue_of(self)
-        cards = self.cards or (reference(catalogue, self.edition) if self.edition else [])
+        cards = reference(catalogue, self.edition) if self.edition else []
         if cards and self.edition:
             title = _title(edition_name(catalogue, self.edition))
             sections += [title, card_table(cards), Text()]

@@ -7,9 +7,6 @@ player moves. It draws with the table's widgets and knows no rules.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -29,7 +26,7 @@ from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.seats import SeatList
 from lovelet_tui.widgets.too_small import TooSmall
 from lovelet_tui.widgets.tracker import Tracker
-from protocol import ErrorReply, Replay, ReplayFrame, ReplayRequest, SeatInfo, TableInfo
+from protocol import ErrorReply, Replay, ReplayFrame, ReplayRequest, SeatInfo, TableInfo, View
 
 KEPT_ROUNDS = 4  # rounds kept after they arrive; others are asked for again
 FIRST, LAST = 0, -1  # where to land in a round: its deal, its last step (or a step's index)
@@ -192,15 +189,15 @@ class ReplayScreen(Screen[None]):
                 self.query_one(HandView).show_note(f"No replay: {self.problem}")
             return
         info = _table_info(shown, frame.view)
-        names = Names.for_table(info, frame.view)
+        names = Names.for_table(info, catalogue_of(self))
         self.query_one(TableHeader).show(self._header(shown))
         self.query_one(SeatList).show(info, frame.view, names, None, self._sightings(shown))
         hand = self.query_one(HandView)
         if self.seat is None:
             hand.show_note("The public view: no one's hand is shown.")
         else:
-            hand.show(frame.view.get("hand", []), names)
-        self.query_one(Tracker).show(frame.view.get("unseen", {}), names)
+            hand.show(frame.view.hand, names)
+        self.query_one(Tracker).show(frame.view.unseen, names)
         self._draw_log(shown, names)
         status.show_text(self._status(shown, names))
 
@@ -242,10 +239,10 @@ class ReplayScreen(Screen[None]):
         return text
 
 
-def _table_info(shown: Replay, view: Mapping[str, Any]) -> TableInfo:
+def _table_info(shown: Replay, view: View) -> TableInfo:
     """The replayed game's seats as the table widgets take them."""
     seats = tuple(SeatInfo(seat.name, seat.bot, True) for seat in shown.seats)
-    status = "finished" if view.get("game_over") else "playing"
+    status = "finished" if view.game_over else "playing"
     return TableInfo(
         f"#{shown.game_id}", "replay", shown.edition, None, seats, (), status, None, shown.seat
     )

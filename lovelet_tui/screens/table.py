@@ -38,11 +38,13 @@ from protocol import (
     Catalogue,
     Chat,
     ChatLine,
+    Choice,
     ClientMessage,
     ContinueRound,
     Countdown,
     Hint,
     HintRequest,
+    PlayChoice,
     ProtocolError,
     Rematch,
     RemoveBot,
@@ -51,10 +53,9 @@ from protocol import (
     Start,
     TableInfo,
     TableState,
-    choice_from_wire,
+    View,
 )
 
-View = Mapping[str, Any]
 TABLE_KEYS = {binding.key: binding.action for binding in bindings("table") if not binding.priority}
 WAITING_FOR = {
     "play": "to play a card",
@@ -72,7 +73,7 @@ class Confirm:
     kind: str  # "play" | "leave" | "quit"
     question: str
     detail: str
-    choice: Mapping[str, Any] | None = None  # the play to send on yes
+    choice: Choice | None = None  # the play to send on yes
 
 
 class TableScreen(Screen[str]):
@@ -89,7 +90,7 @@ class TableScreen(Screen[str]):
         self.view: View | None = None
         self.names = Names(())
         self.staging: Staging | None = None
-        self.staged_from: list[Any] | None = None  # the choices `staging` was built from
+        self.staged_from: tuple[Choice, ...] | None = None  # what `staging` was built from
         self.cursor = 0  # the seat managed before the game starts
         self.continued = False  # this round's "next round" was sent
         self.round_end: Mapping[str, Any] = {}  # the last round_end event, for the summary
@@ -119,13 +120,13 @@ class TableScreen(Screen[str]):
 
     def show_state(self, state: TableState) -> None:
         """Render a table update: info, view and the new events."""
-        round_before = self.view.get("round") if self.view else None
+        round_before = self.view.round if self.view else None
         if self.info is not None and self.info.you != state.info.you:
             self.app.clear_notifications()  # a refusal about the old seat no longer applies
         self._place_cursor(state.info)
         self.info, self.view = state.info, state.view
-        self.names = Names.for_table(state.info, state.view)
-        if self.view is None or self.view.get("round") != round_before:
+        self.names = Names.for_table(state.info, catalogue_of(self))
+        if self.view is None or self.view.round != round_before:
             self.continued = False
         if self.confirming is not None and not self._confirm_applies(self.confirming):
             self.confirming = None
@@ -153,11 +154,6 @@ class TableScreen(Screen[str]):
         self.staged_from = None
         self._restage()
         self._draw()
-
-    @property
-    def reference(self) -> list[Mapping[str, Any]]:
-        """The edition's reference card from the view (empty before the game starts)."""
-        return list(self.view.get("cards", [])) if self.view else []
 
     def _log_events(self, events: tuple[dict[str, Any], ...]) -> None:
         """Narrate new events; a batch that starts a game (a rematch, or the whole log sent
@@ -189,7 +185,7 @@ class TableScreen(Screen[str]):
         self.cursor = min(self.cursor, len(info.seats) - 1)
 
     def _restage(self) -> None:
-        choices = list(self.view.get("choices") or []) if self.view else []
+        choices = self.view.choices if self.view else ()
         if choices != self.staged_from:
             self.staged_from = choices
             self.staging = Staging(choices, self.names) if choices else None
@@ -214,9 +210,9 @@ class TableScreen(Screen[str]):
             watching = "You are watching this table."
             hand.show_note(f"Watching · invite: {invite}" if invite else watching)
         else:
-            hand.show(view.get("hand", []), self.names)
+            hand.show(view.hand, self.names)
         if view is not None:
-            self.query_one(Tracker).show(view.get("unseen", {}), self.names)
+            self.query_one(Tracker).show(view.unseen, self.names)
         self._draw_decision()
 
     def _draw_decision(self) -> None:
@@ -250,23 +246,23 @@ class TableScreen(Screen[str]):
         if view is None:
             levels = catalogue_of(self).bot_levels
             return _waiting_help(self._hosting(), len(self.info.seats), levels)
-        if view.get("game_over"):
+        if view.game_over:
             return self._standings(view)
-        if view.get("round_over"):
+        if view.round_over:
             return self._round_summary(view)
-        pending = view.get("pending")
-        if not pending:
+        pending = view.pending
+        if pending is None:
             return Text("")
-        if pending.get("seat") == self.info.you:
+        if pending.seat == self.info.you:
             return Text("Sent. Waiting for the table…")
-        who = names.player(pending.get("seat"))
-        return Text(f"Waiting for {who} {WAITING_FOR.get(pending.get('kind'), 'to decide')}.")
+        who = names.player(pending.seat)
+        return Text(f"Waiting for {who} {WAITING_FOR.get(pending.kind, 'to decide')}.")
 
     def _round_summary(self, view: View) -> Text:
         names = self.names
-        winners = names.group(view.get("round_winners") or [], capital=True)
+        winners = names.group(view.round_winners, capital=True)
         reason = REASONS.get(self.round_end.get("reason", ""), "")
-        text = Text.assemble((f"Round {view.get('round')} over", "bold"), f"\n{winners} won")
+        text = Text.assemble((f"Round {view.round} over", "bold"), f"\n{winners} won")
         text.append(f" ({reason})." if reason else ".")
         text.append_text(self._tokens_given())
         if self.info is not None and self.info.you is not None:
@@ -299,14 +295,14 @@ class TableScreen(Screen[str]):
         """Game over: each player's place, tokens and rounds won, then the keys."""
         assert self.info is not None
         names = self.names
-        winners = names.group(view.get("game_winners") or [], capital=True)
+        winners = names.group(view.game_winners, capital=True)
         text = Text.assemble(("Game over", "bold"), f": {winners} won.")
         for place, seat in _places(view, self.rounds_won):
-            state = view["seats"][seat]
+            state = view.seats[seat]
             rounds = self.rounds_won[seat]
             won = f"{rounds} round{'s' if rounds != 1 else ''}"
             name = names.player(seat, capital=True)
-            line = f"\n{place} {name}  ♥{state['tokens']}  {won}"
+            line = f"\n{place} {name}  ♥{state.tokens}  {won}"
             text.append(line, style="bold" if seat == self.info.you else "")
         if self.info.you is not None:
             text.append("\nr: rematch · l: leave")
@@ -348,7 +344,7 @@ class TableScreen(Screen[str]):
             "choose": self.staging is not None,
             "back": self.staging is not None and self.staging.can_back,
             "next_round": _round_break(view) and seated and not self.continued,
-            "rematch": bool(view and view.get("game_over")) and seated,
+            "rematch": bool(view and view.game_over) and seated,
             "sit": waiting and self._cursor_seat_empty(),
             "stand": waiting and seated,
             "bot": waiting and self._hosting(),
@@ -391,18 +387,17 @@ class TableScreen(Screen[str]):
         if self.staging is not None and self.staging.back():
             self._draw_decision()
 
-    def _send_choice(self, choice: Mapping[str, Any] | None, *, confirmed: bool = False) -> None:
+    def _send_choice(self, choice: Choice | None, *, confirmed: bool = False) -> None:
         if choice is None:
             return
-        card = choice.get("card")
         edition = self.info.edition if self.info else ""
-        fatal = out_if_played(catalogue_of(self), edition, str(card))
-        if not confirmed and choice.get("type") == "play" and fatal:
-            name = self.names.card(str(card))
+        playing = isinstance(choice, PlayChoice)
+        if playing and not confirmed and out_if_played(catalogue_of(self), edition, choice.card):
+            name = self.names.card(choice.card)
             self._ask(Confirm("play", f"Play {name}?", "You will be out of the round.", choice))
             return
         try:
-            self._send(Act(choice_from_wire(choice)))
+            self._send(Act(choice))
         except ProtocolError as err:
             self.notify(err.reason, title="Bad choice", severity="error", markup=False)
             return
@@ -518,13 +513,13 @@ class TableScreen(Screen[str]):
     def _confirm_applies(self, confirm: Confirm) -> bool:
         """Is the question still about the game as it is now?"""
         if confirm.kind == "play":
-            return bool(self.view and confirm.choice in (self.view.get("choices") or []))
+            return bool(self.view and confirm.choice in self.view.choices)
         return self._playing()
 
     def _playing(self) -> bool:
         """Seated in a game that has not ended."""
         view, info = self.view, self.info
-        return bool(view and info and info.you is not None and not view.get("game_over"))
+        return bool(view and info and info.you is not None and not view.game_over)
 
     # ---------------------------------------------------------------- the timer
 
@@ -554,7 +549,7 @@ class TableScreen(Screen[str]):
 
 
 def _round_break(view: View | None) -> bool:
-    return bool(view and view.get("round_over") and not view.get("game_over"))
+    return bool(view and view.round_over and not view.game_over)
 
 
 def _header(info: TableInfo, view: View | None, catalogue: Catalogue) -> list[tuple[str, str]]:
@@ -565,7 +560,7 @@ def _header(info: TableInfo, view: View | None, catalogue: Catalogue) -> list[tu
     edition = info.edition
     parts.append((edition_name(catalogue, edition), edition_name(catalogue, edition, short=True)))
     if view is not None:
-        parts.append((f"round {view.get('round')}", f"r{view.get('round')}"))
+        parts.append((f"round {view.round}", f"r{view.round}"))
     if info.timer:
         parts.append((f"{info.timer} s per turn", f"{info.timer} s"))
     if info.spectators:
@@ -575,8 +570,8 @@ def _header(info: TableInfo, view: View | None, catalogue: Catalogue) -> list[tu
 
 def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:
     """Seats by place: most tokens first, then most rounds won; ties share a place."""
-    seats = view["seats"]
-    score = {s: (seats[s]["tokens"], rounds_won[s]) for s in range(len(seats))}
+    seats = view.seats
+    score = {s: (seats[s].tokens, rounds_won[s]) for s in range(len(seats))}
     order = sorted(score, key=lambda s: score[s], reverse=True)
     places = []
     for index, seat in enumerate(order):

@@ -71,7 +71,7 @@ class HandView(Rows):
 
 
 def _card_line(card: str, names: Names) -> Text:
-    spec = names.cards.get(card, {})
-    line = Text(f"{names.card(card)} {spec.get('value', '?')}", style="bold")
-    line.append(f"  {spec.get('text', '')}", style="")
+    spec = names.cards.get(card)
+    line = Text(f"{names.card(card)} {spec.value if spec else '?'}", style="bold")
+    line.append(f"  {spec.text if spec else ''}", style="")
     return line

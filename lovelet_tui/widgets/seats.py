@@ -8,7 +8,7 @@ is tight (8 seats at 80 columns) the marks take their short forms and what was s
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +18,7 @@ from rich.text import Text
 from lovelet_tui.names import Names
 from lovelet_tui.seen import Sightings
 from lovelet_tui.widgets.rows import Rows
-from protocol import SeatInfo, TableInfo
+from protocol import SeatInfo, TableInfo, View
 
 TURN, CURSOR = "▶ ", "› "
 GAP = "  "
@@ -57,14 +57,12 @@ class SeatList(Rows):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.hosting = False
-        self._args: (
-            tuple[TableInfo, Mapping[str, Any] | None, Names, int | None, Sightings | None] | None
-        ) = None
+        self._args: tuple[TableInfo, View | None, Names, int | None, Sightings | None] | None = None
 
     def show(
         self,
         info: TableInfo,
-        view: Mapping[str, Any] | None,
+        view: View | None,
         names: Names,
         cursor: int | None = None,
         seen: Sightings | None = None,
@@ -109,8 +107,8 @@ def _widest(marks: Sequence[Sequence[Mark]], *, long: bool) -> int:
     return max(cell_len(" ".join(m.long if long else m.short for m in row)) for row in marks)
 
 
-def _marker(index: int, view: Mapping[str, Any] | None, cursor: int | None) -> str:
-    turning = view is not None and not view.get("round_over") and view.get("turn") == index
+def _marker(index: int, view: View | None, cursor: int | None) -> str:
+    turning = view is not None and not view.round_over and view.turn == index
     return CURSOR if index == cursor else TURN if turning else "  "
 
 
@@ -118,7 +116,7 @@ def _label(
     index: int,
     seat: SeatInfo,
     info: TableInfo,
-    view: Mapping[str, Any] | None,
+    view: View | None,
     cursor: int | None,
 ) -> Text:
     you = index == info.you
@@ -126,14 +124,12 @@ def _label(
     label = Text(f"{number}{seat.name or '(empty)'}{' (you)' if you else ''}")
     if you:
         label.stylize("bold")
-    if view is not None and not view["seats"][index]["alive"]:
+    if view is not None and not view.seats[index].alive:
         label.stylize("dim strike")
     return label
 
 
-def _marks(
-    index: int, seat: SeatInfo, info: TableInfo, view: Mapping[str, Any] | None
-) -> list[Mark]:
+def _marks(index: int, seat: SeatInfo, info: TableInfo, view: View | None) -> list[Mark]:
     """Tokens and state in a few words."""
     marks: list[Mark] = []
     if view is None:
@@ -142,15 +138,15 @@ def _marks(
         if seat.bot:
             marks.append(Mark(f"{seat.bot} bot", seat.bot))
     else:
-        state = view["seats"][index]
-        marks.append(Mark(f"♥{state['tokens']}", f"♥{state['tokens']}"))
-        if not state["alive"]:
+        state = view.seats[index]
+        marks.append(Mark(f"♥{state.tokens}", f"♥{state.tokens}"))
+        if not state.alive:
             marks.append(OUT)
-        elif state["protected"]:
+        elif state.protected:
             marks.append(PROTECTED)
-        if view.get("marked") == index:
+        if view.marked == index:
             marks.append(MARKED)
-        jester = view.get("jester")
+        jester = view.jester
         if jester and jester[1] == index:
             marks.append(JESTER)
     if seat.api_bot:
@@ -160,11 +156,9 @@ def _marks(
     return marks
 
 
-def _detail(
-    index: int, view: Mapping[str, Any], names: Names, seen: Sightings | None, width: int
-) -> Text:
+def _detail(index: int, view: View, names: Names, seen: Sightings | None, width: int) -> Text:
     """What the receiver saw this seat hold (if still so), then the newest discards."""
-    discards = [names.card(c) for c in view["seats"][index]["discards"]]
+    discards = [names.card(c) for c in view.seats[index].discards]
     ago = seen.turns_ago(index) if seen is not None else None
     if ago is None:
         return Text(_tail(discards, width))
@@ -196,12 +190,11 @@ def _tail(words: Sequence[str], width: int) -> str:
     return " ".join(reversed(kept))
 
 
-def _deck_line(view: Mapping[str, Any], names: Names) -> Text:
-    parts = [f"Deck {view.get('deck_size', 0)}", f"set aside {view.get('set_aside', 0)}"]
-    face_up = view.get("face_up") or []
-    if face_up:
-        parts.append(f"face up: {names.hand(face_up)}")
-    parts.append(f"{view.get('target')} tokens to win")
+def _deck_line(view: View, names: Names) -> Text:
+    parts = [f"Deck {view.deck_size}", f"set aside {view.set_aside}"]
+    if view.face_up:
+        parts.append(f"face up: {names.hand(view.face_up)}")
+    parts.append(f"{view.target} tokens to win")
     return Text("  " + " · ".join(parts), style="dim")
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rich.cells import cell_len
 from rich.text import Text
 
 from lovelet_tui.names import Names
 from lovelet_tui.widgets.rows import Rows
+from protocol import CardInfo
 
 TITLE = Text("Unseen cards (left/total)", style="bold")
 GAP = 2  # cells between the two columns
@@ -31,7 +31,7 @@ class Tracker(Rows):
 
     def show(self, unseen: Mapping[str, int], names: Names) -> None:
         """Render the counts; cards with nothing left unseen are dimmed."""
-        self.cells = [_cell(spec, unseen.get(card_id, 0)) for card_id, spec in names.cards.items()]
+        self.cells = [_cell(card, unseen.get(card_id, 0)) for card_id, card in names.cards.items()]
         self.redraw()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
@@ -49,8 +49,8 @@ class Tracker(Rows):
         return rows
 
 
-def _cell(spec: Mapping[str, Any], left: int) -> Text:
-    text = Text(f"{spec.get('value', '?')} {spec.get('name', '?')} {left}/{spec.get('count', '?')}")
+def _cell(card: CardInfo, left: int) -> Text:
+    text = Text(f"{card.value} {card.name} {left}/{card.count}")
     if left == 0:
         text.stylize("dim")
     return text

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from server.engine import Role
+from server.engine import Role, View, find_edition
 
 from .estimate import Table
 from .hard import Budget, HardBot
@@ -28,7 +28,7 @@ class Advice:
 
 
 def advise(
-    view: dict, log: list[dict], names: Sequence[str], rng: random.Random, budget: Budget
+    view: View, log: list[dict], names: Sequence[str], rng: random.Random, budget: Budget
 ) -> Advice:
     """What the hard bot would do at the seat of `view`, with the search's `budget`; `log` is
     the seat's visible log, `names` every seat's public name."""
@@ -39,7 +39,7 @@ def advise(
     text = f"{words.choice(best)}: {reason(view, table, best, words, log)}"
     text += f"; {_percent(ranking.chances[0])} to win the game"
     if len(ranking.choices) < 2:
-        only = "the only choice" if len(view["choices"]) == 1 else "nothing else comes close"
+        only = "the only choice" if len(view.choices) == 1 else "nothing else comes close"
         return Advice(best, _line(f"{text} ({only})"), None, None)
     other = ranking.choices[1]
     alternative = f"next best: {words.choice(other)}, {_percent(ranking.chances[1])}"
@@ -55,11 +55,11 @@ def _line(text: str) -> str:
 
 
 class Words:
-    """Card and seat names as the table shows them, from the view's reference card."""
+    """Card and seat names as the table shows them, from the edition's reference card."""
 
-    def __init__(self, view: dict, names: Sequence[str]) -> None:
-        self.cards = {card["id"]: card["name"] for card in view.get("cards", [])}
-        self.me = view["viewer"]
+    def __init__(self, view: View, names: Sequence[str]) -> None:
+        self.cards = {card.id: card.name for card in find_edition(view.edition).cards}
+        self.me = view.viewer
         self.names = list(names)
 
     def card(self, card: str | int | None) -> str:
@@ -92,7 +92,7 @@ class Words:
         return text
 
 
-def reason(view: dict, table: Table, choice: dict, words: Words, log: list[dict]) -> str:
+def reason(view: View, table: Table, choice: dict, words: Words, log: list[dict]) -> str:
     """Why `choice`, in the seat's beliefs: the odds its card's effect works out."""
     if choice["type"] != "play":
         return _sub_reason(table, choice, words)

@@ -7,6 +7,8 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
+from server.engine import View
+
 from .easy import EasyBot
 from .hard import HardBot
 from .medium import MediumBot
@@ -17,8 +19,8 @@ class Bot(Protocol):
 
     level: str
 
-    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
-        """One element of `view["choices"]`, given the seat's whole visible log so far."""
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+        """One element of `view.choices`, given the seat's whole visible log so far."""
         ...
 
 

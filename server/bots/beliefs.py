@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from server.engine import Role
+from server.engine import Role, View
 from server.engine.event_catalogue import EVENTS
 
 from .cards import CardBook, card_book
@@ -35,10 +35,10 @@ class Beliefs:
         self.last_role: Role | None = None  # the role of the last card played
         self.compared: tuple[int, bool] | None = None  # (winner, lower loses) until the knockout
 
-    def sync(self, view: dict) -> None:
+    def sync(self, view: View) -> None:
         """Take who is in the round and the deck's size from the view, which is never wrong."""
-        self.alive = [seat["alive"] for seat in view["seats"]]
-        self.deck_size = view["deck_size"]
+        self.alive = [seat.alive for seat in view.seats]
+        self.deck_size = view.deck_size
 
     def uniform(self) -> Weights:
         """No knowledge: every card as likely as the pool makes it."""
@@ -373,7 +373,7 @@ class RoundFollower:
         self._round_at = -1  # where this round's round_start lies in the log
         self._round_start: dict | None = None
 
-    def follow(self, view: dict, log: list[dict]) -> Beliefs:
+    def follow(self, view: View, log: list[dict]) -> Beliefs:
         """The beliefs after every entry of `log`, the seat's whole visible log so far."""
         if not self._continues(view, log):
             self._restart(view, log)
@@ -389,38 +389,38 @@ class RoundFollower:
         self.beliefs.sync(view)
         return self.beliefs
 
-    def _continues(self, view: dict, log: list[dict]) -> bool:
+    def _continues(self, view: View, log: list[dict]) -> bool:
         beliefs = self.beliefs
         return (
             beliefs is not None
-            and beliefs.me == view["viewer"]
+            and beliefs.me == view.viewer
             and 0 < self._consumed <= len(log)
             and log[self._consumed - 1] == self._last
             and 0 <= self._round_at < len(log)
             and log[self._round_at] == self._round_start
         )
 
-    def _restart(self, view: dict, log: list[dict]) -> None:
+    def _restart(self, view: View, log: list[dict]) -> None:
         starts = [i for i, event in enumerate(log) if event["kind"] == "round_start"]
         self.beliefs = None
         self._round_start = None
         self._consumed = starts[-1] if starts else len(log)
 
-    def _begin(self, view: dict, event: dict, index: int) -> None:
-        book = card_book(view["edition"])
-        players = view["players"]
+    def _begin(self, view: View, event: dict, index: int) -> None:
+        book = card_book(view.edition)
+        players = view.players
         face_up = list(event["face_up"])
         deck_size = sum(book.count.values()) - 1 - len(face_up) - players
-        self.beliefs = Beliefs(book, view["viewer"], players, face_up, deck_size)
+        self.beliefs = Beliefs(book, view.viewer, players, face_up, deck_size)
         self._round_at = index
         self._round_start = event
 
 
-def beliefs_from_view(view: dict) -> Beliefs:
+def beliefs_from_view(view: View) -> Beliefs:
     """Beliefs from the view alone, for a log that does not hold the round's start."""
-    book = card_book(view["edition"])
-    beliefs = Beliefs(book, view["viewer"], view["players"], view["face_up"], view["deck_size"])
-    for seat in view["seats"]:
-        beliefs.seen.update(seat["discards"])
-    beliefs.hand = list(view["hand"])
+    book = card_book(view.edition)
+    beliefs = Beliefs(book, view.viewer, view.players, view.face_up, view.deck_size)
+    for seat in view.seats:
+        beliefs.seen.update(seat.discards)
+    beliefs.hand = list(view.hand)
     return beliefs

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import random
 
-from server.engine import Role
+from server.engine import Role, View
 
 from .cards import CardBook, card_book
+from .offered import offered
 
 
 class EasyBot:
@@ -14,25 +15,25 @@ class EasyBot:
 
     level = "easy"
 
-    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
         """A random choice among the sensible ones (any legal one if none is sensible)."""
-        choices = view["choices"]
-        book = card_book(view["edition"])
+        choices = offered(view)
+        book = card_book(view.edition)
         nameable = possible_guesses(view, book)
         sensible = [choice for choice in choices if not reckless(choice, view, book, nameable)]
         return rng.choice(sensible or choices)
 
 
-def possible_guesses(view: dict, book: CardBook) -> set[str | int]:
+def possible_guesses(view: View, book: CardBook) -> set[str | int]:
     """The guesses naming a card this seat has not seen every copy of."""
-    unseen = [card for card, count in view["unseen"].items() if count]
+    unseen = [card for card, count in view.unseen.items() if count]
     return {guess for guess in book.guesses if any(book.named(card, guess) for card in unseen)}
 
 
-def reckless(choice: dict, view: dict, book: CardBook, nameable: set[str | int]) -> bool:
+def reckless(choice: dict, view: View, book: CardBook, nameable: set[str | int]) -> bool:
     """Whether `choice` knocks the bot's own seat out for sure, or names a card nobody can
     hold (`nameable`: the guesses that can hit)."""
-    hand = view["hand"]
+    hand = view.hand
     if choice["type"] == "redraw":
         return choice["redraw"] and any(book.has(card, Role.PRINCESS) for card in hand)
     if choice["type"] != "play":
@@ -40,7 +41,7 @@ def reckless(choice: dict, view: dict, book: CardBook, nameable: set[str | int])
     card = choice["card"]
     if book.has(card, Role.PRINCESS):
         return True
-    if book.has(card, Role.PRINCE) and view["viewer"] in choice["targets"]:
+    if book.has(card, Role.PRINCE) and view.viewer in choice["targets"]:
         kept = list(hand)
         kept.remove(card)
         return any(book.has(other, Role.PRINCESS) for other in kept)

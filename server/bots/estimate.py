@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from server.engine import Role
+from server.engine import Role, View
 
 from .beliefs import Beliefs
 from .cards import CardBook
@@ -53,36 +53,36 @@ class Table:
     _shared: dict = field(default_factory=dict)  # results a lookahead's table shares with it
 
     @classmethod
-    def from_view(cls, view: dict, beliefs: Beliefs, lookahead: Lookahead | None = None) -> Table:
+    def from_view(cls, view: View, beliefs: Beliefs, lookahead: Lookahead | None = None) -> Table:
         """The table as the viewing seat knows it."""
         book = beliefs.book
-        me, players = view["viewer"], view["players"]
-        seats = view["seats"]
-        pool = dict(view["unseen"])
+        me, players = view.viewer, view.players
+        seats = view.seats
+        pool = dict(view.unseen)
         for card in beliefs.known_in_deck():
             pool[card] -= 1
         order = [(me + step) % players for step in range(1, players)]
-        opponents = [seat for seat in order if seats[seat]["alive"]]
+        opponents = [seat for seat in order if seats[seat].alive]
         dists = beliefs.distributions(opponents, pool)
         return cls(
             book=book,
             me=me,
-            hand=list(view["hand"]),
+            hand=list(view.hand),
             opponents=opponents,
-            protected={s for s, seat in enumerate(seats) if seat["protected"]},
+            protected={s for s, seat in enumerate(seats) if seat.protected},
             dists=dists,
             pool={card: n for card, n in pool.items() if n > 0},
-            deck_size=view["deck_size"],
-            bonus=[_counts(book, seat["discards"]) for seat in seats],
-            tokens=[seat["tokens"] for seat in seats],
-            target=view["target"],
+            deck_size=view.deck_size,
+            bonus=[_counts(book, seat.discards) for seat in seats],
+            tokens=[seat.tokens for seat in seats],
+            target=view.target,
             spies=frozenset(
                 s
                 for s, seat in enumerate(seats)
-                if seat["alive"] and any(book.has(card, Role.SPY) for card in seat["discards"])
+                if seat.alive and any(book.has(card, Role.SPY) for card in seat.discards)
             ),
             exposed=dict(beliefs.exposed),
-            guess_options=_guess_options(book, view["unseen"], view["hand"]),
+            guess_options=_guess_options(book, view.unseen, view.hand),
             lookahead=lookahead,
         )
 

@@ -20,11 +20,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from server.engine import Game, Position, choice_from_dict, find_edition
+from server.engine import Game, Position, View, choice_from_dict, find_edition
 
 from .beliefs import Beliefs
 from .estimate import Table
 from .medium import SCORERS, MediumBot, estimates, named_odds
+from .offered import offered
 
 BUDGET = 0.150  # seconds of CPU a decision may take, by default
 CANDIDATES = 4  # the choices searched: the best by estimate ...
@@ -38,7 +39,7 @@ CALIBRATION = {2: (0.20, 0.55), 3: (0.25, 0.22), 4: (0.19, 0.15), 5: (0.12, 0.27
 SEARCHED = ("play", "chancellor")  # the decisions a position can start at
 TIE = 1e-9
 
-Dealer = Callable[[dict, Beliefs, random.Random], "tuple[Position, float] | None"]
+Dealer = Callable[[View, Beliefs, random.Random], "tuple[Position, float] | None"]
 """Deals a position a seat's view and beliefs allow, with its importance weight (`deal_hidden`)."""
 
 
@@ -72,22 +73,22 @@ class HardBot:
         self._medium = MediumBot()
         self.deals = 0  # dealt positions the last decision searched
 
-    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
-        """The searched best of `view["choices"]` (medium's best where search cannot help)."""
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+        """The searched best of `view.choices` (medium's best where search cannot help)."""
         return self.rank(view, log, rng).best
 
-    def rank(self, view: dict, log: list[dict], rng: random.Random) -> Ranking:
+    def rank(self, view: View, log: list[dict], rng: random.Random) -> Ranking:
         """The choices worth playing, best first, each with this seat's chance of winning the
         game after it (searched where search can help, else from medium's estimate)."""
         started = time.process_time()
-        choices = view["choices"]
+        choices = offered(view)
         self.deals = 0
         beliefs = self._medium.beliefs(view, log)
         scores = estimates(view, beliefs)
         if len(choices) == 1:
             return Ranking(choices, [_prior(view, scores[0])], beliefs, 0)
         candidates = _candidates(scores)
-        if len(candidates) < 2 or view["pending"]["kind"] not in SEARCHED:
+        if len(candidates) < 2 or view.pending.kind not in SEARCHED:
             best = max(scores)
             tied = [i for i, s in enumerate(scores) if s >= best - TIE]
             first = choices.index(rng.choice([choices[i] for i in tied]))
@@ -144,12 +145,12 @@ class Ranking:
         return self.choices[0]
 
 
-def _prior(view: dict, round_odds: float) -> float:
+def _prior(view: View, round_odds: float) -> float:
     """The viewing seat's chance of winning the game from medium's estimate of the round."""
-    alive = [seat["alive"] for seat in view["seats"]]
-    tokens = [seat["tokens"] for seat in view["seats"]]
+    alive = [seat.alive for seat in view.seats]
+    tokens = [seat.tokens for seat in view.seats]
     odds = calibrated(round_odds, sum(alive))
-    return game_chance(tokens, view["viewer"], odds, alive, view["target"])
+    return game_chance(tokens, view.viewer, odds, alive, view.target)
 
 
 def _candidates(scores: list[float]) -> list[int]:
@@ -164,7 +165,7 @@ class Search:
 
     def __init__(
         self,
-        view: dict,
+        view: View,
         beliefs: Beliefs,
         candidates: list[dict],
         rng: random.Random,
@@ -173,8 +174,8 @@ class Search:
         self.view = view
         self.deal = deal
         self.beliefs = beliefs
-        self.edition = find_edition(view["edition"])
-        self.tokens = [seat["tokens"] for seat in view["seats"]]
+        self.edition = find_edition(view.edition)
+        self.tokens = [seat.tokens for seat in view.seats]
         self.choices = [choice_from_dict(candidate) for candidate in candidates]
         self.rng = rng
         self.opponents = _opponent_beliefs(view, beliefs)
@@ -202,8 +203,8 @@ class Search:
                 self.edition, position, self.tokens, random.Random(seed), record=True
             )
             players = self._players(position)
-            game.act(self.view["viewer"], choice)
-            values.append(play_on(game, self.view["viewer"], players))
+            game.act(self.view.viewer, choice)
+            values.append(play_on(game, self.view.viewer, players))
         self.totals = [t + weight * v for t, v in zip(self.totals, values, strict=True)]
         self.weight += weight
         self.squared_weight += weight * weight
@@ -219,7 +220,7 @@ class Search:
         """Every seat's beliefs at the start of a playout from `position`."""
         players: list[Beliefs | None] = []
         for seat, template in enumerate(self.opponents):
-            if seat == self.view["viewer"]:
+            if seat == self.view.viewer:
                 players.append(clone(self.beliefs))
             elif template is None:
                 players.append(None)
@@ -246,11 +247,9 @@ class Search:
         """Each candidate's mean chance of winning the game, the chance from its estimate
         (`scores`, medium's) counting as `PRIOR_DEALS` positions."""
         view = self.view
-        alive = [seat["alive"] for seat in view["seats"]]
+        alive = [seat.alive for seat in view.seats]
         priors = [
-            game_chance(
-                self.tokens, view["viewer"], calibrated(score, sum(alive)), alive, view["target"]
-            )
+            game_chance(self.tokens, view.viewer, calibrated(score, sum(alive)), alive, view.target)
             for score in scores
         ]
         if self.deals == 0:
@@ -280,7 +279,7 @@ def play_on(game: Game, me: int, players: list[Beliefs | None]) -> float:
         view = game.view(seat)
         beliefs.sync(view)
         value, choice = best_choice(view, beliefs)
-        if seat == me and view["pending"]["kind"] == "play":
+        if seat == me and view.pending.kind == "play":
             odds = calibrated(value, game.remaining)
             return game_chance(game.tokens, me, odds, game.alive, game.target)
         game.act(seat, choice_from_dict(choice))
@@ -339,13 +338,13 @@ def _chance(mine: int, others: tuple[int, ...], target: int) -> float:
     return odds
 
 
-def best_choice(view: dict, beliefs: Beliefs) -> tuple[float, dict]:
+def best_choice(view: View, beliefs: Beliefs) -> tuple[float, dict]:
     """Medium's best choice by its estimate, without a lookahead, and its value (a forced
     choice's too: a playout reaching one is not a lost round); of the choices naming a card
     it scores only the likeliest guess at each target, as it would choose anyway."""
-    choices = view["choices"]
+    choices = offered(view)
     table = Table.from_view(view, beliefs)
-    score = SCORERS[view["pending"]["kind"]]
+    score = SCORERS[view.pending.kind]
     if len(choices) == 1:
         return score(table, choices[0]), choices[0]
     best_guess: dict[tuple, tuple[float, dict]] = {}
@@ -364,24 +363,24 @@ def best_choice(view: dict, beliefs: Beliefs) -> tuple[float, dict]:
     return values[best], scored[best]
 
 
-def _opponent_beliefs(view: dict, beliefs: Beliefs) -> list[Beliefs | None]:
+def _opponent_beliefs(view: View, beliefs: Beliefs) -> list[Beliefs | None]:
     """What each opponent in the round may believe now, as far as this seat can tell: the
     cards everyone has seen, and this seat's card if they were shown it (None: not in it)."""
-    me = view["viewer"]
+    me = view.viewer
     templates: list[Beliefs | None] = []
-    for seat, info in enumerate(view["seats"]):
-        if seat == me or not info["alive"]:
+    for seat, info in enumerate(view.seats):
+        if seat == me or not info.alive:
             templates.append(None)
             continue
-        theirs = Beliefs(beliefs.book, seat, view["players"], view["face_up"], view["deck_size"])
-        for other in view["seats"]:
-            theirs.seen.update(other["discards"])
-        theirs.alive = [other["alive"] for other in view["seats"]]
+        theirs = Beliefs(beliefs.book, seat, view.players, view.face_up, view.deck_size)
+        for other in view.seats:
+            theirs.seen.update(other.discards)
+        theirs.alive = [other.alive for other in view.seats]
         theirs.bottom = [None] * len(beliefs.bottom)
         shown = beliefs.exposed.get(seat)
         if shown is not None:
             theirs.weights[me] = {shown: 1.0}
-        if view["pending"]["kind"] == "play":
+        if view.pending.kind == "play":
             theirs.drew[me] = None  # this seat has drawn a card they have not seen
         templates.append(theirs)
     return templates
@@ -400,19 +399,19 @@ def clone(beliefs: Beliefs) -> Beliefs:
     return twin
 
 
-def deal_hidden(view: dict, beliefs: Beliefs, rng: random.Random) -> tuple[Position, float] | None:
+def deal_hidden(view: View, beliefs: Beliefs, rng: random.Random) -> tuple[Position, float] | None:
     """A position the seat's view and beliefs allow, and its importance weight (the hands
     are drawn one seat at a time, not from their joint odds). None if the beliefs do not add up."""
-    me, players = view["viewer"], view["players"]
-    pool = Counter(view["unseen"])
+    me, players = view.viewer, view.players
+    pool = Counter(view.unseen)
     pool.subtract(beliefs.known_in_deck())
     if min(pool.values(), default=0) < 0:
         return None
     hands: list[list[str]] = [[] for _ in range(players)]
-    hands[me] = list(view["hand"])
+    hands[me] = list(view.hand)
     weight = 1.0
-    for seat, info in enumerate(view["seats"]):
-        if seat == me or not info["alive"]:
+    for seat, info in enumerate(view.seats):
+        if seat == me or not info.alive:
             continue
         card, odds = _draw_weighted(pool, beliefs.weights[seat], rng)
         if card is None:
@@ -421,9 +420,9 @@ def deal_hidden(view: dict, beliefs: Beliefs, rng: random.Random) -> tuple[Posit
         weight *= odds
         pool[card] -= 1
     rest = list(pool.elements())
-    deck_size = view["deck_size"]
+    deck_size = view.deck_size
     known = beliefs.bottom[:deck_size]
-    if len(rest) != deck_size - sum(card is not None for card in known) + view["set_aside"]:
+    if len(rest) != deck_size - sum(card is not None for card in known) + view.set_aside:
         return None
     rng.shuffle(rest)
     bottom_first = [card if card is not None else rest.pop() for card in known]
@@ -432,14 +431,14 @@ def deal_hidden(view: dict, beliefs: Beliefs, rng: random.Random) -> tuple[Posit
         hands=hands,
         deck=bottom_first[::-1],
         set_aside=rest,
-        face_up=view["face_up"],
-        discards=[info["discards"] for info in view["seats"]],
-        alive=[info["alive"] for info in view["seats"]],
-        protected=[info["protected"] for info in view["seats"]],
+        face_up=view.face_up,
+        discards=[info.discards for info in view.seats],
+        alive=[info.alive for info in view.seats],
+        protected=[info.protected for info in view.seats],
         turn=me,
-        kind=view["pending"]["kind"],
-        marked=view["marked"],
-        jester=tuple(view["jester"]) if view["jester"] else None,
+        kind=view.pending.kind,
+        marked=view.marked,
+        jester=tuple(view.jester) if view.jester else None,
     ), weight
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from server.engine import Chooses, Role
+from server.engine import Chooses, Role, View
 
 from .beliefs import Beliefs, RoundFollower
 from .cards import CardBook
 from .estimate import Dist, Table
+from .offered import offered
 
 INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
 GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
@@ -32,9 +33,9 @@ class MediumBot:
     def __init__(self) -> None:
         self._follower = RoundFollower()
 
-    def choose(self, view: dict, log: list[dict], rng: random.Random) -> dict:
-        """The best-scoring element of `view["choices"]`, ties broken at random."""
-        choices = view["choices"]
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+        """The best-scoring element of `view.choices`, ties broken at random."""
+        choices = offered(view)
         if len(choices) == 1:
             self._follower.follow(view, log)
             return choices[0]
@@ -42,20 +43,20 @@ class MediumBot:
         best = max(scores)
         return rng.choice([c for c, s in zip(choices, scores, strict=True) if s >= best - TIE])
 
-    def scores(self, view: dict, log: list[dict]) -> list[float]:
-        """The tokens this bot expects from the round after each of `view["choices"]`."""
+    def scores(self, view: View, log: list[dict]) -> list[float]:
+        """The tokens this bot expects from the round after each of `view.choices`."""
         return estimates(view, self._follower.follow(view, log))
 
-    def beliefs(self, view: dict, log: list[dict]) -> Beliefs:
+    def beliefs(self, view: View, log: list[dict]) -> Beliefs:
         """What this bot believes after `log` (the seat's whole visible log so far)."""
         return self._follower.follow(view, log)
 
 
-def estimates(view: dict, beliefs: Beliefs, look_ahead: bool = True) -> list[float]:
+def estimates(view: View, beliefs: Beliefs, look_ahead: bool = True) -> list[float]:
     """The tokens a seat holding `beliefs` expects from the round after each of
-    `view["choices"]`; on a close call at a small table, looking a turn ahead (if `look_ahead`)."""
-    choices = view["choices"]
-    score = SCORERS[view["pending"]["kind"]]
+    `view.choices`; on a close call at a small table, looking a turn ahead (if `look_ahead`)."""
+    choices = offered(view)
+    score = SCORERS[view.pending.kind]
     table = Table.from_view(view, beliefs)
     scores = [score(table, choice) for choice in choices]
     if look_ahead and _worth_looking_ahead(view, choices, scores):
@@ -64,16 +65,16 @@ def estimates(view: dict, beliefs: Beliefs, look_ahead: bool = True) -> list[flo
     return scores
 
 
-def _worth_looking_ahead(view: dict, choices: list[dict], scores: list[float]) -> bool:
+def _worth_looking_ahead(view: View, choices: list[dict], scores: list[float]) -> bool:
     """Whether a lookahead may change the choice: a small table, and a close call between
     the best choice and the best one keeping another card."""
-    if view["pending"]["kind"] not in ("play", "chancellor"):
+    if view.pending.kind not in ("play", "chancellor"):
         return False
-    if sum(seat["alive"] for seat in view["seats"]) > LOOKAHEAD_PLAYERS:
+    if sum(seat.alive for seat in view.seats) > LOOKAHEAD_PLAYERS:
         return False
     best_by_kept: dict[str, float] = {}
     for choice, score in zip(choices, scores, strict=True):
-        kept = _kept(view["hand"], choice)
+        kept = _kept(view.hand, choice)
         best_by_kept[kept] = max(score, best_by_kept.get(kept, score))
     if len(best_by_kept) < 2:
         return False

@@ -491,7 +491,7 @@ def _check_expect(game: Game, players: int, expect: dict[str, Any], where: str) 
             continue
         try:
             got = _observe(game, players, key)
-        except (KeyError, IndexError, TypeError) as err:
+        except (AttributeError, KeyError, IndexError, TypeError) as err:
             raise Mismatch(f"{where}: cannot read {key} off the game: {err!r}") from err
         if key in ("hands", "discards"):
             _check_seat_cards(key, want, got, where)
@@ -527,22 +527,22 @@ def _show(value: Any) -> str:
 def _observe(game: Game, players: int, key: str) -> Any:
     """Read one observable off the spectator view (hands: off each seat's own view)."""
     public = game.view(None)
-    seats = public["seats"]
+    seats = public.seats
     if key == "eliminated":
-        return frozenset(s for s, info in enumerate(seats) if not info["alive"])
+        return frozenset(s for s, info in enumerate(seats) if not info.alive)
     if key == "protected":
-        return frozenset(s for s, info in enumerate(seats) if info["protected"])
+        return frozenset(s for s, info in enumerate(seats) if info.protected)
     if key in ("round_winners", "game_winners"):
-        return frozenset(public[key])
+        return frozenset(getattr(public, key))
     if key in ("tokens", "face_up"):
-        return tuple(public[key])
+        return tuple(getattr(public, key))
     if key == "discards":
-        return [list(info["discards"]) for info in seats]
+        return [list(info.discards) for info in seats]
     if key == "hands":
-        return [list(game.view(seat)["hand"]) for seat in range(players)]
+        return [list(game.view(seat).hand) for seat in range(players)]
     if key == "awards":
         return _round_awards(game.log(None))
-    return public[key]
+    return getattr(public, key)
 
 
 def _round_awards(log: list[dict]) -> dict[int, tuple[str, ...]]:

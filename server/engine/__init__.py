@@ -8,6 +8,7 @@ from .errors import EngineError, IllegalAction, SetupError
 from .events import Event
 from .game import Game
 from .position import Position
+from .view import PendingView, SeatView, View
 
 __all__ = [
     "DEFAULT_EDITION",
@@ -23,11 +24,14 @@ __all__ = [
     "IllegalAction",
     "Keep",
     "Look",
+    "PendingView",
     "Play",
     "Position",
     "Redraw",
     "Role",
+    "SeatView",
     "SetupError",
+    "View",
     "choice_from_dict",
     "choice_to_dict",
     "find_edition",

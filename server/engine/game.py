@@ -16,7 +16,7 @@ from .edition import Edition
 from .errors import IllegalAction, SetupError
 from .events import Event
 from .position import Position
-from .view import make_view
+from .view import View, make_view
 
 
 class Game:
@@ -492,7 +492,7 @@ class Game:
 
     # ------------------------------------------------------------------ views
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> View:
         """Everything `seat` may know now (`None`: a spectator); see `view.make_view`."""
         return make_view(self, seat)
 

@@ -1,68 +1,116 @@
-"""The one place information leaves a game: a seat's view, or the spectators'."""
+"""The one place information leaves a game: a seat's view, or the spectators'.
+
+A view is a frozen record (`View`, with a `SeatView` per seat and the `PendingView`);
+`protocol.View` is its wire twin, field for field (tests/test_protocol_views.py keeps them so).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .choices import choice_to_dict
+from .choices import Choice
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-def make_view(game: Game, seat: int | None) -> dict:
-    """Everything `seat` may know now, as plain data (`None`: a spectator).
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """What everyone may know of one seat."""
 
-    Other players' hands appear only as sizes; what an effect showed this seat is in its
-    log (`Game.log`), not here. Choices are listed only for the seat that must decide.
+    alive: bool
+    protected: bool
+    discards: tuple[str, ...]  # card ids, oldest first
+    hand_size: int
+    tokens: int
+
+
+@dataclass(frozen=True, slots=True)
+class PendingView:
+    """Whose decision is awaited, and of which kind ("play", "chancellor", ...)."""
+
+    seat: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """Everything one seat (`viewer`; None: a spectator) may know at one moment.
+
+    Other players' hands appear only as sizes; what an effect showed this seat is in its log
+    (`Game.log`), not here. `choices` are the pending decision's legal choices, for the seat
+    that must decide only. `unseen`: copies of each card not in the viewer's hand, the
+    discards or face up. The edition's cards themselves are in its reference (the protocol's
+    catalogue), not here.
     """
+
+    edition: str
+    players: int
+    viewer: int | None
+    round: int
+    target: int  # tokens to win
+    tokens: tuple[int, ...]
+    deck_size: int
+    set_aside: int  # cards set aside face down
+    face_up: tuple[str, ...]
+    hand: tuple[str, ...]  # the viewer's card ids; empty for a spectator
+    seats: tuple[SeatView, ...]
+    turn: int | None
+    pending: PendingView | None
+    choices: tuple[Choice, ...]
+    marked: int | None  # the Sycophant's chosen seat
+    jester: tuple[int, int] | None  # (the Jester's player, the seat they bet on)
+    unseen: Mapping[str, int]
+    round_over: bool
+    round_winners: tuple[int, ...]
+    game_over: bool
+    game_winners: tuple[int, ...]
+    next_start: int | None
+
+
+def make_view(game: Game, seat: int | None) -> View:
+    """Everything `seat` may know now (`None`: a spectator)."""
     pending = game.pending
-    own_hand = [card.id for card in game.hands[seat]] if seat is not None else []
-    return {
-        "edition": game.edition.id,
-        "players": game.players,
-        "viewer": seat,
-        "round": game.round,
-        "target": game.target,
-        "tokens": list(game.tokens),
-        "deck_size": len(game.deck),
-        "set_aside": len(game.set_aside),
-        "face_up": [card.id for card in game.face_up],
-        "hand": own_hand,
-        "seats": [_seat_view(game, s) for s in range(game.players)],
-        "turn": game.turn,
-        "pending": {"seat": pending.seat, "kind": pending.kind} if pending else None,
-        "choices": _choices_for(game, seat),
-        "marked": game.marked,
-        "jester": list(game.jester) if game.jester else None,
-        "unseen": _unseen(game, own_hand),
-        "cards": game.edition.reference,
-        "round_over": game.round_over,
-        "round_winners": list(game.round_winners),
-        "game_over": game.game_over,
-        "game_winners": list(game.game_winners),
-        "next_start": game.next_start,
-    }
+    own_hand = tuple(card.id for card in game.hands[seat]) if seat is not None else ()
+    return View(
+        game.edition.id,
+        game.players,
+        seat,
+        game.round,
+        game.target,
+        tuple(game.tokens),
+        len(game.deck),
+        len(game.set_aside),
+        tuple(card.id for card in game.face_up),
+        own_hand,
+        tuple(_seat_view(game, s) for s in range(game.players)),
+        game.turn,
+        PendingView(pending.seat, pending.kind) if pending else None,
+        tuple(pending.choices) if pending is not None and seat == pending.seat else (),
+        game.marked,
+        game.jester,
+        _unseen(game, own_hand),
+        game.round_over,
+        tuple(game.round_winners),
+        game.game_over,
+        tuple(game.game_winners),
+        game.next_start,
+    )
 
 
-def _seat_view(game: Game, seat: int) -> dict:
-    return {
-        "alive": game.alive[seat],
-        "protected": game.protected[seat],
-        "discards": [card.id for card in game.discards[seat]],
-        "hand_size": len(game.hands[seat]),
-        "tokens": game.tokens[seat],
-    }
+def _seat_view(game: Game, seat: int) -> SeatView:
+    return SeatView(
+        game.alive[seat],
+        game.protected[seat],
+        tuple(card.id for card in game.discards[seat]),
+        len(game.hands[seat]),
+        game.tokens[seat],
+    )
 
 
-def _choices_for(game: Game, seat: int | None) -> list[dict]:
-    pending = game.pending
-    if pending is None or seat != pending.seat:
-        return []
-    return [choice_to_dict(choice) for choice in pending.choices]
-
-
-def _unseen(game: Game, own_hand: list[str]) -> dict[str, int]:
+def _unseen(game: Game, own_hand: tuple[str, ...]) -> dict[str, int]:
     """How many copies of each card this seat has not seen: not in its hand, discards, face up."""
     unseen = {card.id: card.count for card in game.edition.cards}
     for card_id in own_hand:

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from protocol import Countdown
+from protocol import Countdown, View
 
-from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict, choice_to_dict
+from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..ops.config import DEFAULTS, Config
 from ..ops.logs import log_game_end, log_game_start
 from ..ops.metrics import Metrics
+from ..services.views import wire_view
 from ..store import GameRecorder, GuestRecord, Store, TableRecord
 from .clock import Clock
 from .errors import TableError
@@ -286,16 +287,16 @@ class GameRunner:
             return None
         return STEPS[self._script_at]
 
-    def view(self, index: int | None) -> dict | None:
+    def view(self, index: int | None) -> View | None:
         """What seat `index` (None: a spectator) sees of the game; in the scripted round, the
         scripted choice is its only one."""
         if self.game is None:
             return None
         view = self.game.view(index)
         step = self.scripted_step()
-        if step is not None and view["choices"]:
-            view["choices"] = [choice_to_dict(step.choice)]
-        return view
+        if step is not None and view.choices:
+            view = replace(view, choices=(step.choice,))
+        return wire_view(view)
 
     def guide(self, index: int | None) -> str | None:
         """The tutorial's words for the player at `index` now (None: none)."""

@@ -11,7 +11,7 @@ from protocol import Countdown
 from protocol.registry import MAX_TIMER
 
 from ..bots import SEARCHING, Bot, make_bot
-from ..engine import Event, Game, choice_to_dict
+from ..engine import Event, Game, View, choice_to_dict
 from ..services.bot_pool import shared_pool
 from .clock import Timer
 from .seating import TAKEOVER_LEVEL, Seating
@@ -149,7 +149,7 @@ class Turns:
         step: int,
         index: int,
         reason: str | None,
-        view: dict,
+        view: View,
         log: list[dict],
         choice: dict | None,
     ) -> None:

@@ -21,6 +21,7 @@ from typing import Any
 from ..bots.advice import Advice, advise
 from ..bots.base import make_bot
 from ..bots.hard import Budget, HardBot
+from ..engine import View
 
 logger = logging.getLogger(__name__)
 
@@ -41,7 +42,7 @@ class BotPool:
     def decide(
         self,
         level: str,
-        view: dict,
+        view: View,
         log: list[dict],
         seed: int,
         seconds: float,
@@ -55,7 +56,7 @@ class BotPool:
 
     def advise(
         self,
-        view: dict,
+        view: View,
         log: list[dict],
         names: list[str],
         seed: int,
@@ -148,13 +149,13 @@ def round_log(log: list[dict]) -> list[dict]:
     return log
 
 
-def decide(level: str, view: dict, log: list[dict], seed: int, budget: Budget) -> dict:
+def decide(level: str, view: View, log: list[dict], seed: int, budget: Budget) -> dict:
     """In a worker: a fresh bot of `level` decides (the hard bot within `budget`)."""
     bot = HardBot(budget) if level == "hard" else make_bot(level)
     return bot.choose(view, log, random.Random(seed))
 
 
-def advise_seat(view: dict, log: list[dict], names: list[str], seed: int, budget: Budget) -> Advice:
+def advise_seat(view: View, log: list[dict], names: list[str], seed: int, budget: Budget) -> Advice:
     """In a worker: the hard bot's hint for the seat of `view` (see `bots.advice.advise`)."""
     return advise(view, log, names, random.Random(seed), budget)
 

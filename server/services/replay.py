@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..engine import Choice, Event, Game, choice_from_dict, find_edition
+from ..engine import Choice, Event, Game, View, choice_from_dict, find_edition
 from ..store import ActionLog, ActionRecord
 
 
@@ -54,7 +54,7 @@ class Frame:
     the action log, so never here)."""
 
     actor: int | None
-    view: dict
+    view: View
     events: list[dict]
 
 

@@ -1,0 +1,53 @@
+"""The engine's view of a seat as the protocol's record: the one place it changes type.
+
+`server.engine.View` and `protocol.View` have the same fields in the same order
+(tests/test_protocol_views.py holds them to it); the choices in it cross through the engine's
+one choice converter (`choice_to_dict`) and the protocol's check (`choice_from_wire`).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from protocol import Choice, PendingView, SeatView, View, choice_from_wire
+
+from .. import engine
+
+
+def wire_view(view: engine.View) -> View:
+    """The protocol record of `view`."""
+    pending = view.pending
+    return View(
+        view.edition,
+        view.players,
+        view.viewer,
+        view.round,
+        view.target,
+        view.tokens,
+        view.deck_size,
+        view.set_aside,
+        view.face_up,
+        view.hand,
+        tuple(map(_seat, view.seats)),
+        view.turn,
+        PendingView(pending.seat, pending.kind) if pending is not None else None,
+        tuple(map(_choice, view.choices)),
+        view.marked,
+        view.jester,
+        view.unseen,
+        view.round_over,
+        view.round_winners,
+        view.game_over,
+        view.game_winners,
+        view.next_start,
+    )
+
+
+@lru_cache(maxsize=8192, typed=True)  # typed: Look(1) == Redraw(True) as tuples
+def _choice(choice: engine.Choice) -> Choice:
+    """The protocol's record of an engine choice (kept: a decision is sent many times)."""
+    return choice_from_wire(engine.choice_to_dict(choice))
+
+
+def _seat(seat: engine.SeatView) -> SeatView:
+    return SeatView(seat.alive, seat.protected, seat.discards, seat.hand_size, seat.tokens)
