@@ -189,6 +189,8 @@ async def test_a_restart_while_a_chancellor_decision_is_pending(tmp_path: Path) 
             await create_table(ana, seats=2)
             await ana.send_keys("g")
             await play_until_prompt(ana, PROMPTS["keep"], "Chancellor", rng)
+            # the panel and the hand may come in two frames: kill once both are drawn
+            await ana.wait_for(lambda: len(read_hand(ana)) == 3, "the two cards drawn")
             (before,) = await kill_9(server, ana)
     assert len(before.hand) == 3, before
 
