@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from .commands.checkout import go_on_in_checkout_venv
+
+go_on_in_checkout_venv()  # before the first third-party import
+
 import argparse
 import asyncio
 import os

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import random
 import re
+import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -174,4 +176,33 @@ def lovelet(*args: str) -> subprocess.CompletedProcess[str]:
     """Run the `lovelet` console script with `args`; what it printed and its exit status."""
     return subprocess.run(
         [LOVELET, *args], cwd=ROOT, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+# ---------------------------------------------------------------- python -m server.cli
+
+
+BARE_PYTHON = [sys._base_executable, "-S"]  # type: ignore[attr-defined]
+"""The interpreter this venv was made from, without site-packages: none of lovelet's
+dependencies (a system `python3`)."""
+
+
+def test_a_python_without_the_dependencies_goes_on_in_the_checkouts_venv() -> None:
+    run = subprocess.run(
+        [*BARE_PYTHON, "-m", "server.cli", "--help"], cwd=ROOT, capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.startswith("usage: lovelet")
+
+
+def test_without_a_venv_it_says_in_one_line_how_to_set_up(tmp_path: Path) -> None:
+    for package in ("server", "protocol"):
+        shutil.copytree(ROOT / package, tmp_path / package)
+    run = subprocess.run(
+        [*BARE_PYTHON, "-m", "server.cli", "--help"], cwd=tmp_path, capture_output=True, text=True
+    )
+    assert run.returncode == 1
+    assert run.stderr == (
+        "lovelet: this Python has no platformdirs; set up with python3 -m venv .venv && "
+        ".venv/bin/pip install . (see README.md)\n"
     )
