@@ -50,6 +50,7 @@ INJECTED = {
     "lovelet_tui/narrate.py": ("import server.engine", {"The TUI knows no rules"}),
     "protocol/codec.py": ("import socket", {"The protocol does no I/O"}),
     "server/store/__init__.py": ("from server.lobby import Lobby", {STORE, OPS}),
+    "server/store/recorder.py": ("from server.ops.logs import log_error", {STORE}),
     "server/lobby/lobby.py": ("import asyncssh", {"Only server.ssh imports asyncssh", LOBBY}),
     "server/lobby/codes.py": ("from server.ssh.limits import address_key", {LOBBY}),
     "server/ops/config.py": ("from server.lobby import LobbySettings", {OPS}),

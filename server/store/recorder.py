@@ -9,17 +9,25 @@ the recording, never the game.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..engine import Choice, choice_to_dict
-from ..ops.logs import log_error
 from .games import SeatRecord
 from .tables import GuestRecord, TableRecord
 
 if TYPE_CHECKING:
     from ..engine import Event
     from .store import Store
+
+log = logging.getLogger(__name__)
+
+
+def _failed(message: str, error: Exception, **fields: object) -> None:
+    """A storage failure, with its traceback and context fields, through stdlib logging (the
+    operator's handlers format `fields`; the store imports no operations code)."""
+    log.error(message, exc_info=error, extra={"fields": fields})
 
 
 class GameRecorder:
@@ -48,7 +56,7 @@ class GameRecorder:
         try:
             return cls(store, store.start_game(edition, seats, seed=seed, table=table))
         except Exception as err:
-            log_error("could not record a new game", err, edition=edition)
+            _failed("could not record a new game", err, edition=edition)
             return cls(store, None)
 
     @classmethod
@@ -86,7 +94,7 @@ class GameRecorder:
             self._unwritten.clear()
             self._written = len(log)
         except Exception as err:
-            log_error("game log not saved; recording stopped", err, game=self.game_id)
+            _failed("game log not saved; recording stopped", err, game=self.game_id)
             self.game_id = None
 
     def _write(self, seq: int, event: Event) -> None:
@@ -112,7 +120,7 @@ class GameRecorder:
         try:
             self._store.replace_seat(self.game_id, seat, record)
         except Exception as err:
-            log_error("could not record a seat's new player", err, game=self.game_id)
+            _failed("could not record a seat's new player", err, game=self.game_id)
 
     def keep_guest(self, seat: int, guest: GuestRecord) -> None:
         """The guest at `seat` takes it back with `guest.rejoin` after a restart too."""
@@ -121,7 +129,7 @@ class GameRecorder:
         try:
             self._store.keep_guest(self.game_id, seat, guest)
         except Exception as err:
-            log_error("could not keep a guest's rejoin code", err, game=self.game_id)
+            _failed("could not keep a guest's rejoin code", err, game=self.game_id)
 
     def abandon(self) -> None:
         """The game stops unfinished (table closed, server stopping); not in the stats."""
@@ -130,5 +138,5 @@ class GameRecorder:
         try:
             self._store.abandon_game(self.game_id)
         except Exception as err:
-            log_error("could not mark a game abandoned", err, game=self.game_id)
+            _failed("could not mark a game abandoned", err, game=self.game_id)
         self.game_id = None
