@@ -62,7 +62,7 @@ def resume_tables(lobby: Lobby) -> Resumed:
             failed.append(kept.game_id)
     resumed = Resumed(
         tuple(table.code for table in tables),
-        tuple(table.runner.recorder.game_id for table in tables if table.runner.recorder),
+        tuple(t.runner.record.recorder.game_id for t in tables if t.runner.record.recorder),
         tuple(failed),
     )
     log_tables_resumed(len(resumed.tables), len(failed), time.perf_counter() - started)

@@ -10,15 +10,15 @@ from protocol import Countdown, View
 
 from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
 from ..ops.config import DEFAULTS, Config
-from ..ops.logs import log_game_end, log_game_start
 from ..ops.metrics import Metrics
 from ..services.views import wire_view
 from ..store import GameRecorder, GuestRecord, Store, TableRecord
 from .clock import Clock
 from .errors import TableError
+from .record import GameRecord
 from .seating import Seating
 from .turns import Turns
-from .tutorial import DECK, FREE_PLAY, PLAYER, ROUND_OVER, STEPS, WATCH, Step, describe
+from .tutorial import PLAYER, Lesson, Step
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,15 +84,13 @@ class GameRunner:
         tutorial: bool = False,
     ) -> None:
         self.code, self.edition, self.seating, self.timer = code, edition, seating, timer
-        self.tutorial = tutorial  # the first round is the tutorial's scripted one
-        self._script_at = 0  # the scripted round's decisions made so far
         self.settings, self.deps = settings, deps
         self.status = "waiting"
         self.game: Game | None = None
         self.log: list[Event] = []
         self.epoch = 0  # which game of this table the log belongs to
         self.step = 0  # bumped on every change of the pending decision
-        self.recorder: GameRecorder | None = None
+        self.record = GameRecord(code, edition.id, deps.clock, deps.store, deps.metrics)
         self.closed = False
         self._changed = changed
         self._before_round = before_round  # the table seats late joiners then
@@ -100,7 +98,7 @@ class GameRunner:
         self._engine_seen = 0
         self._ready: set[int] = set()
         self.turns = Turns(self)
-        self._game_started = 0.0
+        self.lesson = Lesson(self) if tutorial else None  # a tutorial's scripted round
 
     def require_waiting(self) -> None:
         """`in_progress` once the first game has started."""
@@ -111,18 +109,11 @@ class GameRunner:
 
     def new_game(self) -> None:
         """A new game with the seats as they are; the log starts afresh."""
-        deps, seats = self.deps, self.seating.seats
-        if self.recorder is not None:
-            self.recorder.abandon()
-        seed = deps.rng.getrandbits(64)
-        if deps.store is not None:
-            records = self.seating.records()
-            table = self._describe() if self._describe is not None else None
-            self.recorder = GameRecorder.start(deps.store, self.edition.id, records, seed, table)
-        self.game = Game(self.edition, len(seats), random.Random(seed))
-        self._game_started = deps.clock.now()
+        seats, seed = self.seating.seats, self.deps.rng.getrandbits(64)
+        table = self._describe() if self._describe is not None else None
         bots = sum(seat.bot_level is not None for seat in seats)
-        log_game_start(self.code, self.edition.id, len(seats) - bots, bots)
+        self.record.start(self.seating.records(), bots, seed, table)
+        self.game = Game(self.edition, len(seats), random.Random(seed))
         self.epoch += 1
         self.log = []
         self._engine_seen = 0
@@ -153,9 +144,8 @@ class GameRunner:
             raise TableError("no_game", "no round is being played")
         if game.pending is None or game.pending.seat != index:
             raise TableError("not_your_turn", "it is not your decision")
-        step = self.scripted_step()
-        if step is not None and choice != step.choice:
-            raise TableError("tutorial_step", f"in this lesson, play: {describe(step.choice)}")
+        if self.lesson is not None:
+            self.lesson.check(choice)
         try:
             game.act(index, choice)
         except EngineError as err:
@@ -166,8 +156,7 @@ class GameRunner:
     def seat_lost(self, index: int) -> None:
         """Someone else plays seat `index` for good (a bot for a player gone, or a late joiner
         for a bot): the record credits them; they decide now if it is their turn."""
-        if self.recorder is not None:
-            self.recorder.replace_seat(index, self.seating.records()[index])
+        self.record.replace_seat(index, self.seating.records()[index])
         self.turns.schedule_actor()
 
     def seats_changed(self) -> None:
@@ -178,35 +167,29 @@ class GameRunner:
         """The guest at `index` got a new rejoin code: keep it for a restart (before they are
         told it)."""
         seat = self.seating.seats[index]
-        if self.recorder is not None and seat.rejoin is not None:
-            self.recorder.keep_guest(index, GuestRecord(seat.rejoin, seat.address))
+        if seat.rejoin is not None:
+            self.record.keep_guest(index, GuestRecord(seat.rejoin, seat.address))
 
     @property
     def kept(self) -> bool:
         """A game is in progress and stored as it goes: a restarted server rebuilds it."""
-        recorder = self.recorder
-        return (
-            self.status in ("playing", "round_over")
-            and recorder is not None
-            and recorder.recording
-            and not recorder.finished
-        )
+        return self.record.kept(self.status)
 
     def close(self, keep: bool = False) -> None:
         """Stop the timer; a game in progress is recorded as abandoned, unless `keep` (the
         server restarts: it is rebuilt then)."""
         self.closed = True
         self.turns.cancel()
-        if self.recorder is not None and not keep:
-            self.recorder.abandon()
+        if not keep:
+            self.record.abandon()
 
     def resume(self, game: Game, log: list[Event], recorder: GameRecorder, age: float) -> None:
         """Carry on `game`, rebuilt after a restart with its `log`, `age` seconds after it
         started: a round's pending decision gets its timer afresh, a pause its whole length."""
-        self.game, self.log, self.recorder = game, log, recorder
+        self.game, self.log = game, log
+        self.record.resume(recorder, age)
         self.epoch += 1
         self._engine_seen = len(game.events)
-        self._game_started = self.deps.clock.now() - age
         self.step += 1
         if game.round_over:
             self.status = "round_over"
@@ -221,10 +204,8 @@ class GameRunner:
     def _start_round(self) -> None:
         self._before_round()
         self._ready.clear()
-        if self.tutorial and self.epoch == 1 and self.game.round == 0:
-            self.game.start_round(deck=DECK, start=PLAYER)
-        else:
-            self.game.start_round()
+        deck = self.lesson.deck() if self.lesson is not None else None
+        self.game.start_round(deck=deck, start=PLAYER if deck is not None else None)
         self.status = "playing"
         self._stepped()
 
@@ -235,8 +216,7 @@ class GameRunner:
         self.turns.cancel()
         self.log.extend(game.events[self._engine_seen :])
         self._engine_seen = len(game.events)
-        if self.recorder is not None:
-            self.recorder.sync(self.log)
+        self.record.sync(self.log)
         if game.game_over:
             self.status = "finished"
             self._log_game_end()
@@ -248,20 +228,14 @@ class GameRunner:
 
     def _accepted(self, index: int, choice: Choice) -> None:
         """The engine took `index`'s choice: count it and record it for replays."""
-        if self.scripted_step() is not None:
-            self._script_at += 1
-        if self.recorder is not None:
-            self.recorder.action(index, choice)
-        if self.deps.metrics is not None:
-            self.deps.metrics.actions.inc()
+        if self.lesson is not None:
+            self.lesson.advance()
+        self.record.action(index, choice)
 
     def _log_game_end(self) -> None:
-        if self.deps.metrics is not None:
-            self.deps.metrics.game_finished(self.edition.id)
         seats = self.seating.seats
         winners = ", ".join(seats[s].name or "?" for s in self.game.game_winners)
-        duration = self.deps.clock.now() - self._game_started
-        log_game_end(self.code, self.edition.id, duration, self.game.round, winners)
+        self.record.finished(self.game.round, winners)
 
     def _next_round_due(self, step: int) -> None:
         if step == self.step and self.status == "round_over":
@@ -280,12 +254,7 @@ class GameRunner:
 
     def scripted_step(self) -> Step | None:
         """The tutorial's step pending now, while its scripted round is played."""
-        game = self.game
-        if not self.tutorial or self.epoch != 1 or game is None or game.round != 1:
-            return None
-        if self.status != "playing" or game.round_over or self._script_at >= len(STEPS):
-            return None
-        return STEPS[self._script_at]
+        return self.lesson.step() if self.lesson is not None else None
 
     def view(self, index: int | None) -> View | None:
         """What seat `index` (None: a spectator) sees of the game; in the scripted round, the
@@ -300,14 +269,7 @@ class GameRunner:
 
     def guide(self, index: int | None) -> str | None:
         """The tutorial's words for the player at `index` now (None: none)."""
-        if not self.tutorial or index != PLAYER or self.game is None:
-            return None
-        if self.epoch == 1 and self.game.round == 1:
-            step = self.scripted_step()
-            if step is None:
-                return ROUND_OVER
-            return step.guide or WATCH
-        return FREE_PLAY if self.status == "playing" else None
+        return self.lesson.guide(index) if self.lesson is not None else None
 
     def seat_log(self, index: int) -> list[dict]:
         """The seat's visible log, extended incrementally (bots and hints read it)."""

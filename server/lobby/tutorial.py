@@ -6,8 +6,10 @@ every card of classic at work. After it, free play with hints."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
-from ..engine import Choice, Play
+from ..engine import Choice, Game, Play
+from .errors import TableError
 
 EDITION = "classic"
 BOTS = ((1, "Bo"), (2, "Cy"))  # seat, name: easy bots
@@ -97,3 +99,57 @@ def describe(choice: Choice) -> str:
     if choice.guess is not None:
         text += f", naming {str(choice.guess).capitalize()}"
     return text
+
+
+class Run(Protocol):
+    """What a lesson reads of the table's game runner."""
+
+    game: Game | None
+    epoch: int  # which game of the table (the lesson is the first's first round)
+    status: str
+
+
+class Lesson:
+    """The scripted opening round of a tutorial table: its fixed deck, the step due, the
+    refusal of any other play, and the guide's words for the player."""
+
+    def __init__(self, run: Run) -> None:
+        self.run = run
+        self.made = 0  # the scripted round's decisions made so far
+
+    def deck(self) -> tuple[str, ...] | None:
+        """The fixed deck if the round about to be dealt is the scripted one, else None."""
+        game = self.run.game
+        return DECK if self.run.epoch == 1 and game is not None and game.round == 0 else None
+
+    def step(self) -> Step | None:
+        """The step pending now, while the scripted round is played."""
+        game = self.run.game
+        if self.run.epoch != 1 or game is None or game.round != 1:
+            return None
+        if self.run.status != "playing" or game.round_over or self.made >= len(STEPS):
+            return None
+        return STEPS[self.made]
+
+    def check(self, choice: Choice) -> None:
+        """`tutorial_step` unless `choice` is the scripted one (or nothing is scripted now)."""
+        step = self.step()
+        if step is not None and choice != step.choice:
+            raise TableError("tutorial_step", f"in this lesson, play: {describe(step.choice)}")
+
+    def advance(self) -> None:
+        """A decision was made: the next step is due (in the scripted round)."""
+        if self.step() is not None:
+            self.made += 1
+
+    def guide(self, index: int | None) -> str | None:
+        """The words for the player at `index` now (None: none)."""
+        game = self.run.game
+        if index != PLAYER or game is None:
+            return None
+        if self.run.epoch == 1 and game.round == 1:
+            step = self.step()
+            if step is None:
+                return ROUND_OVER
+            return step.guide or WATCH
+        return FREE_PLAY if self.run.status == "playing" else None
