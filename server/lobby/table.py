@@ -135,7 +135,7 @@ class Table:
         self._last_summary: TableSummary | None = None
         self.closed = False
         hooks = Hooks(self._changed, self._close, lambda: self.closed)
-        self.doors = doors = Doors(
+        self.doors = Doors(
             code,
             self.seating,
             self.runner,
@@ -146,29 +146,7 @@ class Table:
             hooks,
             takeover,
         )
-        runner, seated = self.runner, self.seating.require_seated
-        self._commands: dict[type, Callable[[Member, Any], None]] = {
-            Host: lambda m, c: doors.take_seat(m, 0, host=True),
-            Tutor: lambda m, c: self._tutor(m),
-            Join: lambda m, c: doors.join(m),
-            Visit: lambda m, c: doors.visit(m),
-            Rejoin: lambda m, c: doors.rejoin(m),
-            RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
-            Spectate: lambda m, c: doors.spectate(m),
-            Sit: lambda m, c: self._sit(m, c.seat),
-            Stand: lambda m, c: self._stand(m),
-            AddBot: lambda m, c: self._add_bot(m, c.seat, c.level),
-            RemoveBot: lambda m, c: self._remove_bot(m, c.seat),
-            Start: lambda m, c: self._start(m),
-            Rematch: lambda m, c: self._rematch(m),
-            ContinueRound: lambda m, c: runner.continue_round(seated(m)),
-            Act: lambda m, c: runner.act(seated(m), choice_from_dict(choice_to_wire(c.choice))),
-            HintRequest: lambda m, c: self.hints.ask(m, seated(m)),
-            Leave: lambda m, c: doors.depart(m, gone=True),
-            Disconnect: lambda m, c: doors.depart(m, gone=False),
-            Say: lambda m, c: self._say(c.line),
-            Close: lambda m, c: self._close(c.keep),
-        }
+        self._commands = _routes(self)
 
     # ---------------------------------------------------------------- the input
 
@@ -304,3 +282,34 @@ class Table:
     def summary(self) -> TableSummary:
         """The table as the lobby list shows it."""
         return self._broadcast.summary()
+
+
+Handler = Callable[[Member, Any], None]
+"""What a table does with a command from a member."""
+
+
+def _routes(table: Table) -> dict[type, Handler]:
+    """The table's input: which part of it handles each kind of command."""
+    doors, runner, seated = table.doors, table.runner, table.seating.require_seated
+    return {
+        Host: lambda m, c: doors.take_seat(m, 0, host=True),
+        Tutor: lambda m, c: table._tutor(m),
+        Join: lambda m, c: doors.join(m),
+        Visit: lambda m, c: doors.visit(m),
+        Rejoin: lambda m, c: doors.rejoin(m),
+        RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
+        Spectate: lambda m, c: doors.spectate(m),
+        Sit: lambda m, c: table._sit(m, c.seat),
+        Stand: lambda m, c: table._stand(m),
+        AddBot: lambda m, c: table._add_bot(m, c.seat, c.level),
+        RemoveBot: lambda m, c: table._remove_bot(m, c.seat),
+        Start: lambda m, c: table._start(m),
+        Rematch: lambda m, c: table._rematch(m),
+        ContinueRound: lambda m, c: runner.continue_round(seated(m)),
+        Act: lambda m, c: runner.act(seated(m), choice_from_dict(choice_to_wire(c.choice))),
+        HintRequest: lambda m, c: table.hints.ask(m, seated(m)),
+        Leave: lambda m, c: doors.depart(m, gone=True),
+        Disconnect: lambda m, c: doors.depart(m, gone=False),
+        Say: lambda m, c: table._say(c.line),
+        Close: lambda m, c: table._close(c.keep),
+    }
