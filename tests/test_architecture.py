@@ -1,6 +1,7 @@
 """The layering contracts and the style gates hold for the whole tree."""
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -79,6 +80,19 @@ def test_the_contracts_fail_on_an_injected_forbidden_import(tmp_path: Path, path
     broken = {name for name in CONTRACTS if f"{name} BROKEN" in output}
     assert {next(c for c in contracts if name.startswith(c)) for name in broken} == contracts
     assert line not in (ROOT / path).read_text(), "the copy was changed, not the tree"
+
+
+CHOICE_CONVERTERS = re.compile(r"\bchoice_(?:to|from)_wire\b")
+
+
+def test_one_module_converts_choices_between_engine_and_wire() -> None:
+    """Only server/services/views.py turns an engine choice into the protocol's or back."""
+    users = {
+        path.relative_to(ROOT).as_posix()
+        for path in (ROOT / "server").rglob("*.py")
+        if CHOICE_CONVERTERS.search(path.read_text())
+    }
+    assert users == {"server/services/views.py"}
 
 
 def test_ruff_check_is_clean() -> None:

@@ -8,11 +8,12 @@ from dataclasses import dataclass
 from functools import partial
 from math import ceil
 
-from protocol import ErrorReply, Hint, Message, choice_from_wire
+from protocol import ErrorReply, Hint, Message
 
 from ..bots.advice import Advice
-from ..engine import Event
+from ..engine import Event, choice_from_dict
 from ..services.bot_pool import shared_pool
+from ..services.views import wire_choice
 from .errors import TableError
 from .limits import RateLimit
 from .runner import GameRunner
@@ -111,7 +112,8 @@ class HintDesk:
             for member in waiting:
                 self._send(member, ErrorReply("internal", "the hint could not be worked out"))
             return
-        hint = Hint(choice_from_wire(advice.choice), advice.text, advice.alternative_text)
+        choice = wire_choice(choice_from_dict(advice.choice))
+        hint = Hint(choice, advice.text, advice.alternative_text)
         self._answers = {key: hint}
         runner.log.append(Event("hint", index, {}))
         self._changed()

@@ -29,11 +29,11 @@ from protocol import (
     Start,
     TableSummary,
     Visit,
-    choice_to_wire,
 )
 
-from ..engine import Edition, Game, choice_from_dict
+from ..engine import Edition, Game
 from ..ops.logs import log_table_closed
+from ..services.views import engine_choice
 from ..store import TableRecord
 from . import tutorial
 from .broadcast import Broadcaster, Header
@@ -306,7 +306,7 @@ def _routes(table: Table) -> dict[type, Handler]:
         Start: lambda m, c: table._start(m),
         Rematch: lambda m, c: table._rematch(m),
         ContinueRound: lambda m, c: runner.continue_round(seated(m)),
-        Act: lambda m, c: runner.act(seated(m), choice_from_dict(choice_to_wire(c.choice))),
+        Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice)),
         HintRequest: lambda m, c: table.hints.ask(m, seated(m)),
         Leave: lambda m, c: doors.depart(m, gone=True),
         Disconnect: lambda m, c: doors.depart(m, gone=False),

@@ -1,15 +1,17 @@
-"""The engine's view of a seat as the protocol's record: the one place it changes type.
+"""The engine's view of a seat as the protocol's record, and a player's choice back from the
+protocol's record to the engine's: the one place either changes type.
 
 `server.engine.View` and `protocol.View` have the same fields in the same order
-(tests/test_protocol_views.py holds them to it); the choices in it cross through the engine's
-one choice converter (`choice_to_dict`) and the protocol's check (`choice_from_wire`).
+(tests/test_protocol_views.py holds them to it); a choice crosses through the engine's
+one choice converter (`choice_to_dict`/`choice_from_dict`) and the protocol's
+(`choice_from_wire`/`choice_to_wire`).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from protocol import Choice, PendingView, SeatView, View, choice_from_wire
+from protocol import Choice, PendingView, SeatView, View, choice_from_wire, choice_to_wire
 
 from .. import engine
 
@@ -31,7 +33,7 @@ def wire_view(view: engine.View) -> View:
         tuple(map(_seat, view.seats)),
         view.turn,
         PendingView(pending.seat, pending.kind) if pending is not None else None,
-        tuple(map(_choice, view.choices)),
+        tuple(map(wire_choice, view.choices)),
         view.marked,
         view.jester,
         view.unseen,
@@ -44,9 +46,14 @@ def wire_view(view: engine.View) -> View:
 
 
 @lru_cache(maxsize=8192, typed=True)  # typed: Look(1) == Redraw(True) as tuples
-def _choice(choice: engine.Choice) -> Choice:
+def wire_choice(choice: engine.Choice) -> Choice:
     """The protocol's record of an engine choice (kept: a decision is sent many times)."""
     return choice_from_wire(engine.choice_to_dict(choice))
+
+
+def engine_choice(choice: Choice) -> engine.Choice:
+    """The engine's choice for the protocol's record `choice` (a player's `Act`)."""
+    return engine.choice_from_dict(choice_to_wire(choice))
 
 
 def _seat(seat: engine.SeatView) -> SeatView:
