@@ -11,8 +11,6 @@ from ..ops.metrics import Metrics
 from ..store import GameRecorder, GuestRecord, SeatRecord, Store, TableRecord
 from .clock import Clock
 
-PLAYING = ("playing", "round_over")  # the statuses of a game in progress
-
 
 class GameRecord:
     """The record of one table's current game; without a store, only the logs and metrics."""
@@ -32,7 +30,7 @@ class GameRecord:
         that did not finish is abandoned."""
         self.abandon()
         if self.store is not None:
-            self.recorder = GameRecorder.start(self.store, self.edition, list(seats), seed, table)
+            self.recorder = GameRecorder.start(self.store, self.edition, seats, seed, table)
         self._started = self.clock.now()
         log_game_start(self.code, self.edition, len(seats) - bots, bots)
 
@@ -70,15 +68,11 @@ class GameRecord:
         if self.recorder is not None:
             self.recorder.keep_guest(index, guest)
 
-    def kept(self, status: str) -> bool:
-        """A game in progress (by `status`) is stored as it goes: a restart rebuilds it."""
+    @property
+    def recording(self) -> bool:
+        """The game is stored as it goes and not finished: a restart could rebuild it."""
         recorder = self.recorder
-        return (
-            status in PLAYING
-            and recorder is not None
-            and recorder.recording
-            and not recorder.finished
-        )
+        return recorder is not None and recorder.recording and not recorder.finished
 
     def abandon(self) -> None:
         """The game stops unfinished (a new one, or the table closes): not in the stats."""

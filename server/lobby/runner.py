@@ -173,7 +173,7 @@ class GameRunner:
     @property
     def kept(self) -> bool:
         """A game is in progress and stored as it goes: a restarted server rebuilds it."""
-        return self.record.kept(self.status)
+        return self.status in ("playing", "round_over") and self.record.recording
 
     def close(self, keep: bool = False) -> None:
         """Stop the timer; a game in progress is recorded as abandoned, unless `keep` (the
