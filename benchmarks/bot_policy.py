@@ -39,8 +39,7 @@ from server.bots import Bot, Budget, HardBot, make_bot
 from server.bots.beliefs import Beliefs
 from server.bots.hard import clone, deal_hidden
 from server.bots.medium import MediumBot
-from server.bots.offered import offered
-from server.engine import Game, Position, View, choice_from_dict, find_edition
+from server.engine import Choice, Game, Position, View, find_edition
 
 EDITION = "2019"
 LATE = 5  # a decision is "late" with this many cards or fewer left in the deck
@@ -65,7 +64,7 @@ class Seats:
         self.rngs = rngs
         self.logs: list[list[dict]] = [[] for _ in bots]
 
-    def view(self, seat: int) -> tuple[dict, list[dict]]:
+    def view(self, seat: int) -> tuple[View, list[dict]]:
         """`seat`'s view and its whole visible log, brought up to date."""
         log = self.logs[seat]
         log.extend(self.game.log(seat, len(log)))
@@ -76,9 +75,9 @@ class Seats:
         seat = self.game.pending.seat
         view, log = self.view(seat)
         choice = self.bots[seat].choose(view, log, self.rngs[seat])
-        self.game.act(seat, choice_from_dict(choice))
+        self.game.act(seat, choice)
 
-    def playout(self, seat: int, player: Bot, choice: dict, seed: str) -> int:
+    def playout(self, seat: int, player: Bot, choice: Choice, seed: str) -> int:
         """Tokens `seat` gains this round if it makes `choice` now and then plays as `player`,
         in a copy of the game whose hidden cards are reshuffled from `seed`."""
         rng = random.Random(seed)
@@ -91,17 +90,17 @@ class Seats:
         copied = Seats(game, copy.deepcopy(bots), [random.Random(rng.random()) for _ in bots])
         copied.logs = copy.deepcopy(self.logs)
         before = game.tokens[seat]
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
         while not (game.round_over or game.game_over):
             copied.step()
         return game.tokens[seat] - before
 
 
-def by_card(medium: MediumBot, view: View, log: list[dict]) -> tuple[dict[str, dict], dict]:
+def by_card(medium: MediumBot, view: View, log: list[dict]) -> tuple[dict[str, Choice], Choice]:
     """Medium's best-scoring choice for each card in hand, and its choice."""
-    best: dict[str, tuple[dict, float]] = {}
-    for choice, score in zip(offered(view), medium.scores(view, log), strict=True):
-        card = choice["card"]
+    best: dict[str, tuple[Choice, float]] = {}
+    for choice, score in zip(view.choices, medium.scores(view, log), strict=True):
+        card = choice.card
         if card not in best or score > best[card][1]:
             best[card] = (choice, score)
     chosen = max(best.values(), key=lambda pair: pair[1])[0]
@@ -160,16 +159,16 @@ def measure(seats: Seats, me: int, setup: Setup, label: str) -> Decision | None:
         options[BOT] = medium_choice
     tokens = playouts(seats, me, copy.deepcopy(medium), options, setup, label)
     stage = "late" if view.deck_size <= LATE else "early"
-    seats.game.act(me, choice_from_dict(options[BOT]))
+    seats.game.act(me, options[BOT])
     return Decision((*sorted(view.hand), stage), tokens)
 
 
 def playouts(
-    seats: Seats, me: int, player: MediumBot, options: dict[str, dict], setup: Setup, label: str
+    seats: Seats, me: int, player: MediumBot, options: dict[str, Choice], setup: Setup, label: str
 ) -> dict[str, float]:
     """Each option's mean tokens over `setup.rollouts` playouts, the same shuffles for each
     (an option equal to another is measured once)."""
-    measured: list[tuple[dict, float]] = []
+    measured: list[tuple[Choice, float]] = []
     tokens = {}
     for name, choice in options.items():
         done = next((value for other, value in measured if other == choice), None)

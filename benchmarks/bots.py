@@ -27,8 +27,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from server.bots import LEVELS, Bot, Budget, HardBot, make_bot
-from server.bots.offered import offered
-from server.engine import Game, View, choice_from_dict, find_edition
+from server.engine import Choice, Game, View, find_edition
 
 
 @dataclass
@@ -90,7 +89,7 @@ def play_game(edition_id: str, bots: list[Bot], seed: str, tally: Tally) -> list
         started = time.process_time()
         choice = bots[seat].choose(view, log, rngs[seat])
         tally.seconds[bots[seat].level].append(time.process_time() - started)
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
     return game.game_winners
 
 
@@ -99,9 +98,9 @@ class RandomPlayer:
 
     level = "random"
 
-    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> Choice:
         """One of `view.choices`, at random."""
-        return rng.choice(offered(view))
+        return rng.choice(view.choices)
 
 
 def new_bot(level: str, budget: Budget) -> Bot:

@@ -18,7 +18,7 @@ from collections import defaultdict
 
 from server.bots import MediumBot
 from server.bots.hard import best_choice
-from server.engine import Game, choice_from_dict, find_edition
+from server.engine import Game, find_edition
 
 TENTHS = range(10)
 Row = tuple[int, float, float]  # players in the round, estimate, outcome
@@ -40,10 +40,10 @@ def play_game(edition_id: str, players: int, seed: str) -> list[Row]:
         logs[seat].extend(game.log(seat, len(logs[seat])))
         view = game.view(seat)
         choice = bots[seat].choose(view, logs[seat], rng)
-        if view["pending"]["kind"] == "play":
+        if view.pending.kind == "play":
             estimate, _ = best_choice(view, bots[seat].beliefs(view, logs[seat]))
             waiting.append((seat, game.remaining, min(max(estimate, 0.0), 1.0)))
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
         if game.round_over:
             winners = game.round_winners
             for who, alive, estimate in waiting:

@@ -17,15 +17,15 @@ import pytest
 from server.bots import Budget, EasyBot, HardBot, MediumBot, make_bot
 from server.bots.beliefs import _HANDLERS
 from server.bots.cards import card_book
-from server.bots.offered import offered
 from server.engine import (
     EDITIONS,
+    Choice,
     Game,
     Play,
+    Redraw,
     Role,
     SeatView,
     View,
-    choice_from_dict,
     find_edition,
 )
 from server.engine.event_catalogue import EVENTS
@@ -58,10 +58,10 @@ def play_out(game: Game, bots: list, rng: random.Random, check=None) -> None:
         seat = game.pending.seat
         view, log = game.view(seat), seat_log(game, seat)
         choice = bots[seat].choose(view, log, rng)
-        assert choice in offered(view)
+        assert choice in view.choices
         if check is not None:
             check(game, seat, view, log, choice)
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
 
 
 @pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
@@ -93,21 +93,21 @@ def bot_of(level: str):
 def test_easy_never_discards_its_princess_by_choice(edition_id: str, players: int) -> None:
     book = card_book(edition_id)
 
-    def discards_princess(choice: dict, view: View) -> bool:
-        if choice["type"] != "play":
-            return choice["type"] == "redraw" and choice["redraw"] and princess_in(view.hand)
+    def discards_princess(choice: Choice, view: View) -> bool:
+        if not isinstance(choice, Play):
+            return isinstance(choice, Redraw) and choice.redraw and princess_in(view.hand)
         kept = list(view.hand)
-        kept.remove(choice["card"])
-        if book.has(choice["card"], Role.PRINCE) and view.viewer in choice["targets"]:
+        kept.remove(choice.card)
+        if book.has(choice.card, Role.PRINCE) and view.viewer in choice.targets:
             return princess_in(kept)
-        return book.has(choice["card"], Role.PRINCESS)
+        return book.has(choice.card, Role.PRINCESS)
 
     def princess_in(cards: list[str]) -> bool:
         return any(book.has(card, Role.PRINCESS) for card in cards)
 
     def check(game: Game, seat: int, view: View, log: list[dict], choice: dict) -> None:
         if discards_princess(choice, view):
-            assert all(discards_princess(other, view) for other in offered(view))
+            assert all(discards_princess(other, view) for other in view.choices)
 
     rng = random.Random(3)
     for _ in range(5):
@@ -123,7 +123,7 @@ def test_easy_keeps_the_princess_when_it_has_another_card() -> None:
     assert sorted(view.hand) == ["handmaid", "princess"]
     for seed in range(50):
         choice = EasyBot().choose(view, seat_log(game, 0), random.Random(seed))
-        assert choice["card"] == "handmaid"
+        assert choice.card == "handmaid"
 
 
 def test_medium_uses_what_a_priest_showed_it() -> None:
@@ -133,16 +133,16 @@ def test_medium_uses_what_a_priest_showed_it() -> None:
     game.start_round(deck=deck_with("2019", top), start=0)
     medium, rng = MediumBot(), random.Random(2)
     first = medium.choose(game.view(0), seat_log(game, 0), rng)
-    assert first["card"] == "priest"
-    game.act(0, choice_from_dict(first))
+    assert first.card == "priest"
+    game.act(0, first)
     game.act(1, Play("guard", (0,), "king"))  # a miss; seat 1 keeps the Baron the Priest showed
     view = game.view(0)
     assert sorted(view.hand) == ["guard", "priest"]
     choice = medium.choose(view, seat_log(game, 0), rng)
-    assert choice == {"type": "play", "card": "guard", "targets": (1,), "guess": "baron"}
+    assert choice == Play("guard", (1,), "baron")
     scores = medium.scores(view, seat_log(game, 0))
     assert len(scores) == len(view.choices)
-    assert offered(view)[scores.index(max(scores))] == choice
+    assert view.choices[scores.index(max(scores))] == choice
     assert sorted(scores)[-2] < max(scores)
 
 
@@ -193,8 +193,8 @@ def test_bots_decide_from_plain_data_that_holds_no_other_hand(level: str) -> Non
         assert "hand" not in {field.name for field in dataclasses.fields(SeatView)}
         assert all("card" not in e for e in log if e["kind"] == "deal" and e["seat"] != seat)
         choice = bots[seat].choose(view, log, rng)
-        assert choice in offered(view)
-        game.act(seat, choice_from_dict(choice))
+        assert choice in view.choices
+        game.act(seat, choice)
 
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
@@ -233,11 +233,11 @@ def test_medium_chancellor_keeps_the_princess() -> None:
     game = Game(find_edition("2019"), 2, random.Random(1))
     game.start_round(deck=deck_with("2019", top), start=0)
     medium, rng = MediumBot(), random.Random(3)
-    game.act(0, choice_from_dict(medium.choose(game.view(0), seat_log(game, 0), rng)))
+    game.act(0, medium.choose(game.view(0), seat_log(game, 0), rng))
     view = game.view(0)
     assert view.pending.kind == "chancellor"
     assert sorted(view.hand) == ["guard", "princess", "spy"]
-    assert medium.choose(view, seat_log(game, 0), rng)["keep"] == "princess"
+    assert medium.choose(view, seat_log(game, 0), rng).keep == "princess"
 
 
 def test_beliefs_read_only_fields_the_event_catalogue_lists() -> None:

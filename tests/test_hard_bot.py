@@ -17,8 +17,7 @@ from protocol import BotSpec, CreateTable, Start
 from server.bots import LEVELS, Budget, HardBot, make_bot
 from server.bots.hard import MIN_DEALS, best_choice, calibrated, deal_hidden
 from server.bots.medium import MediumBot, estimates
-from server.bots.offered import offered
-from server.engine import EDITIONS, Game, choice_from_dict, find_edition
+from server.engine import EDITIONS, Game, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.services.catalogue import catalogue
 from server.services.clock import LoopClock
@@ -56,9 +55,9 @@ def test_hard_chooses_legally_in_every_edition_and_player_count(
     searched = 0
     for game, seat, view, log in decisions(edition_id, players, rng, rounds=2):
         choice = bots[seat].choose(view, log, rng)
-        assert choice in offered(view)
+        assert choice in view.choices
         searched += bots[seat].deals > 0
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
     assert searched > 0
 
 
@@ -70,7 +69,7 @@ def test_the_search_stops_at_its_bound_of_positions() -> None:
         for game, seat, view, log in decisions("2019", 4, random.Random(3), rounds=3):
             choice = bot.choose(view, log, rng)
             counts.add((deals, bot.deals))
-            game.act(seat, choice_from_dict(choice))
+            game.act(seat, choice)
     assert counts <= {(1, 0), (1, 1), (5, 0), (5, 5)}
     assert (1, 1) in counts and (5, 5) in counts
 
@@ -84,7 +83,7 @@ def test_the_search_stops_at_its_cpu_budget() -> None:
         started = time.process_time()
         choice = bot.choose(view, log, rng)
         longest = max(longest, time.process_time() - started)
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
     assert longest < 0.5
 
 
@@ -100,7 +99,7 @@ def test_dealt_positions_hold_what_the_seat_sees_and_believes() -> None:
             assert weight > 0
             for other, info in enumerate(view.seats):
                 assert len(position.hands[other]) == (2 if other == seat else int(info.alive))
-        game.act(seat, choice_from_dict(bot.choose(view, log, rng)))
+        game.act(seat, bot.choose(view, log, rng))
 
 
 def test_every_level_is_in_the_one_registry_and_the_catalogue() -> None:
@@ -140,7 +139,7 @@ def test_a_choice_back_after_the_game_moved_on_is_dropped_and_a_failed_one_is_me
     step, game = runner.step, runner.game
     view, log = game.view(1), runner.turns.seat_log(1)
     turns = runner.turns
-    turns._decided(step - 1, 1, None, view, log, offered(view)[0])  # a search of an older step
+    turns._decided(step - 1, 1, None, view, log, view.choices[0])  # a search of an older step
     assert runner.step == step
     turns._decided(step, 1, None, view, log, None)  # the worker failed: medium decides
     assert runner.step > step
@@ -186,7 +185,7 @@ def test_a_forced_choice_is_valued_by_its_estimate_not_as_a_lost_round() -> None
         if view.pending.kind == "play" and len(view.choices) == 1:
             beliefs = MediumBot().beliefs(view, log)
             value, choice = best_choice(view, beliefs)
-            assert choice == offered(view)[0]
+            assert choice == view.choices[0]
             assert value == pytest.approx(estimates(view, beliefs, look_ahead=False)[0])
             forced += value > 0
         game.act(seat, view.choices[0])
@@ -200,9 +199,9 @@ def test_with_too_few_positions_searched_hard_plays_mediums_choice() -> None:
     for game, seat, view, log in decisions("2019", 4, random.Random(8), rounds=6):
         choice = bot.choose(view, log, rng)
         scores = estimates(view, bot._medium.beliefs(view, log))
-        assert scores[offered(view).index(choice)] == max(scores)
+        assert scores[view.choices.index(choice)] == max(scores)
         searched += bot.deals > 0
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
     assert searched > 0
 
 

@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from server.engine import Role, View, find_edition
+from server.engine import Choice, Keep, Look, Play, Redraw, Role, View, find_edition
 
 from .estimate import Table
 from .hard import Budget, HardBot
@@ -21,9 +21,9 @@ CERTAIN = 0.999  # a card this likely is known
 class Advice:
     """The choice to make and why, and the next-best choice (None if there is no other)."""
 
-    choice: dict
+    choice: Choice
     text: str
-    alternative: dict | None
+    alternative: Choice | None
     alternative_text: str | None
 
 
@@ -72,34 +72,33 @@ class Words:
             return "yourself"
         return self.names[seat] if seat < len(self.names) else f"seat {seat + 1}"
 
-    def choice(self, choice: dict) -> str:
+    def choice(self, choice: Choice) -> str:
         """A choice in a few words: "Guard on Bo naming Priest"."""
-        kind = choice["type"]
-        if kind == "keep":
-            text = f"Keep {self.card(choice['keep'])}"
-            under = " then ".join(self.card(card) for card in choice["bottom"])
+        if isinstance(choice, Keep):
+            text = f"Keep {self.card(choice.keep)}"
+            under = " then ".join(self.card(card) for card in choice.bottom)
             return f"{text}, {under} under the deck" if under else text
-        if kind == "look":
-            seat = choice["seat"]
+        if isinstance(choice, Look):
+            seat = choice.seat
             return "Look at no hand" if seat is None else f"Look at {self.seat(seat)}'s hand"
-        if kind == "redraw":
-            return "Redraw" if choice["redraw"] else "Keep your card"
-        text = self.card(choice["card"])
-        if choice["targets"]:
-            text += " on " + " and ".join(self.seat(s) for s in choice["targets"])
-        if choice.get("guess") is not None:
-            text += f" naming {self.card(choice['guess'])}"
+        if isinstance(choice, Redraw):
+            return "Redraw" if choice.redraw else "Keep your card"
+        text = self.card(choice.card)
+        if choice.targets:
+            text += " on " + " and ".join(self.seat(s) for s in choice.targets)
+        if choice.guess is not None:
+            text += f" naming {self.card(choice.guess)}"
         return text
 
 
-def reason(view: View, table: Table, choice: dict, words: Words, log: list[dict]) -> str:
+def reason(view: View, table: Table, choice: Choice, words: Words, log: list[dict]) -> str:
     """Why `choice`, in the seat's beliefs: the odds its card's effect works out."""
-    if choice["type"] != "play":
+    if not isinstance(choice, Play):
         return _sub_reason(table, choice, words)
-    book, card = table.book, choice["card"]
+    book, card = table.book, choice.card
     kept = _kept(table.hand, card)
     role = book.role[card]
-    targets = [seat for seat in choice["targets"] if seat != table.me]
+    targets = [seat for seat in choice.targets if seat != table.me]
     seat = targets[0] if targets else None
     if role is Role.COUNTESS and kept is not None and book.role[kept] in (Role.KING, Role.PRINCE):
         return f"the rules force it beside your {words.card(kept)}"
@@ -109,8 +108,8 @@ def reason(view: View, table: Table, choice: dict, words: Words, log: list[dict]
         return _untargeted(table, role, kept, words, choice)
     who = words.seat(seat)
     if role in (Role.GUARD, Role.BISHOP):
-        hit = named_odds(table, seat, choice["guess"])
-        why = evidence(log, table, seat, words, choice["guess"])
+        hit = named_odds(table, seat, choice.guess)
+        why = evidence(log, table, seat, words, choice.guess)
         return f"{why}; {_percent(hit)} to hit" if why else f"{_percent(hit)} to hit"
     if role in (Role.BARON, Role.DOWAGER_QUEEN) and kept is not None:
         win = _beats(table, seat, kept, lower_loses=role is Role.BARON)
@@ -126,7 +125,7 @@ def reason(view: View, table: Table, choice: dict, words: Words, log: list[dict]
     return f"{who}'s card is {likeliest}"
 
 
-def _untargeted(table: Table, role: str, kept: str | None, words: Words, choice: dict) -> str:
+def _untargeted(table: Table, role: str, kept: str | None, words: Words, choice: Play) -> str:
     """Why a play that chooses no other player."""
     held = words.card(kept) if kept is not None else "hand"
     if role is Role.HANDMAID and kept is not None:
@@ -134,19 +133,19 @@ def _untargeted(table: Table, role: str, kept: str | None, words: Words, choice:
         return f"no one can target you until your turn ({_percent(risk)} risk to your {held})"
     if role is Role.PRINCE:
         return f"you discard your {held} and draw again"
-    if choice["targets"] == [] and role in (Role.GUARD, Role.PRIEST, Role.BARON, Role.KING):
+    if not choice.targets and role in (Role.GUARD, Role.PRIEST, Role.BARON, Role.KING):
         return "every other player is protected: it does nothing"
     if kept is not None:
         return f"you keep your {held} ({_percent(table.win(kept))} to win the round with it)"
     return "it is the best use of your turn"
 
 
-def _sub_reason(table: Table, choice: dict, words: Words) -> str:
+def _sub_reason(table: Table, choice: Keep | Look | Redraw, words: Words) -> str:
     """Why a Chancellor's keep, a Cardinal's look or a Bishop's redraw."""
-    if choice["type"] == "keep":
-        return f"{_percent(table.win(choice['keep']))} to win the round holding it"
-    if choice["type"] == "look":
-        seat = choice["seat"]
+    if isinstance(choice, Keep):
+        return f"{_percent(table.win(choice.keep))} to win the round holding it"
+    if isinstance(choice, Look):
+        seat = choice.seat
         if seat is None or seat == table.me or seat not in table.dists:
             return "neither hand tells you anything new"
         return f"you know least of {words.seat(seat)}'s card ({_likeliest(table, seat, words)})"

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from typing import Protocol
 
-from server.engine import View
+from server.engine import Choice, View
 
 from .easy import EasyBot
 from .hard import HardBot
@@ -19,7 +19,7 @@ class Bot(Protocol):
 
     level: str
 
-    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> Choice:
         """One element of `view.choices`, given the seat's whole visible log so far."""
         ...
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import random
 
-from server.engine import Role, View
+from server.engine import Choice, Play, Redraw, Role, View
 
 from .cards import CardBook, card_book
-from .offered import offered
 
 
 class EasyBot:
@@ -15,9 +14,9 @@ class EasyBot:
 
     level = "easy"
 
-    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> Choice:
         """A random choice among the sensible ones (any legal one if none is sensible)."""
-        choices = offered(view)
+        choices = view.choices
         book = card_book(view.edition)
         nameable = possible_guesses(view, book)
         sensible = [choice for choice in choices if not reckless(choice, view, book, nameable)]
@@ -30,19 +29,19 @@ def possible_guesses(view: View, book: CardBook) -> set[str | int]:
     return {guess for guess in book.guesses if any(book.named(card, guess) for card in unseen)}
 
 
-def reckless(choice: dict, view: View, book: CardBook, nameable: set[str | int]) -> bool:
+def reckless(choice: Choice, view: View, book: CardBook, nameable: set[str | int]) -> bool:
     """Whether `choice` knocks the bot's own seat out for sure, or names a card nobody can
     hold (`nameable`: the guesses that can hit)."""
     hand = view.hand
-    if choice["type"] == "redraw":
-        return choice["redraw"] and any(book.has(card, Role.PRINCESS) for card in hand)
-    if choice["type"] != "play":
+    if isinstance(choice, Redraw):
+        return choice.redraw and any(book.has(card, Role.PRINCESS) for card in hand)
+    if not isinstance(choice, Play):
         return False
-    card = choice["card"]
+    card = choice.card
     if book.has(card, Role.PRINCESS):
         return True
-    if book.has(card, Role.PRINCE) and view.viewer in choice["targets"]:
+    if book.has(card, Role.PRINCE) and view.viewer in choice.targets:
         kept = list(hand)
         kept.remove(card)
         return any(book.has(other, Role.PRINCESS) for other in kept)
-    return choice["guess"] is not None and choice["guess"] not in nameable
+    return choice.guess is not None and choice.guess not in nameable

@@ -20,12 +20,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
-from server.engine import Game, Position, View, choice_from_dict, find_edition
+from server.engine import Choice, Game, Play, Position, View, find_edition
 
 from .beliefs import Beliefs
 from .estimate import Table
 from .medium import SCORERS, MediumBot, estimates, named_odds
-from .offered import offered
 
 BUDGET = 0.150  # seconds of CPU a decision may take, by default
 CANDIDATES = 4  # the choices searched: the best by estimate ...
@@ -73,7 +72,7 @@ class HardBot:
         self._medium = MediumBot()
         self.deals = 0  # dealt positions the last decision searched
 
-    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> Choice:
         """The searched best of `view.choices` (medium's best where search cannot help)."""
         return self.rank(view, log, rng).best
 
@@ -81,7 +80,7 @@ class HardBot:
         """The choices worth playing, best first, each with this seat's chance of winning the
         game after it (searched where search can help, else from medium's estimate)."""
         started = time.process_time()
-        choices = offered(view)
+        choices = list(view.choices)
         self.deals = 0
         beliefs = self._medium.beliefs(view, log)
         scores = estimates(view, beliefs)
@@ -133,14 +132,14 @@ class Ranking:
     what the seat believed, how many dealt positions were searched (0: none) and, if any,
     each choice's gain over medium's with its standard error."""
 
-    choices: list[dict]
+    choices: list[Choice]
     chances: list[float]
     beliefs: Beliefs
     deals: int
     gains: list[tuple[float, float]] = field(default_factory=list)  # see `Search.gains`
 
     @property
-    def best(self) -> dict:
+    def best(self) -> Choice:
         """The choice to play."""
         return self.choices[0]
 
@@ -167,7 +166,7 @@ class Search:
         self,
         view: View,
         beliefs: Beliefs,
-        candidates: list[dict],
+        candidates: list[Choice],
         rng: random.Random,
         deal: Dealer,
     ) -> None:
@@ -176,7 +175,7 @@ class Search:
         self.beliefs = beliefs
         self.edition = find_edition(view.edition)
         self.tokens = [seat.tokens for seat in view.seats]
-        self.choices = [choice_from_dict(candidate) for candidate in candidates]
+        self.choices = candidates
         self.rng = rng
         self.opponents = _opponent_beliefs(view, beliefs)
         self.totals = [0.0] * len(candidates)
@@ -282,7 +281,7 @@ def play_on(game: Game, me: int, players: list[Beliefs | None]) -> float:
         if seat == me and view.pending.kind == "play":
             odds = calibrated(value, game.remaining)
             return game_chance(game.tokens, me, odds, game.alive, game.target)
-        game.act(seat, choice_from_dict(choice))
+        game.act(seat, choice)
     if game.game_over:
         return 1 / len(game.game_winners) if me in game.game_winners else 0.0
     return standing_chance(game.tokens, me, game.target)
@@ -338,23 +337,23 @@ def _chance(mine: int, others: tuple[int, ...], target: int) -> float:
     return odds
 
 
-def best_choice(view: View, beliefs: Beliefs) -> tuple[float, dict]:
+def best_choice(view: View, beliefs: Beliefs) -> tuple[float, Choice]:
     """Medium's best choice by its estimate, without a lookahead, and its value (a forced
     choice's too: a playout reaching one is not a lost round); of the choices naming a card
     it scores only the likeliest guess at each target, as it would choose anyway."""
-    choices = offered(view)
+    choices = list(view.choices)
     table = Table.from_view(view, beliefs)
     score = SCORERS[view.pending.kind]
     if len(choices) == 1:
         return score(table, choices[0]), choices[0]
-    best_guess: dict[tuple, tuple[float, dict]] = {}
-    scored = []
+    best_guess: dict[tuple, tuple[float, Play]] = {}
+    scored: list[Choice] = []
     for choice in choices:
-        if choice.get("guess") is None:
+        if not isinstance(choice, Play) or choice.guess is None:
             scored.append(choice)
             continue
-        key = (choice["card"], *choice["targets"])
-        odds = named_odds(table, choice["targets"][0], choice["guess"])
+        key = (choice.card, *choice.targets)
+        odds = named_odds(table, choice.targets[0], choice.guess)
         if key not in best_guess or odds > best_guess[key][0]:
             best_guess[key] = (odds, choice)
     scored += [choice for _, choice in best_guess.values()]

@@ -4,14 +4,14 @@ the tokens it expects from the round (see `estimate.Table`)."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from server.engine import Chooses, Role, View
+from server.engine import Choice, Chooses, Keep, Look, Play, Redraw, Role, View
 
 from .beliefs import Beliefs, RoundFollower
 from .cards import CardBook
 from .estimate import Dist, Table
-from .offered import offered
 
 INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
 GUARD_AFTER_LOOK = 2.0  # a look counts this much more when a Guard is kept to use it
@@ -33,9 +33,9 @@ class MediumBot:
     def __init__(self) -> None:
         self._follower = RoundFollower()
 
-    def choose(self, view: View, log: list[dict], rng: random.Random) -> dict:
+    def choose(self, view: View, log: list[dict], rng: random.Random) -> Choice:
         """The best-scoring element of `view.choices`, ties broken at random."""
-        choices = offered(view)
+        choices = view.choices
         if len(choices) == 1:
             self._follower.follow(view, log)
             return choices[0]
@@ -55,7 +55,7 @@ class MediumBot:
 def estimates(view: View, beliefs: Beliefs, look_ahead: bool = True) -> list[float]:
     """The tokens a seat holding `beliefs` expects from the round after each of
     `view.choices`; on a close call at a small table, looking a turn ahead (if `look_ahead`)."""
-    choices = offered(view)
+    choices = view.choices
     score = SCORERS[view.pending.kind]
     table = Table.from_view(view, beliefs)
     scores = [score(table, choice) for choice in choices]
@@ -65,7 +65,7 @@ def estimates(view: View, beliefs: Beliefs, look_ahead: bool = True) -> list[flo
     return scores
 
 
-def _worth_looking_ahead(view: View, choices: list[dict], scores: list[float]) -> bool:
+def _worth_looking_ahead(view: View, choices: Sequence[Choice], scores: list[float]) -> bool:
     """Whether a lookahead may change the choice: a small table, and a close call between
     the best choice and the best one keeping another card."""
     if view.pending.kind not in ("play", "chancellor"):
@@ -82,26 +82,26 @@ def _worth_looking_ahead(view: View, choices: list[dict], scores: list[float]) -
     return first - second < LOOKAHEAD_MARGIN
 
 
-def _kept(hand: list[str], choice: dict) -> str:
+def _kept(hand: list[str], choice: Play | Keep) -> str:
     """The card `choice` keeps in hand."""
-    if choice["type"] == "keep":
-        return choice["keep"]
+    if isinstance(choice, Keep):
+        return choice.keep
     kept = list(hand)
-    kept.remove(choice["card"])
-    return kept[0] if kept else choice["card"]
+    kept.remove(choice.card)
+    return kept[0] if kept else choice.card
 
 
 # ------------------------------------------------------------------ plays
 
 
-def score_play(table: Table, choice: dict) -> float:
+def score_play(table: Table, choice: Play) -> float:
     """Tokens expected from the round after this play."""
     return play_value(table, choice, _kept(table.hand, choice))
 
 
-def play_value(table: Table, choice: dict, kept: str) -> float:
+def play_value(table: Table, choice: Play, kept: str) -> float:
     """Tokens expected from the round after `choice`, keeping `kept`."""
-    score = PLAY_SCORERS.get(table.book.role[choice["card"]], _no_effect)
+    score = PLAY_SCORERS.get(table.book.role[choice.card], _no_effect)
     return score(table, choice, kept) + potential(table, kept)
 
 
@@ -130,7 +130,7 @@ def _forced(book: CardBook, played: str, kept: str) -> bool:
     return book.has(played, Role.COUNTESS) and book.role[kept] in (Role.KING, Role.PRINCE)
 
 
-def plays_of(table: Table, card: str) -> list[dict]:
+def plays_of(table: Table, card: str) -> list[Play]:
     """The plays of `card` worth considering at a next turn: a Guard's best guess only, a
     Baroness's single looks, a Cardinal's swaps with this seat."""
     book = table.book
@@ -144,15 +144,7 @@ def plays_of(table: Table, card: str) -> list[dict]:
         target_sets = [(seat,) for seat in others]
     else:
         target_sets = [tuple(sorted((seat, table.me))) for seat in others]
-    return [
-        {
-            "type": "play",
-            "card": card,
-            "targets": targets,
-            "guess": _best_guess(table, card, targets),
-        }
-        for targets in target_sets
-    ]
+    return [Play(card, targets, _best_guess(table, card, targets)) for targets in target_sets]
 
 
 def _best_guess(table: Table, card: str, targets: tuple[int, ...]) -> str | int | None:
@@ -176,11 +168,11 @@ def potential(table: Table, kept: str) -> float:
     return 0.0
 
 
-def _no_effect(table: Table, choice: dict, kept: str) -> float:
+def _no_effect(table: Table, choice: Play, kept: str) -> float:
     return table.win(kept)
 
 
-def _princess(table: Table, choice: dict, kept: str) -> float:
+def _princess(table: Table, choice: Play, kept: str) -> float:
     return SELF_KNOCKOUT
 
 
@@ -194,11 +186,11 @@ def _role_odds(table: Table, dist: Dist, role: Role) -> float:
     return sum(p for card, p in dist.items() if table.book.role[card] is role)
 
 
-def _guard(table: Table, choice: dict, kept: str) -> float:
-    if not choice["targets"]:
+def _guard(table: Table, choice: Play, kept: str) -> float:
+    if not choice.targets:
         return table.win(kept)
-    seat = choice["targets"][0]
-    hit = named_odds(table, seat, choice["guess"])
+    seat = choice.targets[0]
+    hit = named_odds(table, seat, choice.guess)
     assassin = _role_odds(table, table.dists[seat], Role.ASSASSIN)
     return hit * table.win_without(kept, seat) + (1 - hit - assassin) * table.win(kept)
 
@@ -212,20 +204,20 @@ def info(table: Table, seat: int, kept: str) -> float:
     return weight * unknown * gain
 
 
-def _priest(table: Table, choice: dict, kept: str) -> float:
-    if not choice["targets"]:
+def _priest(table: Table, choice: Play, kept: str) -> float:
+    if not choice.targets:
         return table.win(kept)
-    return table.win(kept) + info(table, choice["targets"][0], kept)
+    return table.win(kept) + info(table, choice.targets[0], kept)
 
 
-def _baroness(table: Table, choice: dict, kept: str) -> float:
-    return table.win(kept) + sum(info(table, seat, kept) for seat in choice["targets"])
+def _baroness(table: Table, choice: Play, kept: str) -> float:
+    return table.win(kept) + sum(info(table, seat, kept) for seat in choice.targets)
 
 
-def _compare(table: Table, choice: dict, kept: str, lower_loses: bool) -> float:
-    if not choice["targets"]:
+def _compare(table: Table, choice: Play, kept: str, lower_loses: bool) -> float:
+    if not choice.targets:
         return table.win(kept)
-    seat = choice["targets"][0]
+    seat = choice.targets[0]
     mine = table.book.value[kept]
     win = tie = 0.0
     for card, p in table.dists[seat].items():
@@ -237,15 +229,15 @@ def _compare(table: Table, choice: dict, kept: str, lower_loses: bool) -> float:
     return win * table.win_without(kept, seat) + tie * table.win(kept)
 
 
-def _baron(table: Table, choice: dict, kept: str) -> float:
+def _baron(table: Table, choice: Play, kept: str) -> float:
     return _compare(table, choice, kept, lower_loses=True)
 
 
-def _dowager_queen(table: Table, choice: dict, kept: str) -> float:
+def _dowager_queen(table: Table, choice: Play, kept: str) -> float:
     return _compare(table, choice, kept, lower_loses=False)
 
 
-def _handmaid(table: Table, choice: dict, kept: str) -> float:
+def _handmaid(table: Table, choice: Play, kept: str) -> float:
     """Protection: the attacks this seat would suffer fall on the other players instead."""
     if not table.opponents:
         return table.win(kept)
@@ -255,8 +247,8 @@ def _handmaid(table: Table, choice: dict, kept: str) -> float:
     return table.win(kept, shielded=True) + REDIRECT * redirected * sum(gains) / len(gains)
 
 
-def _prince(table: Table, choice: dict, kept: str) -> float:
-    seat = choice["targets"][0]
+def _prince(table: Table, choice: Play, kept: str) -> float:
+    seat = choice.targets[0]
     if seat == table.me:
         if table.book.has(kept, Role.PRINCESS):
             return SELF_KNOCKOUT
@@ -275,22 +267,22 @@ def _swap_with(table: Table, seat: int, kept: str) -> float:
     return sum(p * table.win_replacing(card, seat, after) for card, p in table.dists[seat].items())
 
 
-def _king(table: Table, choice: dict, kept: str) -> float:
-    if not choice["targets"]:
+def _king(table: Table, choice: Play, kept: str) -> float:
+    if not choice.targets:
         return table.win(kept)
-    return _swap_with(table, choice["targets"][0], kept)
+    return _swap_with(table, choice.targets[0], kept)
 
 
-def _cardinal(table: Table, choice: dict, kept: str) -> float:
-    if not choice["targets"]:
+def _cardinal(table: Table, choice: Play, kept: str) -> float:
+    if not choice.targets:
         return table.win(kept)
-    first, second = choice["targets"]
+    first, second = choice.targets
     if table.me in (first, second):
         return _swap_with(table, second if first == table.me else first, kept)
     return table.win(kept) + max(info(table, first, kept), info(table, second, kept))
 
 
-def _chancellor(table: Table, choice: dict, kept: str) -> float:
+def _chancellor(table: Table, choice: Play, kept: str) -> float:
     """Draw two (or what is left), keep the best of them and `kept`."""
     floor = table.win(kept)
     best = table.best_of_draws(min(2, table.deck_size))
@@ -309,22 +301,22 @@ def spy_bonus(table: Table, kept: str) -> float:
     return SPY_WEIGHT * table.round_survival(kept) * gain
 
 
-def _spy(table: Table, choice: dict, kept: str) -> float:
+def _spy(table: Table, choice: Play, kept: str) -> float:
     return table.win(kept) + spy_bonus(table, kept)
 
 
-def _constable(table: Table, choice: dict, kept: str) -> float:
+def _constable(table: Table, choice: Play, kept: str) -> float:
     return table.win(kept) + 1 - table.round_survival(kept)
 
 
-def _count(table: Table, choice: dict, kept: str) -> float:
+def _count(table: Table, choice: Play, kept: str) -> float:
     return table.win(kept, bonus=1)
 
 
-def _jester(table: Table, choice: dict, kept: str) -> float:
-    if not choice["targets"]:
+def _jester(table: Table, choice: Play, kept: str) -> float:
+    if not choice.targets:
         return table.win(kept)
-    seat = choice["targets"][0]
+    seat = choice.targets[0]
     strength = {s: _mean_value(table, d) + 1 for s, d in table.dists.items()}
     their_share = strength[seat] / sum(strength.values())
     return table.win(kept) + (1 - table.win(kept)) * their_share
@@ -334,22 +326,22 @@ def _mean_value(table: Table, dist: Dist) -> float:
     return sum(p * table.book.value[card] for card, p in dist.items())
 
 
-def _bishop(table: Table, choice: dict, kept: str) -> float:
-    if not choice["targets"]:
+def _bishop(table: Table, choice: Play, kept: str) -> float:
+    if not choice.targets:
         return table.win(kept)
-    return table.win(kept) + named_odds(table, choice["targets"][0], choice["guess"])
+    return table.win(kept) + named_odds(table, choice.targets[0], choice.guess)
 
 
-def _sycophant(table: Table, choice: dict, kept: str) -> float:
+def _sycophant(table: Table, choice: Play, kept: str) -> float:
     """Mark the leader, if it is not the next to play (whose card could not choose itself)."""
-    seat = choice["targets"][0]
+    seat = choice.targets[0]
     if seat == table.me:
         return table.win(kept)
     next_up = table.opponents[0] if table.opponents else None
     return table.win(kept) + NUDGE * (table.tokens[seat] + 1) * (seat != next_up)
 
 
-PLAY_SCORERS: dict[Role, Callable[[Table, dict, str], float]] = {
+PLAY_SCORERS: dict[Role, Callable[[Table, Play, str], float]] = {
     Role.SPY: _spy,
     Role.GUARD: _guard,
     Role.PRIEST: _priest,
@@ -373,43 +365,43 @@ PLAY_SCORERS: dict[Role, Callable[[Table, dict, str], float]] = {
 # ------------------------------------------------------------------ sub-decisions
 
 
-def score_keep(table: Table, choice: dict) -> float:
+def score_keep(table: Table, choice: Keep) -> float:
     """Chancellor: keep the best card; under the deck, the worse card deeper, unless it
     comes back to this seat."""
-    keep = choice["keep"]
+    keep = choice.keep
     return table.win(keep) + potential(table, keep) + NUDGE * _bottom_order(table, choice)
 
 
-def _bottom_order(table: Table, choice: dict) -> float:
+def _bottom_order(table: Table, choice: Keep) -> float:
     cycle = [*table.opponents, table.me]
     score = 0.0
-    for depth, card in enumerate(choice["bottom"]):
+    for depth, card in enumerate(choice.bottom):
         drawer = cycle[(table.deck_size + depth) % len(cycle)]
         value = table.book.value[card]
         score += value if drawer == table.me else -value * (1 + depth)
     return score
 
 
-def score_look(table: Table, choice: dict) -> float:
+def score_look(table: Table, choice: Look) -> float:
     """Cardinal: look at the hand this seat knows least about (looking at none is worth
     nothing)."""
-    seat = choice["seat"]
+    seat = choice.seat
     if seat is None or seat == table.me:
         return 0.0
     return 1 - max(table.dists[seat].values(), default=1.0)
 
 
-def score_redraw(table: Table, choice: dict) -> float:
+def score_redraw(table: Table, choice: Redraw) -> float:
     """Bishop's target: redraw a card worth less than a fresh draw; never the Princess."""
     held = table.hand[0]
-    if not choice["redraw"]:
+    if not choice.redraw:
         return table.win(held)
     if table.book.has(held, Role.PRINCESS):
         return SELF_KNOCKOUT
     return sum(p * table.win(card) for card, p in table.draw_odds().items())
 
 
-SCORERS: dict[str, Callable[[Table, dict], float]] = {
+SCORERS: dict[str, Callable[[Table, Any], float]] = {  # each takes its kind's choices
     "play": score_play,
     "chancellor": score_keep,
     "cardinal_look": score_look,

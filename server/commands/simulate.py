@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..bots import make_bot
-from ..engine import Choice, Game, choice_from_dict, find_edition
+from ..engine import Choice, Game, find_edition
 
 
 @dataclass
@@ -69,6 +69,6 @@ def bot_players(game: Game, level: str, rng: random.Random) -> Callable[[int], C
     def decide(seat: int) -> Choice:
         log = logs[seat]
         log.extend(game.log(seat, len(log)))
-        return choice_from_dict(bots[seat].choose(game.view(seat), log, rng))
+        return bots[seat].choose(game.view(seat), log, rng)
 
     return decide

@@ -1,7 +1,17 @@
 """The rules engine: pure Python, no I/O. See docs/engine.md."""
 
 from .cards import CardSpec, Chooses, Role
-from .choices import Choice, Decision, Keep, Look, Play, Redraw, choice_from_dict, choice_to_dict
+from .choices import (
+    Choice,
+    Decision,
+    Keep,
+    Look,
+    Play,
+    Redraw,
+    choice_from_dict,
+    choice_to_dict,
+    choice_type,
+)
 from .edition import Edition
 from .editions import DEFAULT_EDITION, EDITIONS, find_edition
 from .errors import EngineError, IllegalAction, SetupError
@@ -34,5 +44,6 @@ __all__ = [
     "View",
     "choice_from_dict",
     "choice_to_dict",
+    "choice_type",
     "find_edition",
 ]

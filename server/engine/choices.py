@@ -47,6 +47,11 @@ class Decision(NamedTuple):
     choices: tuple[Choice, ...]
 
 
+def choice_type(choice: Choice) -> str:
+    """The choice's type word, as the wire names it: "play", "keep", "look" or "redraw"."""
+    return _TYPE_NAMES[type(choice)]
+
+
 def choice_to_dict(choice: Choice) -> dict:
     """The choice as the wire's map: {"type": "play"|"keep"|"look"|"redraw", ...fields}.
 
@@ -54,7 +59,7 @@ def choice_to_dict(choice: Choice) -> dict:
     choices so; the protocol's `choice` records check the same maps; tables and bots turn maps
     back with `choice_from_dict`). tests/test_protocol_choices.py keeps it the only one.
     """
-    return {"type": _TYPE_NAMES[type(choice)], **choice._asdict()}
+    return {"type": choice_type(choice), **choice._asdict()}
 
 
 def choice_from_dict(data: dict) -> Choice:

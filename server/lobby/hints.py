@@ -11,7 +11,7 @@ from math import ceil
 from protocol import ErrorReply, Hint, Message
 
 from ..bots.advice import Advice
-from ..engine import Event, choice_from_dict
+from ..engine import Event
 from ..services.bot_pool import shared_pool
 from ..services.views import wire_choice
 from .errors import TableError
@@ -112,7 +112,7 @@ class HintDesk:
             for member in waiting:
                 self._send(member, ErrorReply("internal", "the hint could not be worked out"))
             return
-        choice = wire_choice(choice_from_dict(advice.choice))
+        choice = wire_choice(advice.choice)
         hint = Hint(choice, advice.text, advice.alternative_text)
         self._answers = {key: hint}
         runner.log.append(Event("hint", index, {}))

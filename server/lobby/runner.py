@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from protocol import Countdown, View
 
-from ..engine import Choice, Edition, EngineError, Event, Game, choice_from_dict
+from ..engine import Choice, Edition, EngineError, Event, Game, Keep, Play, choice_type
 from ..ops.config import DEFAULTS, Config
 from ..ops.metrics import Metrics
 from ..services.views import wire_view
@@ -56,14 +56,14 @@ class Deps:
     metrics: Metrics | None = None
 
 
-def autoplay_event(seat: int, reason: str, choice: dict) -> Event:
+def autoplay_event(seat: int, reason: str, choice: Choice) -> Event:
     """The log entry for a decision a bot made for a human: why (`timeout`, `disconnected`),
     and the card it played (public) or kept (for that seat only)."""
-    public: dict = {"reason": reason, "decision": choice["type"]}
-    if choice["type"] == "play":
-        public["card"] = choice["card"]
-    elif choice["type"] == "keep":
-        return Event("autoplay", seat, public, {"keep": choice["keep"]}, (seat,))
+    public: dict = {"reason": reason, "decision": choice_type(choice)}
+    if isinstance(choice, Play):
+        public["card"] = choice.card
+    elif isinstance(choice, Keep):
+        return Event("autoplay", seat, public, {"keep": choice.keep}, (seat,))
     return Event("autoplay", seat, public)
 
 
@@ -241,13 +241,12 @@ class GameRunner:
         if step == self.step and self.status == "round_over":
             self._start_round()
 
-    def bot_acts(self, index: int, reason: str | None, choice: dict) -> None:
+    def bot_acts(self, index: int, reason: str | None, choice: Choice) -> None:
         """A bot decided for seat `index` (`reason`: why a human's seat, else None)."""
         if reason is not None:
             self.log.append(autoplay_event(index, reason, choice))
-        accepted = choice_from_dict(choice)
-        self.game.act(index, accepted)
-        self._accepted(index, accepted)
+        self.game.act(index, choice)
+        self._accepted(index, choice)
         self._stepped()
 
     # ---------------------------------------------------------------- the tutorial

@@ -11,7 +11,7 @@ from protocol import Countdown
 from protocol.registry import MAX_TIMER
 
 from ..bots import SEARCHING, Bot, make_bot
-from ..engine import Event, Game, View, choice_to_dict
+from ..engine import Choice, Event, Game, View
 from ..services.bot_pool import shared_pool
 from .clock import Timer
 from .seating import TAKEOVER_LEVEL, Seating
@@ -35,7 +35,7 @@ class Playing(Protocol):
     closed: bool
     log: list[Event]
 
-    def bot_acts(self, index: int, reason: str | None, choice: dict) -> None: ...
+    def bot_acts(self, index: int, reason: str | None, choice: Choice) -> None: ...
 
     def scripted_step(self) -> Step | None: ...
 
@@ -127,7 +127,7 @@ class Turns:
         index = game.pending.seat
         scripted = runner.scripted_step()
         if scripted is not None:  # the tutorial's scripted round: the script decides
-            runner.bot_acts(index, reason, choice_to_dict(scripted.choice))
+            runner.bot_acts(index, reason, scripted.choice)
             return
         level = runner.seating.seats[index].bot_level or TAKEOVER_LEVEL
         bot = self._bots.get(index)
@@ -151,7 +151,7 @@ class Turns:
         reason: str | None,
         view: View,
         log: list[dict],
-        choice: dict | None,
+        choice: Choice | None,
     ) -> None:
         """A searching bot's choice is back: play it unless the game has moved on meanwhile
         (or the seat's player is back); if there is none (the pool failed or missed its
