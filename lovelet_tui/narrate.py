@@ -8,12 +8,11 @@ from typing import Any
 from rich.text import Text
 
 from lovelet_tui.names import Names, join
-from protocol.events import EVENTS
+from protocol import events as ev
+from protocol.events import EVENTS, Event
 
-Event = Mapping[str, Any]
-
-PRIVATE_FIELDS: dict[str, frozenset[str]] = {
-    kind: frozenset(name for name, _, flags in fields if "private" in flags)
+PRIVATE_FIELDS: dict[str, tuple[str, ...]] = {
+    kind: tuple(name for name, _, flags in fields if "private" in flags)
     for kind, (_, fields) in EVENTS.items()
 }
 """Each event kind's private fields (`protocol.events`): a line that has one is private."""
@@ -31,188 +30,180 @@ def narrate(events: Iterable[Event], names: Names) -> list[Text]:
     lines: list[Text] = []
     previous: Event | None = None
     for event in events:
-        if previous is not None and _answers(event, previous) and lines:
-            lines[-1].append(" — hit" if event.get("hit") else " — miss")
+        if isinstance(event, ev.Guess) and _answers(event, previous) and lines:
+            lines[-1].append(" — hit" if event.hit else " — miss")
         else:
-            sentence = SENTENCES.get(str(event.get("kind")), _unknown)(event, names)
+            sentence = SENTENCES[type(event)](event, names)
             if sentence:
                 lines.append(Text(sentence, style=_style(event)))
         previous = event
     return lines
 
 
-def _answers(event: Event, play: Event) -> bool:
+def _answers(event: ev.Guess, play: Event | None) -> bool:
     """Is `event` the result of the guess named in `play`, its line just before?"""
     return (
-        event.get("kind") == "guess"
-        and play.get("kind") == "play"
-        and event.get("seat") == play.get("seat")
-        and [event.get("target")] == list(play.get("targets") or [])
-        and event.get("guess") == play.get("guess")
+        isinstance(play, ev.Play)
+        and event.seat == play.seat
+        and (event.target,) == play.targets
+        and event.guess == play.guess
     )
 
 
 def _style(event: Event) -> str:
-    kind = str(event.get("kind"))
+    kind = event.KIND
     if kind in HEADLINES:
         return HEADLINE_STYLE
-    return PRIVATE_STYLE if not PRIVATE_FIELDS.get(kind, frozenset()).isdisjoint(event) else ""
+    private = any(getattr(event, name) is not None for name in PRIVATE_FIELDS[kind])
+    return PRIVATE_STYLE if private else ""
 
 
 def _actor(event: Event, names: Names) -> str:
-    return names.player(event.get("seat"), capital=True)
+    return names.player(event.seat, capital=True)
 
 
 def _was(seat: int | None, names: Names) -> str:
     return "were" if seat is not None and seat == names.you else "was"
 
 
-def _round_start(event: Event, names: Names) -> str:
-    line = f"Round {event.get('round')}: {names.player(event.get('start'))} to play first"
-    face_up = event.get("face_up") or []
-    return f"{line}; face up: {names.hand(face_up)}" if face_up else line
+def _round_start(event: ev.RoundStart, names: Names) -> str:
+    line = f"Round {event.round}: {names.player(event.start)} to play first"
+    return f"{line}; face up: {names.hand(event.face_up)}" if event.face_up else line
 
 
-def _deal(event: Event, names: Names) -> str | None:
-    return f"You were dealt {names.card(event['card'])}" if "card" in event else None
+def _deal(event: ev.Deal, names: Names) -> str | None:
+    return f"You were dealt {names.card(event.card)}" if event.card is not None else None
 
 
-def _draw(event: Event, names: Names) -> str | None:
-    source = " (the set-aside card)" if event.get("set_aside") else ""
-    if "card" in event:
-        return f"You drew {names.card(event['card'])}{source}"
+def _draw(event: ev.Draw, names: Names) -> str | None:
+    source = " (the set-aside card)" if event.set_aside else ""
+    if event.card is not None:
+        return f"You drew {names.card(event.card)}{source}"
     return f"{_actor(event, names)} drew the set-aside card" if source else None
 
 
-def _draw_nothing(event: Event, names: Names) -> str:
+def _draw_nothing(event: ev.DrawNothing, names: Names) -> str:
     return f"{_actor(event, names)} drew nothing: no cards left"
 
 
-def _play(event: Event, names: Names) -> str:
-    seat = event.get("seat")
-    line = f"{_actor(event, names)} played {names.card(str(event.get('card')))}"
-    targets = list(event.get("targets") or [])
-    if targets:
-        line += " on " + " and ".join(_target(t, seat, names) for t in targets)
-    if event.get("guess") is not None:
-        line += f", guessed {names.guess(event['guess'])}"
+def _play(event: ev.Play, names: Names) -> str:
+    line = f"{_actor(event, names)} played {names.card(event.card)}"
+    if event.targets:
+        line += " on " + " and ".join(_target(t, event.seat, names) for t in event.targets)
+    if event.guess is not None:
+        line += f", guessed {names.guess(event.guess)}"
     return line
 
 
-def _target(target: Any, seat: int | None, names: Names) -> str:
+def _target(target: int, seat: int | None, names: Names) -> str:
     if target != seat:
         return names.player(target)
     return "yourself" if seat == names.you else "themself"
 
 
-def _guess(event: Event, names: Names) -> str:
-    result = "hit" if event.get("hit") else "miss"
-    target = names.player(event.get("target"))
-    return f"{_actor(event, names)} named {names.guess(event.get('guess'))} for {target} — {result}"
+def _guess(event: ev.Guess, names: Names) -> str:
+    result = "hit" if event.hit else "miss"
+    target = names.player(event.target)
+    return f"{_actor(event, names)} named {names.guess(event.guess)} for {target} — {result}"
 
 
-def _assassin(event: Event, names: Names) -> str:
+def _assassin(event: ev.Assassin, names: Names) -> str:
     """The event is named after the card revealed."""
-    card, guesser = names.card(str(event.get("kind"))), names.whose(event.get("guard"))
+    card, guesser = names.card(event.KIND), names.whose(event.guard)
     return f"{_actor(event, names)} revealed the {card} against {guesser} guess"
 
 
-def _look(event: Event, names: Names) -> str:
-    whose = names.whose(event.get("target"))
-    if "cards" in event:
-        return f"You saw {whose} hand: {names.hand(event['cards'])}"
+def _look(event: ev.Look, names: Names) -> str:
+    whose = names.whose(event.target)
+    if event.cards is not None:
+        return f"You saw {whose} hand: {names.hand(event.cards)}"
     return f"{_actor(event, names)} looked at {whose} hand"
 
 
-def _compare(event: Event, names: Names) -> str:
-    seat, target = event.get("seat"), event.get("target")
+def _compare(event: ev.Compare, names: Names) -> str:
+    seat, target = event.seat, event.target
     line = f"{_actor(event, names)} compared hands with {names.player(target)}"
-    cards = event.get("cards") or {}
+    cards = event.cards or {}
     if cards:
         shown = [f"{names.whose(s)} {names.card(cards.get(str(s), '?'))}" for s in (seat, target)]
         line += f" ({' vs '.join(shown)})"
-    loser = event.get("loser")
+    loser = event.loser
     return f"{line}: {'a tie' if loser is None else names.player(loser) + ' lost'}"
 
 
-def _no_look(event: Event, names: Names) -> str:
+def _no_look(event: ev.NoLook, names: Names) -> str:
     return f"{_actor(event, names)} chose not to look at a hand"
 
 
-def _protected(event: Event, names: Names) -> str:
-    seat = event.get("seat")
-    if seat is not None and seat == names.you:
+def _protected(event: ev.Protected, names: Names) -> str:
+    if event.seat == names.you:
         return "You are protected until your next turn"
     return f"{_actor(event, names)} is protected until their next turn"
 
 
-def _discard(event: Event, names: Names) -> str:
-    return f"{_actor(event, names)} discarded {names.card(str(event.get('card')))}"
+def _discard(event: ev.Discard, names: Names) -> str:
+    return f"{_actor(event, names)} discarded {names.card(event.card)}"
 
 
-def _knocked_out(event: Event, names: Names) -> str:
-    seat = event.get("seat")
-    line = f"{_actor(event, names)} {_was(seat, names)} knocked out"
-    cards = event.get("cards") or []
-    return f"{line}, holding {names.hand(cards)}" if cards else line
+def _knocked_out(event: ev.KnockedOut, names: Names) -> str:
+    line = f"{_actor(event, names)} {_was(event.seat, names)} knocked out"
+    return f"{line}, holding {names.hand(event.cards)}" if event.cards else line
 
 
-def _swap(event: Event, names: Names) -> str:
-    seats = list(event.get("seats") or [])
-    actor = event.get("seat")
+def _swap(event: ev.Swap, names: Names) -> str:
+    seats, actor = list(event.seats), event.seat
     if actor in seats and len(seats) == 2:
         other = seats[1] if seats[0] == actor else seats[0]
         line = f"{_actor(event, names)} swapped hands with {names.player(other)}"
     else:  # a Cardinal on two other players: "you" first, as a person says it
         pair = sorted(seats, key=lambda s: s != names.you)
         line = f"{_actor(event, names)} made {names.group(pair)} swap hands"
-    cards = event.get("cards") or {}
+    cards = event.cards or {}
     if names.you in seats and cards:
         other = next(s for s in seats if s != names.you)
-        given, got = cards.get(str(names.you), []), cards.get(str(other), [])
+        given, got = cards.get(str(names.you), ()), cards.get(str(other), ())
         line += f": you gave {names.hand(given)} and got {names.hand(got)}"
     return line
 
 
-def _chancellor_draw(event: Event, names: Names) -> str:
-    line = f"{_actor(event, names)} drew {_count(event.get('count'))} to choose from"
-    return f"{line}: {names.hand(event['cards'])}" if "cards" in event else line
+def _chancellor_draw(event: ev.ChancellorDraw, names: Names) -> str:
+    line = f"{_actor(event, names)} drew {_count(event.count)} to choose from"
+    return f"{line}: {names.hand(event.cards)}" if event.cards is not None else line
 
 
-def _chancellor_return(event: Event, names: Names) -> str:
-    if "keep" in event:
-        bottom = ", then ".join(names.card(card) for card in event.get("bottom") or [])
-        return f"You kept {names.card(event['keep'])} and put {bottom} under the deck"
-    return f"{_actor(event, names)} put {_count(event.get('count'))} under the deck"
+def _chancellor_return(event: ev.ChancellorReturn, names: Names) -> str:
+    if event.keep is not None:
+        bottom = ", then ".join(names.card(card) for card in event.bottom or ())
+        return f"You kept {names.card(event.keep)} and put {bottom} under the deck"
+    return f"{_actor(event, names)} put {_count(event.count)} under the deck"
 
 
-def _count(count: Any) -> str:
+def _count(count: int) -> str:
     return "1 card" if count == 1 else f"{count} cards"
 
 
-def _marked(event: Event, names: Names) -> str:
-    return f"The next card that chooses players must choose {names.player(event.get('target'))}"
+def _marked(event: ev.Marked, names: Names) -> str:
+    return f"The next card that chooses players must choose {names.player(event.target)}"
 
 
-def _jester(event: Event, names: Names) -> str:
-    target, seat = event.get("target"), event.get("seat")
-    wins = "win" if target is not None and target == names.you else "wins"
-    gains = "gain" if seat is not None and seat == names.you else "gains"
+def _jester(event: ev.Jester, names: Names) -> str:
+    target, seat = event.target, event.seat
+    wins = "win" if target == names.you else "wins"
+    gains = "gain" if seat == names.you else "gains"
     return f"If {names.player(target)} {wins} the round, {names.player(seat)} {gains} a token"
 
 
-def _redraw(event: Event, names: Names) -> str:
-    if event.get("redraw"):
+def _redraw(event: ev.Redraw, names: Names) -> str:
+    if event.redraw:
         return f"{_actor(event, names)} chose to discard and draw a new card"
-    yours = names.you is not None and event.get("seat") == names.you
+    yours = names.you is not None and event.seat == names.you
     return f"{_actor(event, names)} chose to keep {'your' if yours else 'their'} card"
 
 
-def _token(event: Event, names: Names) -> str:
-    seat, count = event.get("seat"), event.get("tokens")
-    have = "have" if seat is not None and seat == names.you else "has"
-    why = token_reason(str(event.get("reason")), names)
-    return f"{_actor(event, names)} gained a token ({why}) and {have} {count}"
+def _token(event: ev.Token, names: Names) -> str:
+    have = "have" if event.seat == names.you else "has"
+    why = token_reason(event.reason, names)
+    return f"{_actor(event, names)} gained a token ({why}) and {have} {event.tokens}"
 
 
 def round_awards(events: Iterable[Event]) -> list[tuple[int, str]]:
@@ -220,14 +211,13 @@ def round_awards(events: Iterable[Event]) -> list[tuple[int, str]]:
     reason): those gained during the round (`token`), then the round end's (`awards`, by seat)."""
     awards: list[tuple[int, str]] = []
     for event in events:
-        kind = event.get("kind")
-        if kind == "round_start":
+        if isinstance(event, ev.RoundStart):
             awards = []
-        elif kind == "token":
-            awards.append((int(event["seat"]), str(event.get("reason"))))
-        elif kind == "round_end":
-            for seat, reasons in (event.get("awards") or {}).items():
-                awards.extend((int(seat), str(reason)) for reason in reasons)
+        elif isinstance(event, ev.Token):
+            awards.append((event.seat, event.reason))
+        elif isinstance(event, ev.RoundEnd):
+            for seat, reasons in event.awards.items():
+                awards.extend((int(seat), reason) for reason in reasons)
     return awards
 
 
@@ -236,16 +226,15 @@ def token_reason(reason: str, names: Names) -> str:
     return TOKEN_REASONS.get(reason) or names.card(reason)
 
 
-def _no_effect(event: Event, names: Names) -> str:
-    whose = names.whose(event.get("seat"), capital=True)
-    line = f"{whose} {names.card(str(event.get('card')))} had no effect"
-    why = NO_EFFECT_WHY.get(str(event.get("why")))
+def _no_effect(event: ev.NoEffect, names: Names) -> str:
+    whose = names.whose(event.seat, capital=True)
+    line = f"{whose} {names.card(event.card)} had no effect"
+    why = NO_EFFECT_WHY.get(event.why)
     return f"{line}: {why}" if why else line
 
 
-def _showdown(event: Event, names: Names) -> str:
-    hands = event.get("hands") or {}
-    shown = [_holds(int(s), c, names) for s, c in hands.items()]
+def _showdown(event: ev.Showdown, names: Names) -> str:
+    shown = [_holds(int(s), c, names) for s, c in event.hands.items()]
     return f"Showdown: {join(shown)}"
 
 
@@ -254,12 +243,11 @@ def _holds(seat: int, card: str, names: Names) -> str:
     return f"{names.player(seat)} {has} {names.card(card)}"
 
 
-def _round_end(event: Event, names: Names) -> str:
-    winners = names.group(event.get("winners") or [])
-    reason = REASONS.get(str(event.get("reason")), str(event.get("reason")))
-    gains = event.get("gains") or {}
+def _round_end(event: ev.RoundEnd, names: Names) -> str:
+    winners = names.group(event.winners)
+    reason = REASONS.get(event.reason, event.reason)
     line = f"Round over: {winners} won ({reason})"
-    return f"{line}; tokens: {gained(gains, names, event.get('awards'))}" if gains else line
+    return f"{line}; tokens: {gained(event.gains, names, event.awards)}" if event.gains else line
 
 
 def gained(
@@ -277,53 +265,50 @@ def gained(
     return ", ".join(parts)
 
 
-def _game_end(event: Event, names: Names) -> str:
-    return f"Game over: {names.group(event.get('winners') or [])} won the game"
+def _game_end(event: ev.GameEnd, names: Names) -> str:
+    return f"Game over: {names.group(event.winners)} won the game"
 
 
-def _autoplay(event: Event, names: Names) -> str:
-    who = names.player(event.get("seat"))
-    why = f"{who} left" if event.get("reason") == "disconnected" else "Time ran out"
-    if "keep" in event:
-        return f"{why}: a bot kept {names.card(str(event['keep']))} for {who}"
-    if "card" in event:
-        return f"{why}: a bot played {names.card(str(event['card']))} for {who}"
+def _autoplay(event: ev.Autoplay, names: Names) -> str:
+    who = names.player(event.seat)
+    why = f"{who} left" if event.reason == "disconnected" else "Time ran out"
+    if event.keep is not None:
+        return f"{why}: a bot kept {names.card(event.keep)} for {who}"
+    if event.card is not None:
+        return f"{why}: a bot played {names.card(event.card)} for {who}"
     return f"{why}: a bot decided for {who}"
 
 
-def _hint(event: Event, names: Names) -> str:
-    return f"{names.player(event.get('seat'), capital=True)} used a hint"
+def _hint(event: ev.Hint, names: Names) -> str:
+    return f"{names.player(event.seat, capital=True)} used a hint"
 
 
-def _unknown(event: Event, names: Names) -> str:
-    return str(event.get("kind")).replace("_", " ")
-
-
-SENTENCES: dict[str, Callable[[Event, Names], str | None]] = {
-    "round_start": _round_start,
-    "deal": _deal,
-    "draw": _draw,
-    "draw_nothing": _draw_nothing,
-    "play": _play,
-    "guess": _guess,
-    "assassin": _assassin,
-    "look": _look,
-    "no_look": _no_look,
-    "compare": _compare,
-    "protected": _protected,
-    "discard": _discard,
-    "knocked_out": _knocked_out,
-    "swap": _swap,
-    "chancellor_draw": _chancellor_draw,
-    "chancellor_return": _chancellor_return,
-    "marked": _marked,
-    "jester": _jester,
-    "redraw": _redraw,
-    "token": _token,
-    "no_effect": _no_effect,
-    "showdown": _showdown,
-    "round_end": _round_end,
-    "game_end": _game_end,
-    "autoplay": _autoplay,
-    "hint": _hint,
+SENTENCES: dict[type[Event], Callable[[Any, Names], str | None]] = {
+    ev.RoundStart: _round_start,
+    ev.Deal: _deal,
+    ev.Draw: _draw,
+    ev.DrawNothing: _draw_nothing,
+    ev.Play: _play,
+    ev.Guess: _guess,
+    ev.Assassin: _assassin,
+    ev.Look: _look,
+    ev.NoLook: _no_look,
+    ev.Compare: _compare,
+    ev.Protected: _protected,
+    ev.Discard: _discard,
+    ev.KnockedOut: _knocked_out,
+    ev.Swap: _swap,
+    ev.ChancellorDraw: _chancellor_draw,
+    ev.ChancellorReturn: _chancellor_return,
+    ev.Marked: _marked,
+    ev.Jester: _jester,
+    ev.Redraw: _redraw,
+    ev.Token: _token,
+    ev.NoEffect: _no_effect,
+    ev.Showdown: _showdown,
+    ev.RoundEnd: _round_end,
+    ev.GameEnd: _game_end,
+    ev.Autoplay: _autoplay,
+    ev.Hint: _hint,
 }
+"""The sentence of each kind of event (None: nothing to show this receiver)."""

@@ -9,12 +9,10 @@ new round. Turns are counted by plays, so "2 turns ago" is two cards played sinc
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-Event = Mapping[str, Any]
-STALE_KINDS = frozenset({"discard", "knocked_out", "chancellor_draw"})
+from protocol import events as ev
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,7 +35,7 @@ class Sightings:
         self.held.clear()
         self.turns = 0
 
-    def read(self, events: Iterable[Event], you: int | None) -> None:
+    def read(self, events: Iterable[ev.Event], you: int | None) -> None:
         """Take new events in order."""
         for event in events:
             self._read(event, you)
@@ -47,41 +45,42 @@ class Sightings:
         sighting = self.held.get(seat)
         return None if sighting is None else self.turns - sighting.turn
 
-    def _read(self, event: Event, you: int | None) -> None:
-        kind, seat = event.get("kind"), event.get("seat")
-        if kind == "round_start":
-            self.held.clear()
-        elif kind == "play":
-            self.turns += 1
-            seen = self.held.get(seat) if isinstance(seat, int) else None
-            if seen is not None and seen.card == event.get("card"):
-                del self.held[seat]
-        elif kind in STALE_KINDS and isinstance(seat, int):
-            self.held.pop(seat, None)
-        elif kind == "look" and "cards" in event and seat == you:
-            self._saw(event.get("target"), event["cards"], you)
-        elif kind == "compare" and event.get("cards"):
-            self._compared(event, you)
-        elif kind == "swap":
-            self._swapped(event, you)
+    def _read(self, event: ev.Event, you: int | None) -> None:
+        match event:
+            case ev.RoundStart():
+                self.held.clear()
+            case ev.Play(seat=seat, card=card):
+                self.turns += 1
+                seen = self.held.get(seat)
+                if seen is not None and seen.card == card:
+                    del self.held[seat]
+            case ev.Discard() | ev.KnockedOut() | ev.ChancellorDraw():
+                self.held.pop(event.seat, None)
+            case ev.Look(seat=seat, target=target, cards=cards) if cards and seat == you:
+                self._saw(target, cards, you)
+            case ev.Compare(cards=cards) if cards:
+                self._compared(event, cards, you)
+            case ev.Swap():
+                self._swapped(event, you)
 
-    def _saw(self, target: Any, cards: Any, you: int | None) -> None:
-        if isinstance(target, int) and target != you and len(cards or ()) == 1:
-            self.held[target] = Sighting(str(cards[0]), self.turns)
+    def _saw(self, target: int, cards: Sequence[str | None], you: int | None) -> None:
+        card = cards[0] if len(cards) == 1 else None
+        if target != you and card is not None:
+            self.held[target] = Sighting(card, self.turns)
 
-    def _compared(self, event: Event, you: int | None) -> None:
-        seats = [event.get("seat"), event.get("target")]
+    def _compared(self, event: ev.Compare, cards: Mapping[str, str], you: int | None) -> None:
+        seats = [event.seat, event.target]
         if you not in seats:
             return
         other = seats[1] if seats[0] == you else seats[0]
-        if event.get("loser") != other:
-            self._saw(other, [event["cards"].get(str(other))], you)
+        if event.loser != other:
+            self._saw(other, [cards.get(str(other))], you)
 
-    def _swapped(self, event: Event, you: int | None) -> None:
-        seats = [s for s in event.get("seats") or () if isinstance(s, int)]
+    def _swapped(self, event: ev.Swap, you: int | None) -> None:
+        seats = list(event.seats)
         for seat in seats:
             self.held.pop(seat, None)
-        cards = event.get("cards") or {}
+        cards = event.cards or {}
         if you in seats and cards and len(seats) == 2:
             other = seats[1] if seats[0] == you else seats[0]
-            self._saw(other, cards.get(str(you)), you)  # they now hold what you gave
+            self._saw(other, cards.get(str(you), ()), you)  # they now hold what you gave

@@ -11,6 +11,8 @@ from protocol.codec import (
     choice_to_wire,
     decode,
     encode,
+    event_from_wire,
+    event_to_wire,
     from_wire,
     to_wire,
 )
@@ -155,6 +157,8 @@ __all__ = [
     "choice_to_wire",
     "decode",
     "encode",
+    "event_from_wire",
+    "event_to_wire",
     "frame",
     "from_wire",
     "to_wire",

@@ -11,14 +11,16 @@ from typing import Any
 import msgpack
 
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
+from protocol.events import Event
 from protocol.limits import LIMITS, Direction, Limits
 from protocol.messages import Choice, Message
-from protocol.registry import CHOICE, DIRECTION_OF, MESSAGES
+from protocol.registry import CHOICE, DIRECTION_OF, EVENT, MESSAGES
 from protocol.schema import Invalid
 
 _CONTAINERS = frozenset({dict, list, tuple})
 _SCALARS = frozenset({str, int, bool, type(None)})
 _CHOICE_DEPTH = 2  # the choice map and its lists
+_EVENT_DEPTH = 3  # the event map, a map by seat, and its lists
 
 
 class _ExtNotAllowed(Exception):
@@ -73,6 +75,26 @@ def choice_from_wire(wire: Any) -> Choice:
         return CHOICE.load(wire)
     except Invalid as err:
         raise RemoteProtocolError(err.code, f"{err.where('choice')}: {err.reason}") from None
+
+
+def event_to_wire(event: Event) -> dict[str, Any]:
+    """The wire map of a log event, as `TableState.events` carries it (shape only)."""
+    try:
+        return EVENT.dump(event)
+    except Invalid as err:
+        raise LocalProtocolError(err.code, f"{err.where('event')}: {err.reason}") from None
+
+
+def event_from_wire(wire: Any) -> Event:
+    """The log event in a plain map (the engine's `Event.for_seat` makes one), checked against
+    the catalogue; `RemoteProtocolError` if invalid."""
+    if type(wire) is not dict:
+        raise RemoteProtocolError(ErrorCode.BAD_FIELD, f"event: expected a map, got {_kind(wire)}")
+    check_structure(wire, _EVENT_DEPTH, root_name="event")
+    try:
+        return EVENT.load(wire)
+    except Invalid as err:
+        raise RemoteProtocolError(err.code, f"{err.where('event')}: {err.reason}") from None
 
 
 def encode(msg: Message, *, check: bool = True) -> bytes:

@@ -141,7 +141,7 @@ def _load_list(spec: s.ListOf, src: str, w: _Writer) -> str:
     if spec.min_items:
         size = f"{spec.min_items} <= {size}"
     w.reject_if(f"type({src}) is not list or not {size}")
-    if isinstance(spec.item, s.Record | s.Tagged):
+    if isinstance(spec.item, s.Record | s.Tagged | s.EventMap):
         item = w.local()
         loaded = _load(spec.item, item, w)
         return f"tuple([{loaded} for {item} in {src}])"
@@ -177,29 +177,38 @@ def compile_event_kinds(spec: s.EventMap) -> Callable[[Any], Any]:
     by_kind = {}
     for kind, (required, names, optional) in spec.kinds.items():
         writer = _Writer()
+        cls = spec.classes[kind]
         by_kind[kind] = writer.function(
-            f"load_{kind}", lambda w=writer, r=required, n=names, o=optional: _event(r, n, o, w)
+            f"load_{kind}",
+            lambda w=writer, r=required, n=names, o=optional, c=cls: _event(r, n, o, c, w),
         )
     writer = _Writer()
     return writer.function("load", lambda: f"{writer.const(by_kind)}[value['kind']](value)")
 
 
-def _event(required: Any, names: frozenset[str], optional: dict[str, Any], w: _Writer) -> str:
+def _event(
+    required: Any, names: frozenset[str], optional: dict[str, Any], cls: type, w: _Writer
+) -> str:
     extra = w.local()
     w.reject_if("type(value) is not dict")
     w.line(f"{extra} = len(value) - {len(names)}")
+    args = []
     for name, field_spec in required:
         local = w.local()
         w.line(f"{local} = value[{name!r}]")
-        _load(field_spec, local, w)
+        args.append(f"{name}={_load(field_spec, local, w)}")
     for name, field_spec in optional.items():
+        out = w.local()
         with w.block(f"if {name!r} in value:"):
             local = w.local()
             w.line(f"{extra} -= 1")
             w.line(f"{local} = value[{name!r}]")
-            _load(field_spec, local, w)
+            w.line(f"{out} = {_load(field_spec, local, w)}")
+        with w.block("else:"):
+            w.line(f"{out} = None")
+        args.append(f"{name}={out}")
     w.reject_if(extra)
-    return "value"
+    return f"{w.const(cls)}({', '.join(args)})"
 
 
 # --- dumping --------------------------------------------------------------------------------
@@ -226,6 +235,8 @@ def _dump(spec: Any, src: str, w: _Writer) -> str:
         case s.Tagged():
             dumpers = {cls: record.fast_dump() for cls, record in spec.by_cls.items()}
             return f"{w.const(dumpers)}[type({src})]({src})"
+        case s.EventMap():
+            return f"{w.const(spec.dump)}({src})"
     return src  # the other specs dump a value as it is
 
 
@@ -234,7 +245,7 @@ def _dump_list(spec: s.ListOf, src: str, w: _Writer) -> str:
     if not _nested(spec.item):
         return f"list({src})"
     item = w.local()
-    if isinstance(spec.item, s.Record | s.Tagged):
+    if isinstance(spec.item, s.Record | s.Tagged | s.EventMap):
         return f"[{_dump(spec.item, item, w)} for {item} in {src}]"
     out = w.local()
     w.line(f"{out} = []")
@@ -247,7 +258,7 @@ def _nested(spec: Any) -> bool:
     """Whether dumping `spec` takes more than the value itself (checks or conversions)."""
     if isinstance(spec, s.Nullable):
         return _nested(spec.inner)
-    return isinstance(spec, s.ByType | s.ListOf | s.Record | s.Tagged)
+    return isinstance(spec, s.ByType | s.ListOf | s.Record | s.Tagged | s.EventMap)
 
 
 def _dump_record(spec: s.Record, w: _Writer) -> str:

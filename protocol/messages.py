@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
+
+from protocol.events import Event
 
 # --- act choices ----------------------------------------------------------------------------
 
@@ -482,7 +484,7 @@ class TableState:
     TYPE: ClassVar[str] = "table"
     info: TableInfo
     view: View | None = None
-    events: tuple[dict[str, Any], ...] = ()
+    events: tuple[Event, ...] = ()
     countdown: Countdown | None = None
     guide: str | None = None
 
@@ -607,7 +609,7 @@ class ReplayFrame:
 
     actor: int | None
     view: View
-    events: tuple[dict[str, Any], ...]
+    events: tuple[Event, ...]
 
 
 @dataclass(frozen=True, slots=True)

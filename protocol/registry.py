@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from protocol import messages as m
 from protocol.errors import ErrorCode
-from protocol.events import EVENTS, WORDS
+from protocol.events import EVENTS, KINDS, WORDS
 from protocol.limits import Direction
 from protocol.schema import (
     Bool,
@@ -132,7 +132,7 @@ def _event_kind(seat: str, fields: tuple) -> tuple[dict[str, Spec], dict[str, Sp
     return required, optional
 
 
-EVENT = EventMap({kind: _event_kind(*entry) for kind, entry in EVENTS.items()})
+EVENT = EventMap({kind: _event_kind(*entry) for kind, entry in EVENTS.items()}, KINDS)
 
 VIEW = Record(
     m.View,

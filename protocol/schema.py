@@ -406,33 +406,42 @@ class MapOf(Scalar):
         return f"map of ({self.key.describe()}) to ({self.value.describe()})"
 
 
-class EventMap(Scalar):
-    """One event of a table's log: a map with a known `kind` and exactly that kind's fields
-    (`kinds`: each kind's specs of its required and of its optional fields). Checked, and
-    loaded as it is."""
+class EventMap:
+    """One event of a table's log: on the wire, a map with a known `kind` and exactly that
+    kind's fields (`kinds`: each kind's specs of its required and of its optional fields); in
+    Python, the kind's record (`classes`), with None for an optional field that is absent."""
 
-    __slots__ = ("_fast_load", "kinds")
+    __slots__ = ("_dumps", "_fast_load", "classes", "kinds")
 
-    def __init__(self, kinds: Mapping[str, tuple[Mapping[str, Spec], Mapping[str, Spec]]]) -> None:
+    def __init__(
+        self,
+        kinds: Mapping[str, tuple[Mapping[str, Spec], Mapping[str, Spec]]],
+        classes: Mapping[str, type],
+    ) -> None:
         self.kinds = {
             kind: (tuple(required.items()), frozenset({"kind", *required}), dict(optional))
+            for kind, (required, optional) in kinds.items()
+        }
+        self.classes = MappingProxyType(dict(classes))
+        self._dumps = {
+            classes[kind]: (kind, tuple(required), tuple(optional))
             for kind, (required, optional) in kinds.items()
         }
         self._fast_load: Callable[[Any], Any] | None = None
 
     def fast_load(self) -> Callable[[Any], Any]:
-        """The compiled checker of every kind (`protocol.fast`), made at its first use."""
+        """The compiled loader of every kind (`protocol.fast`), made at its first use."""
         if self._fast_load is None:
             self._fast_load = fast.compile_event_kinds(self)
         return self._fast_load
 
-    def load(self, value: Any) -> dict[str, Any]:
+    def load(self, value: Any) -> Any:
         try:
             return (self._fast_load or self.fast_load())(value)
         except Exception:  # rejected: the checks below say why
             return self._load_checked(value)
 
-    def _load_checked(self, value: Any) -> dict[str, Any]:
+    def _load_checked(self, value: Any) -> Any:
         if not isinstance(value, dict):
             raise Invalid(ErrorCode.BAD_FIELD, f"expected a map, got {_kind(value)}")
         kind = value.get("kind")
@@ -446,18 +455,32 @@ class EventMap(Scalar):
         if unlisted:
             shown = f"{unlisted[0][:40]!r}"
             raise Invalid(ErrorCode.UNEXPECTED_FIELD, f"{kind}: unexpected field {shown}")
-        name = "kind"
+        name, loaded = "kind", {}
         try:
             for name, spec in required:
-                spec.load(value[name])
+                loaded[name] = spec.load(value[name])
             for name in extra:
-                optional[name].load(value[name])
+                loaded[name] = optional[name].load(value[name])
         except KeyError:
             raise Invalid(ErrorCode.MISSING_FIELD, f"{kind}: missing field {name!r}") from None
         except Invalid as err:
             err.path.append(f".{name}")
             raise
-        return value
+        return self.classes[kind](**loaded)
+
+    def dump(self, value: Any) -> dict[str, Any]:
+        found = self._dumps.get(type(value))
+        if found is None:
+            raise Invalid(ErrorCode.BAD_FIELD, f"expected an event record, got {_kind(value)}")
+        kind, required, optional = found
+        wire = {"kind": kind}
+        for name in required:
+            wire[name] = getattr(value, name)
+        for name in optional:
+            field = getattr(value, name)
+            if field is not None:
+                wire[name] = field
+        return wire
 
     def describe(self) -> str:
         return "an event of the catalogue (`protocol.events`)"

@@ -15,6 +15,7 @@ from protocol import (
     TableState,
     decode,
     encode,
+    event_to_wire,
 )
 from protocol import (
     Lobby as LobbyMessage,
@@ -41,7 +42,7 @@ class Client:
         identity = Identity(key or f"SHA256:{name}", name, guest, address, api_bot)
         self.frames: list[bytes] = []
         self.messages: list[Message] = []
-        self.events: list[dict] = []
+        self.events: list[dict] = []  # the table's log as the wire carries it: maps
         self._arrived = asyncio.Event()
         self.attachment = lobby.attach(identity, self._on_frame)
 
@@ -50,7 +51,7 @@ class Client:
         message = decode(frame, direction=Direction.TO_CLIENT)
         self.messages.append(message)
         if isinstance(message, TableState):
-            self.events.extend(message.events)
+            self.events.extend(map(event_to_wire, message.events))
         self._arrived.set()
 
     def send(self, message: Message) -> None:

@@ -188,7 +188,7 @@ async def test_one_update_per_step_per_session(lobby: Lobby) -> None:
     await ana.wait_for(lambda c: len(c.messages) > before)
     first = ana.messages[before]
     assert isinstance(first, TableState)
-    assert first.events[0]["kind"] == "play"
+    assert first.events[0].KIND == "play"
 
 
 async def test_spectators_and_chat(lobby: Lobby) -> None:

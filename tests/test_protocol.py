@@ -77,10 +77,13 @@ from protocol import (
     choice_to_wire,
     decode,
     encode,
+    event_from_wire,
+    event_to_wire,
     frame,
     from_wire,
     to_wire,
 )
+from protocol import events as ev
 from protocol.registry import CHOICE, DIRECTION_OF, MESSAGES
 
 TO_SERVER, TO_CLIENT = Direction.TO_SERVER, Direction.TO_CLIENT
@@ -113,22 +116,14 @@ def typical_view(**changes: Any) -> View:
 def typical_table(**view_changes: Any) -> TableState:
     """A table message as the server sends it mid-round: the receiver's view and 10 events."""
     events = tuple(
-        {"kind": "play", "seat": i % 4, "card": "guard", "targets": [2], "guess": "baron"}
-        for i in range(10)
+        ev.Play(seat=i % 4, card="guard", targets=(2,), guess="baron") for i in range(10)
     )
     return TableState(table_info(), typical_view(**view_changes), events)
 
 
 # One or more samples of every message; `test_samples_cover_every_message` keeps it complete.
-ROUND_START = {
-    "kind": "round_start",
-    "seat": None,
-    "round": 1,
-    "start": 0,
-    "face_up": [],
-    "tokens": [0, 0],
-}
-PLAY = {"kind": "play", "seat": 0, "card": "guard", "targets": [1], "guess": "priest"}
+ROUND_START = ev.RoundStart(round=1, start=0, face_up=(), tokens=(0, 0))
+PLAY_EVENT = ev.Play(seat=0, card="guard", targets=(1,), guess="priest")
 
 SAMPLES: list[Message] = [
     Hello(PROTOCOL_VERSION, "ann"),
@@ -209,7 +204,7 @@ SAMPLES: list[Message] = [
         3,
         (
             ReplayFrame(None, typical_view(pending=None, choices=()), (ROUND_START,)),
-            ReplayFrame(0, typical_view(viewer=None, hand=(), choices=()), (PLAY,)),
+            ReplayFrame(0, typical_view(viewer=None, hand=(), choices=()), (PLAY_EVENT,)),
         ),
     ),
     CreateTable("t", "classic", 2, None, (), hints=True),
@@ -516,12 +511,37 @@ def test_encode_refuses_what_the_peer_would_reject(msg: Any, code: ErrorCode) ->
     assert caught.value.code == code, caught.value
 
 
-def test_encode_accepts_engine_tuples_in_events() -> None:
+def test_an_engine_event_map_becomes_its_kinds_record_and_crosses_the_wire() -> None:
     play = {"kind": "play", "seat": 0, "card": "baroness", "targets": (1, 2), "guess": None}
-    msg = TableState(table_info(), typical_view(), (play,))
+    record = event_from_wire(play)
+    assert record == ev.Play(seat=0, card="baroness", targets=(1, 2), guess=None)
+    msg = TableState(table_info(), typical_view(), (record,))
     back = decode(encode(msg), direction=TO_CLIENT)
     assert isinstance(back, TableState) and back.view == typical_view()
-    assert back.events == ({**play, "targets": [1, 2]},)
+    assert back.events == (record,) and type(back.events[0]) is ev.Play
+
+
+def test_a_private_field_not_shown_is_none_and_not_sent() -> None:
+    hidden = event_from_wire({"kind": "draw", "seat": 2})
+    assert hidden == ev.Draw(seat=2, card=None, set_aside=None)
+    assert event_to_wire(hidden) == {"kind": "draw", "seat": 2}
+    shown = ev.Draw(seat=2, card="spy")
+    assert event_to_wire(shown) == {"kind": "draw", "seat": 2, "card": "spy"}
+
+
+@pytest.mark.parametrize(
+    ("wire_event", "code"),
+    [
+        ({"kind": "draw"}, ErrorCode.MISSING_FIELD),
+        ({"kind": "draw", "seat": 1, "hand": "spy"}, ErrorCode.UNEXPECTED_FIELD),
+        ({"kind": "fold", "seat": 1}, ErrorCode.BAD_FIELD),
+        ("draw", ErrorCode.BAD_FIELD),
+    ],
+)
+def test_event_from_wire_rejects(wire_event: Any, code: ErrorCode) -> None:
+    with pytest.raises(RemoteProtocolError) as caught:
+        event_from_wire(wire_event)
+    assert caught.value.code == code
 
 
 def test_a_view_decodes_to_records() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import msgpack
@@ -21,10 +22,13 @@ from protocol import (
     TableState,
     decode,
     encode,
+    event_from_wire,
+    event_to_wire,
     to_wire,
 )
 from protocol import events as wire_copy
 from protocol.registry import EVENT
+from server.commands.wire_events import class_name
 from server.commands.wire_events import wire_events as generated
 from server.engine.event_catalogue import EVENTS, WORDS
 
@@ -51,7 +55,12 @@ def test_the_wire_copy_of_the_catalogue_is_current() -> None:
     """
     assert generated() == wire_copy.EVENTS
     assert dict(WORDS) == wire_copy.WORDS
-    assert list(EVENTS) == list(wire_copy.EVENTS)
+    assert list(EVENTS) == list(wire_copy.EVENTS) == list(wire_copy.KINDS)
+    for kind, spec in EVENTS.items():
+        record = wire_copy.KINDS[kind]
+        assert kind == record.KIND and record.__name__ == class_name(kind)
+        fields = [f.name for f in dataclasses.fields(record)]
+        assert fields == ["seat", *(f.name for f in spec.fields)], kind
 
 
 @pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
@@ -63,7 +72,9 @@ def test_every_event_of_random_games_decodes_for_every_viewer(
         log = game.log(viewer)
         for start in range(0, len(log), 500):
             decode(
-                encode(TableState(INFO, None, tuple(log[start : start + 500]))),
+                encode(
+                    TableState(INFO, None, tuple(map(event_from_wire, log[start : start + 500])))
+                ),
                 direction=Direction.TO_CLIENT,
             )
 
@@ -110,15 +121,22 @@ def test_private_and_optional_fields_may_be_absent() -> None:
         {"kind": "autoplay", "seat": 0, "reason": "timeout", "decision": "look"},
     ]
     decoded = decode(frame_with(events), direction=Direction.TO_CLIENT)
-    assert list(decoded.events) == events
+    assert [event_to_wire(event) for event in decoded.events] == events
+    assert decoded.events[0] == wire_copy.Draw(seat=0, set_aside=None, card=None)
+    assert decoded.events[3] == wire_copy.Autoplay(
+        seat=0, reason="timeout", decision="look", card=None, keep=None
+    )
 
 
 def test_the_sender_refuses_an_event_the_peer_would() -> None:
-    with pytest.raises(LocalProtocolError):
-        encode(TableState(INFO, None, ({**GOOD, "extra": 1},)))
+    bad = wire_copy.Play(seat=1, card="Guard!", targets=(2,), guess="priest")
+    with pytest.raises(LocalProtocolError, match="card"):
+        encode(TableState(INFO, None, (bad,)))
+    with pytest.raises(LocalProtocolError, match="expected an event record"):
+        encode(TableState(INFO, None, (GOOD,)))  # a map is not a record
 
 
-VALID_EVENTS = valid(EVENT)
+VALID_EVENTS = valid(EVENT).map(event_to_wire)  # as maps on the wire
 REQUIRED = {kind: [n for n, _ in required] for kind, (required, *_) in EVENT.kinds.items()}
 
 

@@ -93,8 +93,10 @@ def valid(spec: Spec) -> st.SearchStrategy[Any]:
         case MapOf():
             size = min(spec.max_items, 4)
             return st.dictionaries(valid(spec.key), valid(spec.value).map(as_sent), max_size=size)
-        case EventMap():
-            return st.one_of([event(kind, *entry) for kind, entry in spec.kinds.items()])
+        case EventMap():  # each kind's record, from the maps that arrive
+            return st.one_of([event(kind, *entry) for kind, entry in spec.kinds.items()]).map(
+                spec.load
+            )
     raise TypeError(f"no strategy for {spec!r}")
 
 

@@ -23,6 +23,7 @@ from protocol import (
     Stats,
     StatsRequest,
 )
+from protocol import events as ev
 from server.engine import Game, choice_to_dict, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
 from server.services.clock import LoopClock
@@ -100,7 +101,8 @@ async def test_players_see_their_own_seat_and_everyone_the_public_view(
         public = await ask(client, ReplayRequest(game_id, None, 2))
         assert isinstance(public, Replay) and public.round == 2
         assert all(frame.view.hand == () for frame in public.frames)
-        assert all("card" not in e for f in public.frames for e in f.events if e["kind"] == "deal")
+        deals = [e for f in public.frames for e in f.events if isinstance(e, ev.Deal)]
+        assert deals and all(deal.card is None for deal in deals)
 
 
 async def test_unknown_unfinished_and_private_games_are_not_found(

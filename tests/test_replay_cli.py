@@ -18,6 +18,7 @@ from lovelet_tui.narrate import narrate
 from server.lobby import Lobby, LobbySettings
 from server.services.clock import LoopClock
 from server.services.replay import round_frames
+from server.services.views import wire_events
 from server.store import Store, database_path
 from tests.lobby_client import Client
 from tests.test_replay_views import ANN, BOB, INSTANT, play_game
@@ -48,7 +49,7 @@ def step_lines(data_dir: Path, seat: int | None, round_no: int, step: int) -> li
     with Store.open(database_path(data_dir)) as store:
         frame = round_frames(store.action_log(1), seat, round_no).frames[step]
     names = Names(("ann", "bob"), seat, cards_of(frame.view.edition))
-    return [line.plain for line in narrate(frame.events, names)]
+    return [line.plain for line in narrate(wire_events(frame.events, seat), names)]
 
 
 def rounds(data_dir: Path) -> int:

@@ -34,7 +34,7 @@ from protocol import (
 )
 from server.engine import Game, choice_to_dict, find_edition
 from server.services.replay import round_frames
-from server.services.views import wire_view
+from server.services.views import wire_events, wire_view
 from server.store import ActionLog, ActionRecord
 
 SIZE = (100, 30)
@@ -79,7 +79,8 @@ class ServerLink:
             return ErrorReply("not_your_seat", "you may replay your own seat's view")
         played = round_frames(self.log, request.seat, request.round)
         frames = tuple(
-            ReplayFrame(f.actor, wire_view(f.view), tuple(f.events)) for f in played.frames
+            ReplayFrame(f.actor, wire_view(f.view), wire_events(f.events, request.seat))
+            for f in played.frames
         )
         return Replay(GAME, "classic", SEATS, request.seat, played.round, played.rounds, frames)
 

@@ -11,6 +11,7 @@ from textual.pilot import Pilot
 from lovelet_tui import LoveletApp
 from lovelet_tui.seen import Sightings
 from protocol import SeatInfo, TableState, encode
+from protocol import events as ev
 from server.engine import Game, Play
 
 SIZE = (80, 24)
@@ -77,11 +78,11 @@ async def test_a_king_swap_shows_what_you_gave_and_a_new_round_forgets_it() -> N
 
 def test_sightings_of_a_baron_tie_and_a_swap_between_others() -> None:
     seen = Sightings()
-    seen.read([{"kind": "play", "seat": 0, "card": "baron", "targets": [2]}], 0)
-    tie = {"kind": "compare", "seat": 0, "target": 2, "cards": {"0": "guard", "2": "guard"}}
+    seen.read([ev.Play(seat=0, card="baron", targets=(2,), guess=None)], 0)
+    tie = ev.Compare(seat=0, target=2, loser=None, cards={"0": "guard", "2": "guard"})
     seen.read([tie], 0)
     assert seen.held[2].card == "guard" and seen.turns_ago(2) == 0
-    seen.read([{"kind": "swap", "seat": 1, "seats": [2, 3]}], 0)  # a Cardinal, not yours
+    seen.read([ev.Swap(seat=1, seats=(2, 3))], 0)  # a Cardinal, not yours
     assert seen.turns_ago(2) is None
 
 

@@ -76,7 +76,7 @@ from protocol import (
 )
 from server.engine import Game, find_edition
 from server.services.replay import round_frames
-from server.services.views import wire_view
+from server.services.views import wire_events, wire_view
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 UPDATE = os.environ.get("LOVELET_SNAPSHOTS") == "update"
@@ -294,7 +294,10 @@ async def _answer_replay(app: LoveletApp, pilot: Pilot[None]) -> None:
     """Answer the app's last replay request as the server does, from `REPLAYED`."""
     asked = [m for m in app.link.sent if isinstance(m, ReplayRequest)][-1]  # type: ignore[attr-defined]
     played = round_frames(REPLAYED, asked.seat, asked.round)
-    frames = tuple(ReplayFrame(f.actor, wire_view(f.view), tuple(f.events)) for f in played.frames)
+    frames = tuple(
+        ReplayFrame(f.actor, wire_view(f.view), wire_events(f.events, asked.seat))
+        for f in played.frames
+    )
     seats = (ReplaySeat("Ana", None), ReplaySeat("Bo", "easy"))
     reply = Replay(7, "classic", seats, asked.seat, played.round, played.rounds, frames)
     await _deliver(pilot, reply)

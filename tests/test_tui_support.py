@@ -32,7 +32,7 @@ from protocol import (
 )
 from server.engine import Game, find_edition
 from server.services.catalogue import catalogue
-from server.services.views import wire_view
+from server.services.views import wire_events, wire_view
 
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Fay", "Gus", "Hal")
 
@@ -145,7 +145,7 @@ def table_info(
 
 def table_state(game: Game, seat: int | None, since: int = 0, **info: object) -> TableState:
     """What the server sends `seat`: its view and the events from index `since` on."""
-    events = tuple(event.for_seat(seat) for event in game.events[since:])
+    events = wire_events(game.events[since:], seat)
     view = wire_view(game.view(seat))
     return TableState(table_info(game, seat, **info), view, events)  # type: ignore[arg-type]
 

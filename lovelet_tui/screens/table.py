@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -55,6 +54,7 @@ from protocol import (
     TableState,
     View,
 )
+from protocol import events as ev
 
 TABLE_KEYS = {binding.key: binding.action for binding in bindings("table") if not binding.priority}
 WAITING_FOR = {
@@ -93,8 +93,8 @@ class TableScreen(Screen[str]):
         self.staged_from: tuple[Choice, ...] | None = None  # what `staging` was built from
         self.cursor = 0  # the seat managed before the game starts
         self.continued = False  # this round's "next round" was sent
-        self.round_end: Mapping[str, Any] = {}  # the last round_end event, for the summary
-        self.round_events: list[Mapping[str, Any]] = []  # since the round began: its tokens
+        self.round_end: ev.RoundEnd | None = None  # the last round's end, for the summary
+        self.round_events: list[ev.Event] = []  # since the round began: its tokens
         self.offered: dict[str, bool | str] = {}  # `_offered()` at the last key bar refresh
         self.seen = Sightings()  # what this receiver's effects showed of other hands
         self.rounds_won: Counter[int] = Counter()  # seat → rounds won this game
@@ -155,21 +155,20 @@ class TableScreen(Screen[str]):
         self._restage()
         self._draw()
 
-    def _log_events(self, events: tuple[dict[str, Any], ...]) -> None:
+    def _log_events(self, events: tuple[ev.Event, ...]) -> None:
         """Narrate new events; a batch that starts a game (a rematch, or the whole log sent
         again after a reconnect) replaces the log."""
         log = self.query_one(LogView)
-        if events and events[0].get("kind") == "round_start" and events[0].get("round") == 1:
+        if events and isinstance(events[0], ev.RoundStart) and events[0].round == 1:
             log.clear()
             self.seen.clear()
             self.rounds_won.clear()
         for event in events:
-            kind = event.get("kind")
-            if kind == "round_start":
+            if isinstance(event, ev.RoundStart):
                 self.round_events = []
-            elif kind == "round_end":
+            elif isinstance(event, ev.RoundEnd):
                 self.round_end = event
-                self.rounds_won.update(event.get("winners") or [])
+                self.rounds_won.update(event.winners)
             self.round_events.append(event)
         self.seen.read(events, self.info.you if self.info else None)
         log.write(*narrate(events, self.names))
@@ -261,7 +260,7 @@ class TableScreen(Screen[str]):
     def _round_summary(self, view: View) -> Text:
         names = self.names
         winners = names.group(view.round_winners, capital=True)
-        reason = REASONS.get(self.round_end.get("reason", ""), "")
+        reason = REASONS.get(self.round_end.reason, "") if self.round_end else ""
         text = Text.assemble((f"Round {view.round} over", "bold"), f"\n{winners} won")
         text.append(f" ({reason})." if reason else ".")
         text.append_text(self._tokens_given())

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from protocol import Message, SeatInfo, TableInfo, TableState, TableSummary
 
 from ..ops.metrics import Metrics
+from ..services.views import wire_events
 from .clock import Clock
 from .runner import GameRunner
 from .seating import Member, Seating
@@ -86,7 +87,7 @@ class Broadcaster:
                 self._sent[member] = len(log)
                 index = seat_of.get(member)
                 view, guide = runner.view(index), runner.guide(index)
-                events = tuple(e.for_seat(index) for e in log[sent:])
+                events = wire_events(log[sent:], index)
                 info = self._info(index, seats, spectators)
                 self._send(member, TableState(info, view, events, countdown, guide))
 

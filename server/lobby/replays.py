@@ -14,7 +14,7 @@ from protocol.registry import MAX_NAME, MAX_REPLAY_EVENTS, MAX_REPLAY_FRAMES
 
 from ..services.replay import ReplayError, round_frames
 from ..services.sanitize import clean_text
-from ..services.views import wire_view
+from ..services.views import wire_events, wire_view
 from ..store import GameRecord, Store
 from .errors import TableError
 
@@ -53,7 +53,10 @@ def replay_for(
         request.seat,
         played.round,
         played.rounds,
-        tuple(ReplayFrame(f.actor, wire_view(f.view), tuple(f.events)) for f in played.frames),
+        tuple(
+            ReplayFrame(f.actor, wire_view(f.view), wire_events(f.events, request.seat))
+            for f in played.frames
+        ),
     )
 
 

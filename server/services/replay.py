@@ -50,12 +50,12 @@ def replayed_events(log: ActionLog) -> list[Event]:
 @dataclass(frozen=True, slots=True)
 class Frame:
     """One step as one viewpoint saw it: the seat that decided (None: the deal), the view
-    after the step, and the events it brought (the table's own `autoplay` notes are not in
-    the action log, so never here)."""
+    after the step, and the events it brought, to be shown as that viewpoint may see them
+    (the table's own `autoplay` notes are not in the action log, so never here)."""
 
     actor: int | None
     view: View
-    events: list[dict]
+    events: list[Event]
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,8 +77,7 @@ def round_frames(log: ActionLog, seat: int | None, round_no: int) -> RoundFrames
 
     def step(actor: int | None, seen: int) -> None:
         if game.round == round_no:
-            events = [event.for_seat(seat) for event in game.events[seen:]]
-            frames.append(Frame(actor, game.view(seat), events))
+            frames.append(Frame(actor, game.view(seat), game.events[seen:]))
 
     step(None, 0)
     for action in log.actions:

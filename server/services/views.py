@@ -1,17 +1,28 @@
-"""The engine's view of a seat as the protocol's record, and a player's choice back from the
-protocol's record to the engine's: the one place either changes type.
+"""The engine's view of a seat and its log events as the protocol's records, and a player's
+choice back from the protocol's record to the engine's: the one place any of them changes type.
 
 `server.engine.View` and `protocol.View` have the same fields in the same order
 (tests/test_protocol_views.py holds them to it); a choice crosses through the engine's
 one choice converter (`choice_to_dict`/`choice_from_dict`) and the protocol's
-(`choice_from_wire`/`choice_to_wire`).
+(`choice_from_wire`/`choice_to_wire`); an event, as a seat may see it (`Event.for_seat`),
+becomes its kind's record by the protocol's `event_from_wire`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
-from protocol import Choice, PendingView, SeatView, View, choice_from_wire, choice_to_wire
+from protocol import (
+    Choice,
+    PendingView,
+    SeatView,
+    View,
+    choice_from_wire,
+    choice_to_wire,
+    event_from_wire,
+    events,
+)
 
 from .. import engine
 
@@ -54,6 +65,11 @@ def wire_choice(choice: engine.Choice) -> Choice:
 def engine_choice(choice: Choice) -> engine.Choice:
     """The engine's choice for the protocol's record `choice` (a player's `Act`)."""
     return engine.choice_from_dict(choice_to_wire(choice))
+
+
+def wire_events(log: Sequence[engine.Event], seat: int | None) -> tuple[events.Event, ...]:
+    """The protocol's records of `log`'s events as `seat` (None: a spectator) may see them."""
+    return tuple(event_from_wire(event.for_seat(seat)) for event in log)
 
 
 def _seat(seat: engine.SeatView) -> SeatView:
