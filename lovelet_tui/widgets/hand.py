@@ -15,7 +15,10 @@ MIN_ROWS, MAX_ROWS = 3, 5
 
 
 class HandView(Rows):
-    """Up to three cards (a Chancellor's draw); the widget grows to fit wrapped texts."""
+    """Up to three cards (a Chancellor's draw); the widget grows to fit wrapped texts.
+
+    It does not shrink back while cards are shown at one width: a hand changes every turn,
+    and each change of height costs every widget of the screen a layout."""
 
     DEFAULT_CSS = """
     HandView {
@@ -28,6 +31,7 @@ class HandView(Rows):
         super().__init__(**kwargs)
         self.cards: list[Text] = []
         self.note: Text | None = None
+        self.fitted = (0, MIN_ROWS)  # the width last fitted, and the tallest hand at it
 
     def show(self, hand: Sequence[str], names: Names) -> None:
         """Render `hand`."""
@@ -49,11 +53,16 @@ class HandView(Rows):
         return self._card_rows(width)[:height]
 
     def _fit(self) -> None:
-        """Grow or shrink to the rows the hand takes now, then draw."""
+        """Grow to the rows the hand takes now (shrink only for a note or a new width), then
+        draw."""
         width = self.content_size.width
         wanted = (
             max(MIN_ROWS, min(MAX_ROWS, len(self._card_rows(width)))) if width > 0 else MIN_ROWS
         )
+        fitted_width, tallest = self.fitted
+        if self.cards and width == fitted_width:
+            wanted = max(wanted, tallest)
+        self.fitted = (width, wanted)
         if self.styles.height is None or self.styles.height.value != wanted:
             self.styles.height = wanted
         self.redraw()
