@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from rich.color import ColorSystem
 from rich.text import Text
-from test_tui_support import FakeLink, new_game, screen_text, served, table_state
+from test_tui_support import FakeLink, cards_of, new_game, screen_text, served, table_state
 from textual import events
 from textual.app import App, ComposeResult
 from textual.strip import Strip
 from textual.widget import Widget
 
+from lovelet_tui.names import Names
+from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.log_view import LogView
 from lovelet_tui.widgets.rows import Rows
 from protocol import encode
@@ -189,3 +191,28 @@ async def test_a_changed_row_reaches_the_screen_without_a_pass_through_the_widge
         await pilot.pause()
         assert _screen_rows(app)[0] == "omega"
         assert [m for m in handled if not isinstance(m, events.Callback)] == []  # the pilot's
+
+
+class HandApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield HandView()
+        yield LogView(id="log")
+
+
+async def test_the_hand_keeps_its_height_through_a_game_and_a_note_shrinks_it() -> None:
+    """A hand grows to fit wrapped card texts and does not shrink back while cards are shown:
+    each change of height is a layout of the whole screen, and a hand changes every turn."""
+    names = Names(("Ana", "Bo"), 0, cards_of("2019"))
+    app = HandApp()
+    async with app.run_test(size=(44, 16)) as pilot:
+        hand = app.query_one(HandView)
+        hand.show(["countess", "chancellor"], names)
+        await pilot.pause()
+        grown = hand.size.height
+        assert grown > 3
+        hand.show(["guard"], names)
+        await pilot.pause()
+        assert hand.size.height == grown
+        hand.show_note("You are watching this table.")
+        await pilot.pause()
+        assert hand.size.height == 3
