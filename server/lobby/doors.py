@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from protocol import Notice
 
+from ..store import GuestRecord
 from .broadcast import Broadcaster
 from .claims import Claims
 from .clock import Clock
@@ -138,7 +139,8 @@ class Doors:
         if seat.member is None or not seat.guest or self.runner.status == "waiting":
             return
         seat.rejoin = rejoin_code()
-        self.runner.keep_guest(index)  # stored before the guest is told it
+        guest = GuestRecord(seat.rejoin, seat.address)
+        self.runner.record.keep_guest(index, guest)  # stored before the guest is told it
         grace = idle_time(self.settings.grace)
         self._output.send(
             seat.member,

@@ -153,32 +153,7 @@ class Lobby:
         tries = TryBudget(self.settings.code_tries, self.settings.code_try_seconds)
         self.codes = CodeDoor(self.board, clock, tries, self.is_admin)
         self.history = History(store, clock)
-        self._handlers: dict[type, Callable[[Session, Message], None]] = {
-            Hello: lambda s, m: hello(self, s, m),
-            CreateTable: self._create_table,
-            Tutorial: self._tutorial,
-            Join: self._to_table,
-            Visit: self._to_table,
-            RejoinSeat: self._rejoin_seat,
-            Spectate: self._to_table,
-            Leave: self._leave,
-            Sit: self._at_table,
-            Stand: self._at_table,
-            AddBot: self._at_table,
-            RemoveBot: self._at_table,
-            Start: self._at_table,
-            Rematch: self._at_table,
-            ContinueRound: self._at_table,
-            Act: self._at_table,
-            HintRequest: self._at_table,
-            Chat: lambda s, m: chat(self, s, m),
-            StatsRequest: lambda s, m: s.send(
-                stats_for(s.identity, self.store, self.settings.leaderboard_min_games)
-            ),
-            ReplayRequest: self.history.replay,
-            GamesRequest: self.history.games,
-            Admin: lambda s, m: run_admin(self, s, m),
-        }
+        self._handlers = _routes(self)
 
     # ------------------------------------------------------------- sessions
 
@@ -334,3 +309,33 @@ class Lobby:
         """Stop every table, timers cancelled: running games are recorded as abandoned, or
         with `keep` left in the store for the next start to rebuild."""
         self.board.close_all(keep)
+
+
+def _routes(lobby: Lobby) -> dict[type, Callable[[Session, Message], None]]:
+    """Which part of the lobby handles each kind of client message."""
+    return {
+        Hello: lambda s, m: hello(lobby, s, m),
+        CreateTable: lobby._create_table,
+        Tutorial: lobby._tutorial,
+        Join: lobby._to_table,
+        Visit: lobby._to_table,
+        RejoinSeat: lobby._rejoin_seat,
+        Spectate: lobby._to_table,
+        Leave: lobby._leave,
+        Sit: lobby._at_table,
+        Stand: lobby._at_table,
+        AddBot: lobby._at_table,
+        RemoveBot: lobby._at_table,
+        Start: lobby._at_table,
+        Rematch: lobby._at_table,
+        ContinueRound: lobby._at_table,
+        Act: lobby._at_table,
+        HintRequest: lobby._at_table,
+        Chat: lambda s, m: chat(lobby, s, m),
+        StatsRequest: lambda s, m: s.send(
+            stats_for(s.identity, lobby.store, lobby.settings.leaderboard_min_games)
+        ),
+        ReplayRequest: lobby.history.replay,
+        GamesRequest: lobby.history.games,
+        Admin: lambda s, m: run_admin(lobby, s, m),
+    }

@@ -12,7 +12,7 @@ from ..engine import Choice, Edition, EngineError, Event, Game, Keep, Play, choi
 from ..ops.config import DEFAULTS, Config
 from ..ops.metrics import Metrics
 from ..services.views import wire_view
-from ..store import GameRecorder, GuestRecord, Store, TableRecord
+from ..store import GameRecorder, Store, TableRecord
 from .clock import Clock
 from .errors import TableError
 from .record import GameRecord
@@ -163,13 +163,6 @@ class GameRunner:
         """Someone dropped, came back or left: who decides now may have changed."""
         self.turns.schedule_actor()
 
-    def keep_guest(self, index: int) -> None:
-        """The guest at `index` got a new rejoin code: keep it for a restart (before they are
-        told it)."""
-        seat = self.seating.seats[index]
-        if seat.rejoin is not None:
-            self.record.keep_guest(index, GuestRecord(seat.rejoin, seat.address))
-
     @property
     def kept(self) -> bool:
         """A game is in progress and stored as it goes: a restarted server rebuilds it."""
@@ -219,7 +212,8 @@ class GameRunner:
         self.record.sync(self.log)
         if game.game_over:
             self.status = "finished"
-            self._log_game_end()
+            winners = ", ".join(self.seating.seats[s].name or "?" for s in game.game_winners)
+            self.record.finished(game.round, winners)
         elif game.round_over:
             self.status = "round_over"
             self.turns.schedule(self.settings.round_pause, self._next_round_due, ("pause", None))
@@ -231,11 +225,6 @@ class GameRunner:
         if self.lesson is not None:
             self.lesson.advance()
         self.record.action(index, choice)
-
-    def _log_game_end(self) -> None:
-        seats = self.seating.seats
-        winners = ", ".join(seats[s].name or "?" for s in self.game.game_winners)
-        self.record.finished(self.game.round, winners)
 
     def _next_round_due(self, step: int) -> None:
         if step == self.step and self.status == "round_over":
