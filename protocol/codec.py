@@ -15,7 +15,7 @@ from protocol.events import Event
 from protocol.limits import LIMITS, Direction, Limits
 from protocol.messages import Choice, Message
 from protocol.registry import CHOICE, DIRECTION_OF, EVENT, MESSAGES
-from protocol.schema import Invalid
+from protocol.schema import Invalid, Spec
 
 _CONTAINERS = frozenset({dict, list, tuple})
 _SCALARS = frozenset({str, int, bool, type(None)})
@@ -68,13 +68,7 @@ def choice_to_wire(choice: Choice) -> dict[str, Any]:
 
 def choice_from_wire(wire: Any) -> Choice:
     """The act choice in a plain map; `RemoteProtocolError` if invalid."""
-    if type(wire) is not dict:
-        raise RemoteProtocolError(ErrorCode.BAD_FIELD, f"choice: expected a map, got {_kind(wire)}")
-    check_structure(wire, _CHOICE_DEPTH, root_name="choice")
-    try:
-        return CHOICE.load(wire)
-    except Invalid as err:
-        raise RemoteProtocolError(err.code, f"{err.where('choice')}: {err.reason}") from None
+    return _load_part(CHOICE, wire, _CHOICE_DEPTH, "choice")
 
 
 def event_to_wire(event: Event) -> dict[str, Any]:
@@ -88,13 +82,18 @@ def event_to_wire(event: Event) -> dict[str, Any]:
 def event_from_wire(wire: Any) -> Event:
     """The log event in a plain map (the engine's `Event.for_seat` makes one), checked against
     the catalogue; `RemoteProtocolError` if invalid."""
+    return _load_part(EVENT, wire, _EVENT_DEPTH, "event")
+
+
+def _load_part(spec: Spec, wire: Any, depth: int, name: str) -> Any:
+    """One part of a message (`name`: a choice, an event) loaded alone, checked as in one."""
     if type(wire) is not dict:
-        raise RemoteProtocolError(ErrorCode.BAD_FIELD, f"event: expected a map, got {_kind(wire)}")
-    check_structure(wire, _EVENT_DEPTH, root_name="event")
+        raise RemoteProtocolError(ErrorCode.BAD_FIELD, f"{name}: expected a map, got {_kind(wire)}")
+    check_structure(wire, depth, root_name=name)
     try:
-        return EVENT.load(wire)
+        return spec.load(wire)
     except Invalid as err:
-        raise RemoteProtocolError(err.code, f"{err.where('event')}: {err.reason}") from None
+        raise RemoteProtocolError(err.code, f"{err.where(name)}: {err.reason}") from None
 
 
 def encode(msg: Message, *, check: bool = True) -> bytes:
