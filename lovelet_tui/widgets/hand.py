@@ -32,17 +32,22 @@ class HandView(Rows):
         self.cards: list[Text] = []
         self.note: Text | None = None
         self.fitted = (0, MIN_ROWS)  # the width last fitted, and the tallest hand at it
+        self._wrapped: tuple[int, list[Text]] | None = None  # (width, rows) for what is shown
 
     def show(self, hand: Sequence[str], names: Names) -> None:
-        """Render `hand`."""
-        self.cards = [_card_line(card, names) for card in hand]
-        self.note = None if self.cards else Text("no cards", style="dim")
-        self._fit()
+        """Render `hand` (nothing to do when it is what is shown)."""
+        cards = [_card_line(card, names) for card in hand]
+        note = None if cards else Text("no cards", style="dim")
+        if (cards, note) != (self.cards, self.note):
+            self.cards, self.note, self._wrapped = cards, note, None
+            self._fit()
 
     def show_note(self, note: str) -> None:
         """A note instead of cards (before the game, or for a spectator)."""
-        self.cards, self.note = [], Text(note, style="dim")
-        self._fit()
+        shown = Text(note, style="dim")
+        if self.cards or shown != self.note:
+            self.cards, self.note, self._wrapped = [], shown, None
+            self._fit()
 
     def on_resize(self) -> None:
         self._fit()
@@ -68,8 +73,16 @@ class HandView(Rows):
         self.redraw()
 
     def _card_rows(self, width: int) -> list[Text]:
+        """The rows of what is shown at `width` (wrapped once per hand and width)."""
         if self.note is not None:
             return [self.note]
+        if self._wrapped is not None and self._wrapped[0] == width:
+            return self._wrapped[1]
+        rows = self._wrap(width)
+        self._wrapped = (width, rows)
+        return rows
+
+    def _wrap(self, width: int) -> list[Text]:
         indent = len(GUTTER)
         rows: list[Text] = []
         for card in self.cards:
