@@ -140,7 +140,8 @@ def _load_list(spec: s.ListOf, src: str, w: _Writer) -> str:
     size = f"len({src}) <= {spec.max_items}"
     if spec.min_items:
         size = f"{spec.min_items} <= {size}"
-    w.reject_if(f"type({src}) is not list or not {size}")
+    kind = f"type({src})"  # a tuple as well: the engine's maps hold tuples (`event_from_wire`)
+    w.reject_if(f"{kind} is not list and {kind} is not tuple or not {size}")
     if isinstance(spec.item, s.Record | s.Tagged | s.EventMap):
         item = w.local()
         loaded = _load(spec.item, item, w)

@@ -79,6 +79,16 @@ def test_every_event_of_random_games_decodes_for_every_viewer(
             )
 
 
+def test_the_engines_maps_take_the_fast_path() -> None:
+    """The server makes a record of every event for every receiver: the engine's maps (tuples
+    for lists) load by the compiled path, never the slow one that names a failure."""
+    load = EVENT.fast_load()
+    game = play_game("premium", 6, seed=5, check=False)
+    for viewer in [*range(6), None]:
+        for event in game.log(viewer):
+            assert load(event) == event_from_wire(event)
+
+
 GOOD = {"kind": "play", "seat": 1, "card": "guard", "targets": [2], "guess": "priest"}
 
 
