@@ -37,6 +37,8 @@ class Clock:
 
     def start(self, countdown: Countdown | None) -> None:
         """Count down `countdown` from now (None: no timer runs; the clock is cleared)."""
+        if countdown is None and self.countdown is None:
+            return  # still no timer: the clock is clear already
         self._stop()
         self.countdown = countdown
         if countdown is not None:

@@ -31,22 +31,26 @@ class HandView(Rows):
         super().__init__(**kwargs)
         self.cards: list[Text] = []
         self.note: Text | None = None
+        self.shown: tuple[tuple[str, ...], object] | None = None  # the hand, by its card names
         self.fitted = (0, MIN_ROWS)  # the width last fitted, and the tallest hand at it
         self._wrapped: tuple[int, list[Text]] | None = None  # (width, rows) for what is shown
 
     def show(self, hand: Sequence[str], names: Names) -> None:
-        """Render `hand` (nothing to do when it is what is shown)."""
-        cards = [_card_line(card, names) for card in hand]
-        note = None if cards else Text("no cards", style="dim")
-        if (cards, note) != (self.cards, self.note):
-            self.cards, self.note, self._wrapped = cards, note, None
-            self._fit()
+        """Render `hand` (nothing to do when it is what is shown, by the same card names)."""
+        shown = (tuple(hand), names.cards)
+        if shown == self.shown:
+            return
+        self.shown = shown
+        self.cards = [_card_line(card, names) for card in hand]
+        self.note = None if self.cards else Text("no cards", style="dim")
+        self._wrapped = None
+        self._fit()
 
     def show_note(self, note: str) -> None:
         """A note instead of cards (before the game, or for a spectator)."""
         shown = Text(note, style="dim")
         if self.cards or shown != self.note:
-            self.cards, self.note, self._wrapped = [], shown, None
+            self.cards, self.note, self._wrapped, self.shown = [], shown, None, None
             self._fit()
 
     def on_resize(self) -> None:
