@@ -5,10 +5,8 @@ the player, back with the same key, finds the screen they left."""
 
 from __future__ import annotations
 
-import asyncio
 import itertools
 import random
-import re
 import signal
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,7 +20,6 @@ from e2e_helpers import (
     Panel,
     answer_yes,
     create_table,
-    header_code,
     log_lines,
     phase,
     read_hand,
@@ -37,11 +34,15 @@ from sshclient import SSHTerminal
 from test_ops_process import ServerProcess, decide, fast_env, game_logs, until_my_turn
 
 from lovelet_tui.staging import PROMPTS
+from protocol import DEFAULT_TIMER, CreateTable, Join, Start
 from server.commands.serve import RESTART_MESSAGE
 from server.engine import find_edition
+from server.lobby import Lobby, LobbySettings
 from server.services.replay import replayed_events
 from server.ssh.driver import RESTORE_TERMINAL
 from server.store import GameLog, Store, database_path
+from tests.fake_clock import FakeClock
+from tests.lobby_client import Client
 
 SIZE = (100, 60)
 ANA = asyncssh.generate_private_key("ssh-ed25519")
@@ -207,24 +208,23 @@ async def test_a_restart_while_a_chancellor_decision_is_pending(tmp_path: Path) 
 
 
 async def test_a_restart_while_a_bishop_decision_is_pending(tmp_path: Path) -> None:
-    rng = random.Random(9)
+    kept_premium_table(tmp_path)
     async with ServerProcess.run(fast_env(tmp_path)) as server:
-        _, port = await server.listening()
+        _, port = await server.ready()
+        assert (await server.event("tables resumed"))["tables"] == 1
         async with (
-            SSHTerminal.connect(port, username="ana", key=ANA, size=SIZE) as ana,
-            SSHTerminal.connect(port, username="bo", key=BO, size=SIZE) as bo,
+            await back_at_the_table(port, BO, "bo") as bo,
+            await back_at_the_table(port, ANA, "ana") as ana,
         ):
-            await wait_text(ana, "signed in as ana")
-            await wait_text(bo, "signed in as bo")
-            await create_table_premium(ana, bo)
-            target = await play_until_bishop_hits(ana, bo, rng)
-            (before,) = await kill_9(server, target)
+            await wait_text(bo, WELCOME_BACK)
+            await wait_text(ana, WELCOME_BACK)
+            await play_the_bishop(ana, bo)
+            (before,) = await kill_9(server, bo)
     assert before.panel.prompt == PROMPTS["redraw"]
-    key, name = (ANA, "ana") if target is ana else (BO, "bo")
 
     async with ServerProcess.run(fast_env(tmp_path)) as server:
         _, port = await server.ready()
-        async with await back_at_the_table(port, key, name) as back:
+        async with await back_at_the_table(port, BO, "bo") as back:
             (await settled(back, before.panel)).check_same(before)
             await press(back, before.panel.options[0])  # yes: discard and draw
             await back.wait_for(lambda: any_panel(back) != before.panel, "the redraw made")
@@ -284,47 +284,55 @@ async def play_until_prompt(term: SSHTerminal, prompt: str, card: str, rng: rand
             await press(term, wanted[0] if wanted else rng.choice(panel.options))
 
 
-async def create_table_premium(ana: SSHTerminal, bo: SSHTerminal) -> None:
-    """Ana opens a premium table of 5 that bo joins; ana starts it (bots in the rest)."""
-    await ana.send_keys("n")
-    await wait_text(ana, "Turn timer")
-    await ana.send_keys("tab", "right")  # the edition after 2019
-    await wait_text(ana, "Love Letter Premium")
-    await ana.send_keys("tab")
-    await ana.wait_for(
-        lambda: re.search(r"Seats\s+‹? *5\b", screen_text(ana)) is not None, "five seats"
-    )
-    await ana.send_keys("enter")
-    await wait_text(ana, "Before the game")
-    await wait_text(bo, header_code(ana))
-    await bo.send_keys("j")
-    await wait_text(bo, "Before the game")
-    await ana.send_keys("g")
+BISHOP_SEED = 297
+"""A lobby rng seed whose first game at a premium table of five (ana, bo, three bots) has
+ana play first holding the Bishop, and bo a card the Bishop can name (found by trying
+seeds): the Bishop's hit comes on the first play, with no game to play until it does."""
 
 
-async def play_until_bishop_hits(
-    ana: SSHTerminal, bo: SSHTerminal, rng: random.Random
-) -> SSHTerminal:
-    """Both play; whoever holds the Bishop plays it on the other naming their card (read
-    from their screen). The terminal of the target, asked whether to redraw."""
+def kept_premium_table(data_dir: Path) -> None:
+    """`data_dir` as a server leaves it when killed at the start of a premium game of five:
+    ana (the host) and bo with their keys, three bots, ana to play first with the Bishop.
+
+    The lobby and store code of `lovelet serve`, run in this process with a seeded rng, open
+    the table from the same messages the TUI sends (the default turn timer) and record the
+    game; the server process started on `data_dir` rebuilds the table from what they wrote.
+    """
+    with Store.open(database_path(data_dir)) as store:
+        for key, name in ((ANA, "ana"), (BO, "bo")):
+            store.claim_nickname(key.get_fingerprint("sha256"), name, set())  # as a login does
+        clock = FakeClock()
+        lobby = Lobby(LobbySettings(), random.Random(BISHOP_SEED), store, clock=clock)
+        host, guest = (
+            Client(lobby, name, key=key.get_fingerprint("sha256"))
+            for key, name in ((ANA, "ana"), (BO, "bo"))
+        )
+        host.hello()
+        host.send(CreateTable("kept", "premium", 5, DEFAULT_TIMER))
+        clock.settle()
+        guest.hello()
+        guest.send(Join(host.state.info.code))
+        host.send(Start())
+        clock.settle()
+        game = host.attachment.session.table.game
+        hands = [[card.id for card in hand] for hand in game.hands[:2]]
+        assert game.turn == 0 and "bishop" in hands[0], hands
+        assert find_edition("premium").by_id[hands[1][0]].value != 1, hands
+
+
+async def play_the_bishop(ana: SSHTerminal, bo: SSHTerminal) -> None:
+    """Ana, to play, plays the Bishop on bo naming the number of bo's card (read from bo's
+    screen); bo is asked whether to redraw."""
     values = {card.name: card.value for card in find_edition("premium").cards}
-    terms = {ana: bo, bo: ana}
-    while True:
-        term = await first_to_decide([ana, bo])
-        now, panel = any_phase(term), any_panel(term)
-        if panel is not None and panel.prompt == PROMPTS["redraw"]:
-            return term
-        if now == "over":
-            await term.send_keys("r")
-            await term.wait_for(lambda t=term: any_phase(t) != "over", "the rematch")
-        elif now == "next":
-            await term.send_keys("n")
-            await term.wait_for(lambda t=term: any_phase(t) != "next", "the next round")
-        elif now == "confirm":
-            await answer_yes(term)
-        elif panel is not None:
-            step = bishop_step(panel, terms[term], values)
-            await press(term, step or rng.choice(panel.options))
+    await ana.wait_for(lambda: any_phase(ana) == "decide", "ana's turn")
+    while (panel := any_panel(ana)) is not None:
+        step = bishop_step(panel, bo, values)
+        assert step is not None, f"no step towards the Bishop's hit\n{screen_text(ana)}"
+        await press(ana, step)
+    await bo.wait_for(
+        lambda: (p := any_panel(bo)) is not None and p.prompt == PROMPTS["redraw"],
+        "bo asked whether to redraw",
+    )
 
 
 def any_panel(term: SSHTerminal) -> Panel | None:
@@ -361,20 +369,3 @@ def bishop_step(panel: Panel, other: SSHTerminal, values: dict[str, int]) -> Opt
     if panel.prompt == "Name a number:" and len(hand) == 1:
         return next((o for o in panel.options if o.key == str(values[hand[0]])), None)
     return None
-
-
-async def first_to_decide(terms: list[SSHTerminal]) -> SSHTerminal:
-    """The first of `terms` with something to do (a decision, a summary, the game's end)."""
-    waits = {
-        asyncio.ensure_future(
-            term.wait_for(lambda t=term: any_phase(t) is not None, "a decision", GAME_TIMEOUT)
-        ): term
-        for term in terms
-    }
-    done, pending = await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
-    for task in pending:
-        task.cancel()
-    await asyncio.gather(*pending, return_exceptions=True)
-    finished = done.pop()
-    finished.result()
-    return waits[finished]
