@@ -64,7 +64,7 @@ def choice_to_dict(choice: Choice) -> dict:
 
 def choice_from_dict(data: dict) -> Choice:
     """The inverse of `choice_to_dict`; ValueError on anything malformed."""
-    kind = _TYPES.get(data.get("type"))
+    kind = _TYPES.get(str(data.get("type")))
     if kind is None:
         raise ValueError(f"unknown choice type {data.get('type')!r}")
     fields = {k: v for k, v in data.items() if k != "type"}
@@ -82,5 +82,5 @@ def choice_from_dict(data: dict) -> Choice:
         raise ValueError(str(err)) from None
 
 
-_TYPES: dict[object, type[Choice]] = {"play": Play, "keep": Keep, "look": Look, "redraw": Redraw}
-_TYPE_NAMES = {kind: name for name, kind in _TYPES.items()}
+_TYPES: dict[str, type[Choice]] = {"play": Play, "keep": Keep, "look": Look, "redraw": Redraw}
+_TYPE_NAMES: dict[type, str] = {kind: name for name, kind in _TYPES.items()}
