@@ -192,10 +192,7 @@ class LoveletApp(App[None]):
                     self.lobby.show_notice(message.message)
             case Notice():
                 self.lobby.show_notice(message.text)
-                if self.table is not None and self.screen is self.table:
-                    self.table.add_notice(message.text)  # a toast would lay out the screen twice
-                else:
-                    self.notify(message.text, markup=False)
+                self.notify(message.text, markup=False)
             case Stats():
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):

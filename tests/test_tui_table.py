@@ -14,7 +14,6 @@ from protocol import (
     ContinueRound,
     ErrorReply,
     Leave,
-    Notice,
     PlayChoice,
     Rematch,
     RemoveBot,
@@ -286,17 +285,3 @@ async def test_a_sixteen_character_name_keeps_its_you_mark_and_seat_number() -> 
         waiting = TableState(table_info(None, 0, seats=seats, host=long_name, status="waiting"))
         await _open(app, waiting, pilot)
         assert f"1 {long_name} (you)" in screen_text(app)
-
-
-async def test_a_notice_at_the_table_stays_in_its_log_and_is_no_toast() -> None:
-    """A guest's rejoin code comes at the start of every game: in the log it stays readable,
-    and no toast lays out every screen of the table twice."""
-    game = new_game("2019", 4, GUARD_FIRST)
-    app = served(FakeLink(), "Ana")
-    notice = "Your rejoin code: KQXM-TRWA. [b]Keep it[/b]."
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
-        await _open(app, TableState(table_info(None, 0, status="waiting")), pilot)
-        app.deliver(encode(Notice(notice)))  # the server tells it as the game starts ...
-        await _open(app, table_state(game, 0), pilot)  # ... just before the game's whole log
-        assert notice in screen_text(app)
-        assert not app.screen.query("Toast")  # by its CSS type: the class is private

@@ -76,9 +76,6 @@ class Confirm:
     choice: Choice | None = None  # the play to send on yes
 
 
-NOTICE_STYLE = "bold"
-
-
 class TableScreen(Screen[str]):
     """Shows the latest `TableState`; dismissed with the table's code when the player leaves."""
 
@@ -100,7 +97,6 @@ class TableScreen(Screen[str]):
         self.round_events: list[ev.Event] = []  # since the round began: its tokens
         self.offered: dict[str, bool | str] = {}  # `_offered()` at the last key bar refresh
         self.seen = Sightings()  # what this receiver's effects showed of other hands
-        self.notices: list[Text] = []  # the server's notices since the last update
         self.rounds_won: Counter[int] = Counter()  # seat → rounds won this game
         self.confirming: Confirm | None = None
         self.placed = False  # the seat cursor was put on the receiver's seat or a free one
@@ -135,7 +131,6 @@ class TableScreen(Screen[str]):
         if self.confirming is not None and not self._confirm_applies(self.confirming):
             self.confirming = None
         self._log_events(state.events)
-        self.notices.clear()
         self.query_one(Guide).show_guide(state.guide)
         self._restage()
         self._draw()
@@ -150,13 +145,6 @@ class TableScreen(Screen[str]):
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
         self.query_one(LogView).write(chat_text(line))
-
-    def add_notice(self, text: str) -> None:
-        """The server's notice to this player, in the log where it stays readable (a guest's
-        rejoin code), shown literally; kept if the update that follows starts a new log."""
-        notice = Text(text, style=NOTICE_STYLE)
-        self.notices.append(notice)
-        self.query_one(LogView).write(notice)
 
     def reopen(self) -> None:
         """The server refused the last request: offer the current decision again, unless
@@ -173,7 +161,6 @@ class TableScreen(Screen[str]):
         log = self.query_one(LogView)
         if events and isinstance(events[0], ev.RoundStart) and events[0].round == 1:
             log.clear()
-            log.write(*self.notices)  # told as this game began (a guest's rejoin code)
             self.seen.clear()
             self.rounds_won.clear()
         for event in events:
