@@ -87,6 +87,7 @@ class LoveletApp(App[None]):
         self.catalogue: Catalogue = NO_CATALOGUE  # the server's editions and bot levels
         self.lobby = LobbyScreen()
         self.table: TableScreen | None = None
+        self.carried: tuple[str, ...] = ()  # notices of a table screen closed to be reopened
         self.left: str | None = None  # the table just left: late updates for it are dropped
         self.visit = visit
         self.invite: str | None = None  # the server's command before a table code
@@ -192,7 +193,10 @@ class LoveletApp(App[None]):
                     self.lobby.show_notice(message.message)
             case Notice():
                 self.lobby.show_notice(message.text)
-                self.notify(message.text, markup=False)
+                if self.table is not None and self.screen is self.table:
+                    self.table.add_notice(message.text)  # a toast would lay out the screen twice
+                else:
+                    self.notify(message.text, markup=False)
             case Stats():
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):
@@ -219,7 +223,8 @@ class LoveletApp(App[None]):
         """A new table screen right above the lobby (closing help, forms or another table)."""
         while self.screen is not self.lobby and self.lobby in self.screen_stack:
             await self.pop_screen()
-        self.table = TableScreen(code)
+        self.table = TableScreen(code, self.carried)
+        self.carried = ()
         await self.push_screen(self.table, callback=self._table_closed)
         return self.table
 
@@ -229,6 +234,7 @@ class LoveletApp(App[None]):
         self.left = None  # a table left meanwhile may be the one the server puts us back at
         if self.table is None:
             return
+        self.carried = self.table.notices  # "the game server is back", for the table again
         while self.screen is not self.lobby and self.lobby in self.screen_stack:
             await self.pop_screen()
         self.table = None

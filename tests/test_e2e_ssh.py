@@ -448,7 +448,7 @@ async def test_a_guest_who_drops_takes_the_seat_back_with_the_rejoin_code(
             await join_first_table(bob, code)
             await wait_text(ana, "bob")
             await ana.send_keys("g")
-            await wait_text(bob, "Your rejoin code")  # a toast, told to bob alone
+            await wait_text(bob, "Your rejoin code")  # in the table log, told to bob alone
             rejoin = server.table(code).seats[1].rejoin
             assert rejoin is not None and rejoin not in screen_text(ana)
             session = server.service.sessions.get("bob")

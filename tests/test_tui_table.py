@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from test_tui_support import NAMES, FakeLink, new_game, screen_text, served, table_info, table_state
+from test_tui_support import CATALOGUE, NAMES, FakeLink, new_game, screen_text, served, table_info, table_state
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
 from protocol import (
+    PROTOCOL_VERSION,
     Act,
     AddBot,
     Chat,
@@ -14,6 +15,7 @@ from protocol import (
     ContinueRound,
     ErrorReply,
     Leave,
+    Notice,
     PlayChoice,
     Rematch,
     RemoveBot,
@@ -22,6 +24,7 @@ from protocol import (
     Stand,
     Start,
     TableState,
+    Welcome,
     encode,
 )
 from server.engine import Game, Play
@@ -285,3 +288,33 @@ async def test_a_sixteen_character_name_keeps_its_you_mark_and_seat_number() -> 
         waiting = TableState(table_info(None, 0, seats=seats, host=long_name, status="waiting"))
         await _open(app, waiting, pilot)
         assert f"1 {long_name} (you)" in screen_text(app)
+
+
+async def test_a_notice_at_the_table_stays_in_its_log_and_is_no_toast() -> None:
+    """A guest's rejoin code comes at the start of every game: in the log it stays readable,
+    and no toast lays out every screen of the table twice."""
+    game = new_game("2019", 4, GUARD_FIRST)
+    app = served(FakeLink(), "Ana")
+    notice = "Your rejoin code: KQXM-TRWA. [b]Keep it[/b]."
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await _open(app, TableState(table_info(None, 0, status="waiting")), pilot)
+        app.deliver(encode(Notice(notice)))  # the server tells it as the game starts ...
+        await _open(app, table_state(game, 0), pilot)  # ... just before the game's whole log
+        assert notice in screen_text(app)
+        assert not app.screen.query("Toast")  # by its CSS type: the class is private
+
+
+async def test_a_notice_told_before_the_game_server_restarts_the_table_shows_again() -> None:
+    """After a core restart the server welcomes again (the table screen closes) and sends the
+    table afresh: the notice told just before ("the game server is back") is in its log."""
+    game = new_game("2019", 4, GUARD_FIRST)
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await _open(app, table_state(game, 0), pilot)
+        app.deliver(encode(Notice("The game server is back.")))
+        welcome = Welcome(PROTOCOL_VERSION, "Ana", None, True, "", catalogue=CATALOGUE)
+        await _open(app, welcome, pilot)
+        assert app.table is None
+        await _open(app, table_state(game, 0), pilot)
+        assert "The game server is back." in screen_text(app)
+        assert not app.screen.query("Toast")

@@ -83,9 +83,10 @@ class TableScreen(Screen[str]):
     BINDINGS = bindings("table")
     AUTO_FOCUS = ""  # nothing takes the focus: keys go to the screen's bindings
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, notices: tuple[str, ...] = ()) -> None:
         super().__init__()
         self.code = code
+        self.notices = notices  # the server's notices to this player since the last update
         self.info: TableInfo | None = None
         self.view: View | None = None
         self.names = Names(())
@@ -121,6 +122,7 @@ class TableScreen(Screen[str]):
     def show_state(self, state: TableState) -> None:
         """Render a table update: info, view and the new events."""
         round_before = self.view.round if self.view else None
+        first = self.info is None
         if self.info is not None and self.info.you != state.info.you:
             self.app.clear_notifications()  # a refusal about the old seat no longer applies
         self._place_cursor(state.info)
@@ -130,7 +132,8 @@ class TableScreen(Screen[str]):
             self.continued = False
         if self.confirming is not None and not self._confirm_applies(self.confirming):
             self.confirming = None
-        self._log_events(state.events)
+        self._log_events(state.events, first)
+        self.notices = ()
         self.query_one(Guide).show_guide(state.guide)
         self._restage()
         self._draw()
@@ -146,6 +149,13 @@ class TableScreen(Screen[str]):
         """A table chat line, in the log, shown literally."""
         self.query_one(LogView).write(chat_text(line))
 
+    def add_notice(self, text: str) -> None:
+        """The server's notice to this player, in the log where it stays readable (a guest's
+        rejoin code), shown literally; written again if the update that follows starts the
+        log anew."""
+        self.notices += (text,)
+        self.query_one(LogView).write(_notice_text(text))
+
     def reopen(self) -> None:
         """The server refused the last request: offer the current decision again, unless
         one is being staged."""
@@ -155,11 +165,13 @@ class TableScreen(Screen[str]):
         self._restage()
         self._draw()
 
-    def _log_events(self, events: tuple[ev.Event, ...]) -> None:
+    def _log_events(self, events: tuple[ev.Event, ...], first: bool) -> None:
         """Narrate new events; a batch that starts a game (a rematch, or the whole log sent
-        again after a reconnect) replaces the log."""
+        again after a reconnect) replaces the log. The notices told just before an update
+        that starts a log follow its events."""
         log = self.query_one(LogView)
-        if events and isinstance(events[0], ev.RoundStart) and events[0].round == 1:
+        anew = bool(events) and isinstance(events[0], ev.RoundStart) and events[0].round == 1
+        if anew:
             log.clear()
             self.seen.clear()
             self.rounds_won.clear()
@@ -172,6 +184,8 @@ class TableScreen(Screen[str]):
             self.round_events.append(event)
         self.seen.read(events, self.info.you if self.info else None)
         log.write(*narrate(events, self.names))
+        if self.notices and (anew or first):
+            log.write(*map(_notice_text, self.notices))
 
     def _place_cursor(self, info: TableInfo) -> None:
         """The seat cursor starts on the receiver's seat, else on the first empty one, and
@@ -578,6 +592,10 @@ def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:
         place = places[-1][0] if same else PLACES[min(index, len(PLACES) - 1)]
         places.append((place, seat))
     return places
+
+
+def _notice_text(text: str) -> Text:
+    return Text(text, style="bold")
 
 
 def _hint_text(hint: Hint | None) -> Text | None:
