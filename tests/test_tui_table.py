@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from test_tui_support import CATALOGUE, NAMES, FakeLink, new_game, screen_text, served, table_info, table_state
+from test_tui_support import (
+    CATALOGUE,
+    NAMES,
+    FakeLink,
+    new_game,
+    screen_text,
+    served,
+    table_info,
+    table_state,
+)
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
