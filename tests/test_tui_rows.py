@@ -8,6 +8,7 @@ from rich.text import Text
 from test_tui_support import FakeLink, cards_of, new_game, screen_text, served, table_state
 from textual import events
 from textual.app import App, ComposeResult
+from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -26,6 +27,11 @@ class Lines(Rows):
     def __init__(self) -> None:
         super().__init__()
         self.lines: list[Text] = []
+        self.repainted: list[Region] = []  # the regions of the last repaint
+
+    def _repaint(self, regions: list[Region]) -> None:
+        self.repainted = regions
+        super()._repaint(regions)
 
     def build_rows(self, width: int, height: int) -> list[Text]:
         return self.lines
@@ -48,7 +54,7 @@ def _screen_rows(app: App[None]) -> list[str]:
 
 
 def _rendered(widget: Rows) -> list[bool]:
-    """Which rows hold a kept rendering (False: renders anew at the next paint)."""
+    """Which rows hold a rendering (False: renders at the next paint)."""
     return [strip is not None for strip in widget._lines]
 
 
@@ -58,14 +64,31 @@ async def test_only_changed_rows_render_anew_and_the_screen_shows_every_change()
         lines = app.query_one(Lines)
         lines.show(Text("alpha"), Text("beta"), Text("gamma"))
         await pilot.pause()
-        assert _rendered(lines) == [True, True, True]
+        kept = list(lines._lines)
         lines.show(Text("alpha"), Text("BETA", style="bold"), Text("gamma"))
-        assert _rendered(lines) == [True, False, True]
+        assert [a is b for a, b in zip(kept, lines._lines, strict=True)] == [True, False, True]
         await pilot.pause()
         assert _screen_rows(app)[:3] == ["alpha", "BETA", "gamma"]
         lines.show(Text("alpha"))
         await pilot.pause()
         assert _screen_rows(app)[:3] == ["alpha", "", ""]
+
+
+async def test_a_changed_row_repaints_only_the_cells_that_change() -> None:
+    """A turn moves the seat mark and counts the deck down: a few cells, not whole rows."""
+    app = RowsApp()
+    async with app.run_test(size=(40, 12)) as pilot:
+        lines = app.query_one(Lines)
+        lines.show(Text("▶ Ana  ♥1"), Text("  Bo   ♥0"), Text("Deck 14 · 4 to win"))
+        await pilot.pause()
+        lines.show(Text("  Ana  ♥1"), Text("▶ Bo   ♥0"), Text("Deck 13 · 4 to win"))
+        assert lines.repainted == [Region(0, 0, 1, 2), Region(6, 2, 1, 1)]
+        await pilot.pause()
+        assert _screen_rows(app)[:3] == ["  Ana  ♥1", "▶ Bo   ♥0", "Deck 13 · 4 to win"]
+        lines.show(Text("  Ana  ♥1"), Text("▶ Bo   ♥0", style="bold"), Text("Deck 13 · 4 to win"))
+        assert lines.repainted == [Region(0, 1, 9, 1)]  # a new style: the styled cells
+        await pilot.pause()
+        assert app.screen.get_style_at(0, 1).bold and not app.screen.get_style_at(0, 0).bold
 
 
 async def test_a_class_that_changes_the_style_redraws_every_row() -> None:
@@ -103,7 +126,7 @@ async def test_the_log_fills_down_then_jumps_half_a_view_up_keeping_renderings()
         await pilot.pause()
         assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(12, 20)]
         log.write(Text("line 20"))
-        assert _rendered(log) == [True] * 4 + [False]  # the newest half moved up, one new
+        assert _rendered(log) == [True] * 5  # the newest half moved up, a new row over one shown
         await pilot.pause()
         assert _screen_rows(app)[4:12] == [f"line {n}" for n in range(16, 21)] + [""] * 3
         log.write(Text("line 21"), Text("line 22"))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -133,17 +134,26 @@ class Rows(Widget):
             return
         moved = {id(row): line for row, line in zip(old_rows, old_lines, strict=True)}
         lines: list[Strip | None] = []
-        dirty: list[int] = []
+        dirty: list[tuple[int, int, int]] = []  # (row, first cell, end cell) to repaint
         for y, row in enumerate(rows):
             if y < len(old_rows) and _same(old_rows[y], row):
                 lines.append(old_lines[y])
                 continue
-            lines.append(moved.get(id(row)))
-            dirty.append(y)
-        dirty.extend(range(len(rows), len(old_rows)))  # rows no longer shown turn blank
+            line = moved.get(id(row))
+            shown = old_lines[y] if y < len(old_lines) else None
+            if shown is None:
+                dirty.append((y, 0, width))
+            else:  # the row was on screen: repaint only the cells that change
+                if line is None:
+                    line = self._looks().line(row, width, self.app.console)
+                span = _changed_cells(shown, line, self._looks().left, width)
+                if span is not None:
+                    dirty.append((y, *span))
+            lines.append(line)
+        dirty.extend((y, 0, width) for y in range(len(rows), len(old_rows)))  # now blank
         self._rows, self._lines = rows, lines
         if dirty:
-            self._repaint(_regions(dirty, width))
+            self._repaint(_regions(dirty))
 
     def _repaint(self, regions: list[Region]) -> None:
         """Repaint `regions` at the screen's next update.
@@ -209,18 +219,55 @@ def _row_strip(row: Text, width: int, console: Console, style: Style) -> Strip:
     if row.cell_len > width:
         row = row.copy()
         row.truncate(width, overflow="ellipsis")
-    return Strip(row.render(console)).crop_extend(0, width, None).apply_style(style)
+    strip = Strip(row.render(console))
+    if row.style and not row.spans:  # Rich's `render` applies a base style only with spans
+        strip = strip.apply_style(console.get_style(row.style))
+    return strip.crop_extend(0, width, None).apply_style(style)
 
 
-def _regions(rows: Sequence[int], width: int) -> list[Region]:
-    """Runs of consecutive rows as one region each (content coordinates)."""
+def _changed_cells(shown: Strip, line: Strip, left: int, width: int) -> tuple[int, int] | None:
+    """The content cells from the first to the last that differ between two whole lines of
+    one widget (None if they draw alike): a moved mark or a new count repaints a few cells,
+    not the row. Cells are told apart by segment, and within a segment of the same style
+    by character."""
+    old, new = list(shown), list(line)
+    same = min(len(old), len(new))
+    start = 0
+    while start < same and old[start] == new[start]:
+        start += 1
+    if start == len(old) == len(new):
+        return None
+    end = 0
+    while end < same - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    first = sum(segment.cell_length for segment in new[:start])
+    last = line.cell_length - sum(segment.cell_length for segment in new[len(new) - end :])
+    if start < same - end and old[start].style == new[start].style:
+        first += cell_len(_common_start(old[start].text, new[start].text))
+    tail = -1 - end
+    if start < same - end and old[tail].style == new[tail].style:
+        last -= cell_len(_common_start(old[tail].text[::-1], new[tail].text[::-1]))
+    first, last = max(0, first - left), min(width, last - left)
+    return (first, last) if last > first else (min(first, width - 1), min(first, width - 1) + 1)
+
+
+def _common_start(one: str, other: str) -> str:
+    for index, (a, b) in enumerate(zip(one, other, strict=False)):
+        if a != b:
+            return one[:index]
+    return one[: min(len(one), len(other))]
+
+
+def _regions(spans: Sequence[tuple[int, int, int]]) -> list[Region]:
+    """Runs of consecutive rows with the same span of cells as one region each (content
+    coordinates)."""
     regions: list[Region] = []
-    for y in rows:
+    for y, first, end in spans:
         last = regions[-1] if regions else None
-        if last is not None and last.bottom == y:
-            regions[-1] = Region(0, last.y, width, last.height + 1)
+        if last is not None and last.bottom == y and (last.x, last.right) == (first, end):
+            regions[-1] = Region(first, last.y, end - first, last.height + 1)
         else:
-            regions.append(Region(0, y, width, 1))
+            regions.append(Region(first, y, end - first, 1))
     return regions
 
 
