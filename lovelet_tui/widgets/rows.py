@@ -252,10 +252,15 @@ def _changed_cells(shown: Strip, line: Strip, left: int, width: int) -> tuple[in
 
 
 def _common_start(one: str, other: str) -> str:
-    for index, (a, b) in enumerate(zip(one, other, strict=False)):
-        if a != b:
-            return one[:index]
-    return one[: min(len(one), len(other))]
+    """The longest common start of two strings (halving: slices compare in C)."""
+    low, high = 0, min(len(one), len(other))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if one[:middle] == other[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return one[:low]
 
 
 def _regions(spans: Sequence[tuple[int, int, int]]) -> list[Region]:
