@@ -262,8 +262,14 @@ def this_round(log: str) -> str:
 
 
 def last_log_line(term: SSHTerminal) -> str:
-    """The last non-empty line of the visible log."""
-    return next((line.strip() for line in reversed(log_lines(term)) if line.strip()), "")
+    """The last non-empty line of the visible log that narrates the game (a guest's rejoin
+    code, told in the log as the game starts, left out)."""
+    lines = [line.strip() for line in log_lines(term) if line.strip()]
+    told = next((i for i, line in enumerate(lines) if line.startswith("Your rejoin code")), None)
+    if told is not None:
+        end = next((i for i in range(told, len(lines)) if lines[i].endswith("seat back.")), told)
+        del lines[told : end + 1]
+    return lines[-1] if lines else ""
 
 
 # ---------------------------------------------------------------- the database
