@@ -139,17 +139,11 @@ class Rows(Widget):
             if y < len(old_rows) and _same(old_rows[y], row):
                 lines.append(old_lines[y])
                 continue
-            line = moved.get(id(row))
-            shown = old_lines[y] if y < len(old_lines) else None
-            if shown is None:
+            if y < len(old_rows):  # a row on screen: repaint the cells that change
+                dirty.append((y, *_changed_cells(old_rows[y], row, width)))
+            else:
                 dirty.append((y, 0, width))
-            else:  # the row was on screen: repaint only the cells that change
-                if line is None:
-                    line = self._looks().line(row, width, self.app.console)
-                span = _changed_cells(shown, line, self._looks().left, width)
-                if span is not None:
-                    dirty.append((y, *span))
-            lines.append(line)
+            lines.append(moved.get(id(row)))
         dirty.extend((y, 0, width) for y in range(len(rows), len(old_rows)))  # now blank
         self._rows, self._lines = rows, lines
         if dirty:
@@ -225,30 +219,21 @@ def _row_strip(row: Text, width: int, console: Console, style: Style) -> Strip:
     return strip.crop_extend(0, width, None).apply_style(style)
 
 
-def _changed_cells(shown: Strip, line: Strip, left: int, width: int) -> tuple[int, int] | None:
-    """The content cells from the first to the last that differ between two whole lines of
-    one widget (None if they draw alike): a moved mark or a new count repaints a few cells,
-    not the row. Cells are told apart by segment, and within a segment of the same style
-    by character."""
-    old, new = list(shown), list(line)
-    same = min(len(old), len(new))
-    start = 0
-    while start < same and old[start] == new[start]:
-        start += 1
-    if start == len(old) == len(new):
-        return None
-    end = 0
-    while end < same - start and old[-1 - end] == new[-1 - end]:
-        end += 1
-    first = sum(segment.cell_length for segment in new[:start])
-    last = line.cell_length - sum(segment.cell_length for segment in new[len(new) - end :])
-    if start < same - end and old[start].style == new[start].style:
-        first += cell_len(_common_start(old[start].text, new[start].text))
-    tail = -1 - end
-    if start < same - end and old[tail].style == new[tail].style:
-        last -= cell_len(_common_start(old[tail].text[::-1], new[tail].text[::-1]))
-    first, last = max(0, first - left), min(width, last - left)
-    return (first, last) if last > first else (min(first, width - 1), min(first, width - 1) + 1)
+def _changed_cells(shown: Text, row: Text, width: int) -> tuple[int, int]:
+    """The cells from the first to the last character where `row` differs from the row
+    shown, when only characters changed (same spans, style and justification); else the
+    whole row. A moved seat mark or a new deck count repaints a cell or two, not the row."""
+    if shown.spans != row.spans or shown.style != row.style or shown.justify != row.justify:
+        return 0, width
+    old, new = shown.plain, row.plain
+    start = len(_common_start(old, new))
+    first, old_cells, new_cells = cell_len(new[:start]), cell_len(old), cell_len(new)
+    if old_cells != new_cells:  # what follows the change moves
+        last = max(old_cells, new_cells)
+    else:
+        last = new_cells - cell_len(_common_start(old[::-1], new[::-1])[: len(new) - start])
+    first = min(first, width - 1)
+    return first, min(width, max(last, first + 1))
 
 
 def _common_start(one: str, other: str) -> str:
