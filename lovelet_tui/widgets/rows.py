@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -134,20 +133,17 @@ class Rows(Widget):
             return
         moved = {id(row): line for row, line in zip(old_rows, old_lines, strict=True)}
         lines: list[Strip | None] = []
-        dirty: list[tuple[int, int, int]] = []  # (row, first cell, end cell) to repaint
+        dirty: list[int] = []
         for y, row in enumerate(rows):
             if y < len(old_rows) and _same(old_rows[y], row):
                 lines.append(old_lines[y])
                 continue
-            if y < len(old_rows):  # a row on screen: repaint the cells that change
-                dirty.append((y, *_changed_cells(old_rows[y], row, width)))
-            else:
-                dirty.append((y, 0, width))
             lines.append(moved.get(id(row)))
-        dirty.extend((y, 0, width) for y in range(len(rows), len(old_rows)))  # now blank
+            dirty.append(y)
+        dirty.extend(range(len(rows), len(old_rows)))  # rows no longer shown turn blank
         self._rows, self._lines = rows, lines
         if dirty:
-            self._repaint(_regions(dirty))
+            self._repaint(_regions(dirty, width))
 
     def _repaint(self, regions: list[Region]) -> None:
         """Repaint `regions` at the screen's next update.
@@ -219,45 +215,15 @@ def _row_strip(row: Text, width: int, console: Console, style: Style) -> Strip:
     return strip.crop_extend(0, width, None).apply_style(style)
 
 
-def _changed_cells(shown: Text, row: Text, width: int) -> tuple[int, int]:
-    """The cells from the first to the last character where `row` differs from the row
-    shown, when only characters changed (same spans, style and justification); else the
-    whole row. A moved seat mark or a new deck count repaints a cell or two, not the row."""
-    if shown.spans != row.spans or shown.style != row.style or shown.justify != row.justify:
-        return 0, width
-    old, new = shown.plain, row.plain
-    start = len(_common_start(old, new))
-    first, old_cells, new_cells = cell_len(new[:start]), cell_len(old), cell_len(new)
-    if old_cells != new_cells:  # what follows the change moves
-        last = max(old_cells, new_cells)
-    else:
-        last = new_cells - cell_len(_common_start(old[::-1], new[::-1])[: len(new) - start])
-    first = min(first, width - 1)
-    return first, min(width, max(last, first + 1))
-
-
-def _common_start(one: str, other: str) -> str:
-    """The longest common start of two strings (halving: slices compare in C)."""
-    low, high = 0, min(len(one), len(other))
-    while low < high:
-        middle = (low + high + 1) // 2
-        if one[:middle] == other[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return one[:low]
-
-
-def _regions(spans: Sequence[tuple[int, int, int]]) -> list[Region]:
-    """Runs of consecutive rows with the same span of cells as one region each (content
-    coordinates)."""
+def _regions(rows: Sequence[int], width: int) -> list[Region]:
+    """Runs of consecutive rows as one region each (content coordinates)."""
     regions: list[Region] = []
-    for y, first, end in spans:
+    for y in rows:
         last = regions[-1] if regions else None
-        if last is not None and last.bottom == y and (last.x, last.right) == (first, end):
-            regions[-1] = Region(first, last.y, end - first, last.height + 1)
+        if last is not None and last.bottom == y:
+            regions[-1] = Region(0, last.y, width, last.height + 1)
         else:
-            regions.append(Region(first, y, end - first, 1))
+            regions.append(Region(0, y, width, 1))
     return regions
 
 
