@@ -325,7 +325,7 @@ async def test_kill_9_loses_no_logged_action_and_a_restart_rebuilds_the_cut_game
             await wait_text(bo, "signed in as bo")
             await wait_text(ana, "signed in as ana")
             await play_all_bot_game(bo, ana)
-            await create_table(ana, seats=4)
+            await create_table(ana, seats=2)  # 6 tokens to win: ana gets her two turns first
             await ana.send_keys("g")
             await until_my_turn(ana, rng)
             await decide(ana, rng)
