@@ -59,6 +59,7 @@ class Broker:
         self._on_up, self._on_down = on_up, on_down
         self._task: asyncio.Task[None] | None = None
         self.up = False
+        self.listening = asyncio.Event()  # set while subscribed: what is sent here arrives
 
     def start(self) -> None:
         """Subscribe (in the background, retrying until Redis answers)."""
@@ -115,6 +116,10 @@ class Broker:
         if up == self.up:
             return
         self.up = up
+        if up:
+            self.listening.set()
+        else:
+            self.listening.clear()
         if up:
             log.info("broker connected")
         (self._on_up if up else self._on_down)()

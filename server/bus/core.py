@@ -242,6 +242,7 @@ class CoreHost:
 
     async def _beat_loop(self) -> None:
         while True:
+            await self._broker.listening.wait()  # front-ends' frames must reach this core
             await self._broker.publish(CORES_CHANNEL, self._announcement("up"))
             await self._drop_silent()
             await asyncio.sleep(BEAT_INTERVAL)
