@@ -58,7 +58,6 @@ class Broker:
         self._on_message = on_message
         self._on_up, self._on_down = on_up, on_down
         self._task: asyncio.Task[None] | None = None
-        self.up = False
         self.listening = asyncio.Event()  # set while subscribed: what is sent here arrives
 
     def start(self) -> None:
@@ -113,16 +112,15 @@ class Broker:
             delay = min(delay * 2, BACKOFF_MAX)
 
     def _set_up(self, up: bool) -> None:
-        if up == self.up:
+        if up == self.listening.is_set():
             return
-        self.up = up
         if up:
             self.listening.set()
+            log.info("broker connected")
+            self._on_up()
         else:
             self.listening.clear()
-        if up:
-            log.info("broker connected")
-        (self._on_up if up else self._on_down)()
+            self._on_down()
 
     def _deliver(self, channel: bytes | str, data: bytes) -> None:
         name = channel.decode() if isinstance(channel, bytes) else channel
