@@ -224,6 +224,9 @@ async def test_the_hand_keeps_its_height_through_a_game_and_a_note_shrinks_it() 
         hand.show(["guard"], names)
         await pilot.pause()
         assert hand.size.height == grown
+        hand.show([], names)  # knocked out: "no cards" until the next round
+        await pilot.pause()
+        assert hand.size.height == grown
         hand.show_note("You are watching this table.")
         await pilot.pause()
         assert hand.size.height == 3

@@ -10,7 +10,6 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.screen import Screen
 
 from lovelet_tui.actions import bindings
@@ -21,6 +20,7 @@ from lovelet_tui.names import Names
 from lovelet_tui.narrate import REASONS, narrate, round_awards, token_reason
 from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
+from lovelet_tui.widgets.backdrop import Backdrop, BackdropRow
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
 from lovelet_tui.widgets.choices import ChoicePanel
 from lovelet_tui.widgets.guide import Guide
@@ -76,7 +76,7 @@ class Confirm:
     choice: Choice | None = None  # the play to send on yes
 
 
-class TableScreen(Screen[str]):
+class TableScreen(Screen[str], Backdrop):
     """Shows the latest `TableState`; dismissed with the table's code when the player leaves."""
 
     CSS_PATH = "table.tcss"
@@ -110,7 +110,7 @@ class TableScreen(Screen[str]):
         yield SeatList(id="seats")
         yield HandView(id="hand")
         yield Guide(id="guide")
-        with Horizontal(id="body"):
+        with BackdropRow(id="body"):
             yield LogView(id="log")
             yield Tracker(id="tracker")
             yield ChoicePanel(id="choices")

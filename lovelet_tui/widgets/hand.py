@@ -69,7 +69,7 @@ class HandView(Rows):
             max(MIN_ROWS, min(MAX_ROWS, len(self._card_rows(width)))) if width > 0 else MIN_ROWS
         )
         fitted_width, tallest = self.fitted
-        if self.cards and width == fitted_width:
+        if self.shown is not None and width == fitted_width:  # a hand, even an empty one
             wanted = max(wanted, tallest)
         self.fitted = (width, wanted)
         if self.styles.height is None or self.styles.height.value != wanted:
