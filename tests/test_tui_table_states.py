@@ -11,6 +11,7 @@ from test_tui_support import FakeLink, new_game, screen_text, served, table_info
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
+from lovelet_tui.widgets.key_bar import KeyBar
 from protocol import ErrorReply, SeatInfo, TableState, encode
 from server.engine import Game, find_edition
 
@@ -156,3 +157,30 @@ async def test_the_round_summary_says_why_each_token_was_given() -> None:
     async with app.run_test(size=SIZE) as pilot:
         text = await _open(app, pilot, table_state(game, 1, status="round_over"))
     assert "Round 1 over" in text and "Ana +2: round win, Spy" in text
+
+
+async def test_the_footer_made_once_per_state_always_shows_the_keys_of_now() -> None:
+    """The key bar keeps each keys state's line; at every step of a game, and while typing
+    chat, it shows what a line made afresh would."""
+    game = new_game("2019", 2)
+    game.rng = random.Random(3)
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        bar = app.screen.query_one(KeyBar)
+        sent, refreshes = 0, 0
+        while not game.game_over:
+            if game.pending is None:
+                game.start_round()
+            else:
+                game.act(game.pending.seat, game.pending.choices[0])
+            await _open(app, pilot, table_state(game, 0, since=sent))
+            sent = len(game.events)
+            bar = app.screen.query_one(KeyBar)
+            assert bar.keys == bar._line(app.screen)
+            refreshes += 1
+            if refreshes == 5:
+                await pilot.press("c")  # chat: its keys, then the table's again
+                assert "Stop typing" in bar.keys.plain and bar.keys == bar._line(app.screen)
+                await pilot.press("escape")
+                assert bar.keys == bar._line(app.screen)
+        assert len(bar._made) < refreshes / 2

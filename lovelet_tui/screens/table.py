@@ -331,6 +331,10 @@ class TableScreen(Screen[str], Backdrop):
             return not typing_chat(self)
         return bool(self.offered.get(action, True))
 
+    def keys_state(self) -> tuple[tuple[str, bool | str], ...]:
+        """All the key bar's line depends on, but for the focus (see `check_action`)."""
+        return tuple(self.offered.items())
+
     def key_shown(self, binding: Binding) -> str | None:
         """The key bar's label for the digits: the ones that pick something now."""
         if not binding.action.startswith("pick("):

@@ -1,15 +1,21 @@
 """The footer: one line of the keys that mean something now, redrawn in place.
 
 Textual's `Footer` remounts a widget per key whenever bindings change, one frame late; this
-bar re-renders one line at once, and only when the keys shown changed.
+bar re-renders one line at once, and only when the keys shown changed. A screen whose keys
+follow from a state it can name (`keys_state()`) gets each state's line made once: a table
+screen's keys change twice per turn of its player.
 """
 
 from __future__ import annotations
+
+from collections.abc import Hashable
 
 from rich.text import Text
 from textual.screen import Screen
 
 from lovelet_tui.widgets.rows import Rows
+
+LINES_KEPT = 32  # lines kept per bar, by the screen's keys state and the focused widget
 
 
 class KeyBar(Rows):
@@ -27,6 +33,7 @@ class KeyBar(Rows):
     def __init__(self) -> None:
         super().__init__()
         self.keys = Text()
+        self._made: dict[Hashable, Text] = {}  # line by keys state
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed, immediate=True)
@@ -40,6 +47,20 @@ class KeyBar(Rows):
         return [self.keys]
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
+        state = getattr(screen, "keys_state", None)
+        if state is None:
+            self.keys = self._line(screen)
+        else:
+            kept = self._made
+            key = (state(), self.app.focused)
+            if key not in kept:
+                if len(kept) >= LINES_KEPT:
+                    kept.clear()
+                kept[key] = self._line(screen)
+            self.keys = kept[key]
+        self.redraw()
+
+    def _line(self, screen: Screen[object]) -> Text:
         text = Text()
         actions: set[str] = set()
         for _node, binding, enabled, _tooltip in screen.active_bindings.values():
@@ -49,5 +70,4 @@ class KeyBar(Rows):
             shown = getattr(screen, "key_shown", None)  # a screen may name keys that vary
             key = (shown(binding) if shown else None) or self.app.get_key_display(binding)
             text.append(f"{key} ", style="bold").append(f"{binding.description}  ")
-        self.keys = text
-        self.redraw()
+        return text
