@@ -4,7 +4,8 @@ Usage: python benchmarks/hard_tables.py [--tables 5 10 20] [--duration 30] [--de
                                         [--budget 150] [--workers N]
 Runs a lobby in this process (no SSH) with N tables of 4 hard bots, 2019 rules, each watched
 by one spectator session that receives and encodes every update, as players' sessions do;
-a finished game makes way for a new table. The bots think in the bot pool's worker processes
+a finished game makes way for a new table; garbage is collected by the server's paced
+collector, as in `lovelet serve`. The bots think in the bot pool's worker processes
 (one per core unless --workers). Reported per N: the loop's longest pause and its 99th
 percentile (a 5 ms sleep measured against the clock; on a loaded machine this includes waits
 for a core), the longest CPU time the loop's thread itself spent between two ticks (its own
@@ -27,6 +28,7 @@ from protocol import AddBot, BotSpec, CreateTable, Hello, Stand, Start, encode
 from protocol.version import PROTOCOL_VERSION
 from server.lobby import Identity, Lobby, LobbySettings, TableSettings
 from server.lobby.table import Close
+from server.render.collector import Collector
 from server.services import bot_pool
 from server.services.clock import LoopClock
 
@@ -80,6 +82,8 @@ async def run(
     loop's pauses and decision times."""
     lobby = Lobby(LobbySettings(table=settings), random.Random(tables), clock=LoopClock())
     timings = Timings(bot_pool.shared_pool())
+    collector = Collector(lambda: 0, lambda: tables)  # garbage collected as `lovelet serve` does
+    collector.start()
     for number in range(tables):
         open_table(lobby, number)
     opened = tables
@@ -98,6 +102,7 @@ async def run(
             opened += 1
     for table in list(lobby.tables.values()):
         table.submit(None, Close())
+    collector.stop()
     bot_pool.shared_pool().decide = timings._decide  # type: ignore[method-assign]
     return {
         "pause_max": max(pauses),
