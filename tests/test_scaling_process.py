@@ -17,7 +17,7 @@ from pathlib import Path
 
 import asyncssh
 from e2e_helpers import GAME_TIMEOUT, answer_yes, create_table, phase, screen_text, wait_text
-from redis_helpers import redis_server
+from redis_helpers import free_port, redis_server
 from sshclient import SSHTerminal
 from test_ops_process import START_TIMEOUT, ServerProcess, decide, fast_env, game_logs
 
@@ -240,3 +240,26 @@ async def test_kill_9_of_the_workers_supervisor_ends_its_core_and_front_ends(
             await wait_online(ana, "ana")
             server.process.send_signal(signal.SIGKILL)
             await ana.wait_for(lambda: ana.closed, "the orphaned front-end stopping", 30)
+
+
+async def test_a_front_end_waiting_for_an_unreachable_broker_stops_at_sigterm(
+    tmp_path: Path,
+) -> None:
+    """A front-end started while Redis is down (a restart by `--workers`, say) still stops at
+    once when told to, instead of finishing its wait for a core first."""
+    url = f"redis://127.0.0.1:{free_port()}/0"
+    async with ServerProcess.run(part_env(tmp_path, url, "frontend")) as frontend:
+        await frontend.wait_line(
+            frontend.stderr, lambda line: "broker unreachable" in line, "a retry", START_TIMEOUT
+        )
+        frontend.process.send_signal(signal.SIGTERM)
+        assert await frontend.exited(10) == 0
+
+
+async def test_a_standby_core_stops_at_sigterm(tmp_path: Path) -> None:
+    async with redis_server() as redis, core_process(tmp_path, redis.url, SLOW_LEASE):
+        env = part_env(tmp_path, redis.url, "core", LOVELET_CORE_LEASE=SLOW_LEASE)
+        async with ServerProcess.run(env) as standby:
+            await standby.wait_line(standby.stdout, STANDBY.search, "the standby", START_TIMEOUT)
+            standby.process.send_signal(signal.SIGTERM)
+            assert await standby.exited(10) == 0

@@ -15,8 +15,9 @@ import secrets
 import signal
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from ..bus.broker import Broker, Lease, connect
@@ -144,11 +145,32 @@ async def start_core(
 async def serve_core(config: Config) -> int:
     """The core until SIGTERM or SIGINT (0), or until another core takes the lease (1)."""
     stop = stop_signals()
-    core = await start_core(config)
+    core = await until_started(start_core(config), stop)  # a standby waits for the lease
+    if core is None:
+        return 0
     lost = asyncio.ensure_future(core.lost.wait())
     await asyncio.wait([asyncio.ensure_future(stop.wait()), lost], return_when="FIRST_COMPLETED")
     await core.stop(0 if core.lost.is_set() else config.shutdown_grace)
     return 1 if core.lost.is_set() else 0
+
+
+Started = TypeVar("Started")
+
+
+async def until_started(
+    starting: Coroutine[Any, Any, Started], stop: asyncio.Event
+) -> Started | None:
+    """What `starting` returns, or None if `stop` is set first (the start is then cancelled):
+    a part waiting for the broker, the lease or a core still stops when told to."""
+    start, stopped = asyncio.ensure_future(starting), asyncio.ensure_future(stop.wait())
+    await asyncio.wait([start, stopped], return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    if start.done():
+        return start.result()
+    start.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await start
+    return None
 
 
 # --------------------------------------------------------------------------- a front-end
@@ -206,7 +228,9 @@ async def start_frontend(config: Config, metrics: Metrics | None = None) -> Runn
 async def serve_frontend(config: Config) -> int:
     """A front-end until SIGTERM or SIGINT."""
     stop = stop_signals()
-    running = await start_frontend(config)
+    running = await until_started(start_frontend(config), stop)  # it may wait for a core
+    if running is None:
+        return 0
     await stop.wait()
     await running.stop()
     return 0
