@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from rich.text import Text
+from textual.cache import FIFOCache
 from textual.screen import Screen
 
 from lovelet_tui.widgets.rows import Rows
@@ -33,7 +34,7 @@ class KeyBar(Rows):
     def __init__(self) -> None:
         super().__init__()
         self.keys = Text()
-        self._made: dict[Hashable, Text] = {}  # line by keys state
+        self._made: FIFOCache[Hashable, Text] = FIFOCache(LINES_KEPT)  # line by keys state
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed, immediate=True)
@@ -51,13 +52,11 @@ class KeyBar(Rows):
         if state is None:
             self.keys = self._line(screen)
         else:
-            kept = self._made
             key = (state(), self.app.focused)
-            if key not in kept:
-                if len(kept) >= LINES_KEPT:
-                    kept.clear()
-                kept[key] = self._line(screen)
-            self.keys = kept[key]
+            line = self._made.get(key)
+            if line is None:
+                line = self._made[key] = self._line(screen)
+            self.keys = line
         self.redraw()
 
     def _line(self, screen: Screen[object]) -> Text:

@@ -102,9 +102,10 @@ class Collector:
     def _whole_due(self) -> bool:
         before, now = self._memory_after, self._memory()
         if before is None or now is None:
-            if self._clock() - self._last_whole >= self.max_age:
-                return True
-        elif now >= before * (1 + GROWTH):
+            grown = self._clock() - self._last_whole >= self.max_age  # memory unknown: by age
+        else:
+            grown = now >= before * (1 + GROWTH)
+        if grown:
             return True
         turnover = self.turnover() - self._turnover_before
         return turnover >= MIN_TURNOVER and turnover >= TURNOVER * self.live()
