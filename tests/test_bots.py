@@ -15,8 +15,8 @@ from collections import Counter
 import pytest
 
 from server.bots import Budget, EasyBot, HardBot, MediumBot, make_bot
-from server.bots.beliefs import _HANDLERS
-from server.bots.cards import card_book
+from server.bots.beliefs import _HANDLERS, Beliefs
+from server.bots.cards import CAREFUL, MEDIUM, OPPONENTS, card_book, medium_plays
 from server.engine import (
     EDITIONS,
     Choice,
@@ -261,3 +261,27 @@ def test_beliefs_read_only_fields_the_event_catalogue_lists() -> None:
 
 def _is_event(node: ast.expr) -> bool:
     return isinstance(node, ast.Name) and node.id == "event"
+
+
+def test_the_medium_model_reads_a_baron_played_from_baron_and_guard_as_rare() -> None:
+    """Medium almost never plays a Baron beside a Guard, so a seat modelled as medium that
+    drew and played a Baron most likely kept the Baron or a high card, seldom a Guard; the
+    careful model finds a Guard far likelier."""
+    guard_odds = {}
+    for opponents in OPPONENTS:
+        beliefs = Beliefs(card_book("2019", opponents), 0, 4, [], 11)
+        beliefs.hand = ["priest"]
+        beliefs.apply({"kind": "draw", "seat": 1})
+        beliefs.apply({"kind": "play", "seat": 1, "card": "baron"})
+        guard_odds[opponents] = beliefs.distribution(1, beliefs.pool())["guard"]
+    assert guard_odds[MEDIUM] < 0.5 * guard_odds[CAREFUL]
+
+
+@pytest.mark.parametrize("edition_id", sorted(EDITIONS))
+def test_medium_plays_are_measured_for_every_edition(edition_id: str) -> None:
+    """The shipped shares cover each edition at every count of others in the round."""
+    shares = medium_plays(edition_id)
+    edition = find_edition(edition_id)
+    counts = {others for others, _, _ in shares}
+    assert counts == set(range(1, edition.max_players))  # others still in the round
+    assert all(0.0 <= share <= 1.0 for share in shares.values())

@@ -7,7 +7,7 @@ from collections import Counter
 from server.engine import Role, View
 from server.engine.event_catalogue import EVENTS
 
-from .cards import CardBook, card_book
+from .cards import CAREFUL, CardBook, card_book
 
 Weights = dict[str, float]
 
@@ -366,7 +366,8 @@ _HANDLERS = handlers_of_kinds(
 class RoundFollower:
     """Keeps a seat's `Beliefs` in step with its log: incrementally, or replayed from scratch."""
 
-    def __init__(self) -> None:
+    def __init__(self, opponents: str = CAREFUL) -> None:
+        self.opponents = opponents  # the model of the opponents' plays (`cards.OPPONENTS`)
         self.beliefs: Beliefs | None = None
         self._consumed = 0  # log entries already applied
         self._last: dict | None = None  # the last applied entry, to recognise the same log
@@ -385,7 +386,7 @@ class RoundFollower:
             self._consumed += 1
         self._last = log[-1] if log else None
         if self.beliefs is None or self._round_start is None:
-            self.beliefs = beliefs_from_view(view)
+            self.beliefs = beliefs_from_view(view, self.opponents)
         self.beliefs.sync(view)
         return self.beliefs
 
@@ -407,7 +408,7 @@ class RoundFollower:
         self._consumed = starts[-1] if starts else len(log)
 
     def _begin(self, view: View, event: dict, index: int) -> None:
-        book = card_book(view.edition)
+        book = card_book(view.edition, self.opponents)
         players = view.players
         face_up = list(event["face_up"])
         deck_size = sum(book.count.values()) - 1 - len(face_up) - players
@@ -416,9 +417,9 @@ class RoundFollower:
         self._round_start = event
 
 
-def beliefs_from_view(view: View) -> Beliefs:
+def beliefs_from_view(view: View, opponents: str = CAREFUL) -> Beliefs:
     """Beliefs from the view alone, for a log that does not hold the round's start."""
-    book = card_book(view.edition)
+    book = card_book(view.edition, opponents)
     beliefs = Beliefs(book, view.viewer, view.players, view.face_up, view.deck_size)
     for seat in view.seats:
         beliefs.seen.update(seat.discards)

@@ -1,11 +1,20 @@
-"""What a bot knows of an edition: each card's value, role and count. Public rules, no state."""
+"""What a bot knows of an edition: each card's value, role and count, and how it expects an
+opponent to choose between two cards. Public rules, no state."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 from server.engine import Chooses, Role, find_edition
+
+CAREFUL, MEDIUM = "careful", "medium"  # the models of an opponent: see `CardBook.chance_to_play`
+OPPONENTS = (CAREFUL, MEDIUM)
+MODEL_SHARE = 0.9  # the medium model: this share medium's measured choices, the rest careful
+MEDIUM_PLAYS = Path(__file__).with_name("opponents.json")  # benchmarks/opponent_model.py
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +28,9 @@ class CardBook:
     chooses: dict[str, Chooses]
     by_value: bool  # Guards and Bishops name numbers (premium), not cards
     guesses: tuple[str | int, ...]
+    # (others in the round, card played, card kept) -> the share of plays from that hand
+    # that played it; empty: every opponent is a careful random player
+    model: Mapping[tuple[int, str, str], float] = field(default_factory=dict)
     _odds: dict[tuple[str, str, int], float] = field(default_factory=dict, compare=False)
 
     def named(self, card_id: str, guess: str | int | None) -> bool:
@@ -53,9 +65,11 @@ class CardBook:
         return plays
 
     def chance_to_play(self, played: str, kept: str, others: int) -> float:
-        """How likely a careful random player holding `played` and `kept` plays `played`.
+        """How likely an opponent holding `played` and `kept` plays `played`.
 
-        The model of every opponent: any legal play alike, except the Princess, never by choice.
+        A careful random player makes any legal play alike, except the Princess, never by
+        choice; with a `model`, `MODEL_SHARE` of the odds are the share of medium's plays
+        from that hand that played `played` (where it was measured).
         """
         key = (played, kept, others)
         if key not in self._odds:
@@ -74,12 +88,17 @@ class CardBook:
         if played_role is Role.PRINCESS:
             return 0.0
         mine, theirs = self.plays(played, others), self.plays(kept, others)
-        return mine / (mine + theirs)
+        careful = mine / (mine + theirs)
+        measured = self.model.get((others, played, kept))
+        if measured is None:
+            return careful
+        return MODEL_SHARE * measured + (1 - MODEL_SHARE) * careful
 
 
 @cache
-def card_book(edition_id: str) -> CardBook:
-    """The card book of the edition with that id."""
+def card_book(edition_id: str, opponents: str = CAREFUL) -> CardBook:
+    """The card book of the edition with that id, modelling opponents as `opponents` (one of
+    `OPPONENTS`) do."""
     edition = find_edition(edition_id)
     return CardBook(
         ids=tuple(card.id for card in edition.cards),
@@ -89,4 +108,20 @@ def card_book(edition_id: str) -> CardBook:
         chooses={card.id: card.chooses for card in edition.cards},
         by_value=edition.guess_by_value,
         guesses=edition.guesses,
+        model=medium_plays(edition_id) if opponents == MEDIUM else {},
     )
+
+
+def medium_plays(edition_id: str) -> dict[tuple[int, str, str], float]:
+    """The edition's measured shares of medium's plays (`CardBook.model`)."""
+    by_others = _medium_plays().get(edition_id, {})
+    return {
+        (int(others), *hand.split()): share
+        for others, shares in by_others.items()
+        for hand, share in shares.items()
+    }
+
+
+@cache
+def _medium_plays() -> dict[str, dict[str, dict[str, float]]]:
+    return json.loads(MEDIUM_PLAYS.read_text())

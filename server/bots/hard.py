@@ -23,6 +23,7 @@ from functools import cache
 from server.engine import Choice, Game, Play, Position, View, find_edition
 
 from .beliefs import Beliefs
+from .cards import MEDIUM, card_book
 from .estimate import Table
 from .medium import SCORERS, MediumBot, estimates, named_odds
 
@@ -66,10 +67,12 @@ class HardBot:
 
     level = "hard"
 
-    def __init__(self, budget: Budget | None = None, deal: Dealer | None = None) -> None:
+    def __init__(
+        self, budget: Budget | None = None, deal: Dealer | None = None, opponents: str = MEDIUM
+    ) -> None:
         self.budget = budget or Budget()
         self.deal = deal or deal_hidden  # benchmarks/bot_policy.py's oracle deals the true hands
-        self._medium = MediumBot()
+        self._medium = MediumBot(opponents)  # its beliefs read the others' plays as `opponents`'
         self.deals = 0  # dealt positions the last decision searched
 
     def choose(self, view: View, log: list[dict], rng: random.Random) -> Choice:
@@ -364,14 +367,16 @@ def best_choice(view: View, beliefs: Beliefs) -> tuple[float, Choice]:
 
 def _opponent_beliefs(view: View, beliefs: Beliefs) -> list[Beliefs | None]:
     """What each opponent in the round may believe now, as far as this seat can tell: the
-    cards everyone has seen, and this seat's card if they were shown it (None: not in it)."""
+    cards everyone has seen, and this seat's card if they were shown it (None: not in it).
+    They believe as medium does (careful opponents): medium plays their turns in a playout."""
     me = view.viewer
+    book = card_book(view.edition)
     templates: list[Beliefs | None] = []
     for seat, info in enumerate(view.seats):
         if seat == me or not info.alive:
             templates.append(None)
             continue
-        theirs = Beliefs(beliefs.book, seat, view.players, view.face_up, view.deck_size)
+        theirs = Beliefs(book, seat, view.players, view.face_up, view.deck_size)
         for other in view.seats:
             theirs.seen.update(other.discards)
         theirs.alive = [other.alive for other in view.seats]

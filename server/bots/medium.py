@@ -10,7 +10,7 @@ from typing import Any
 from server.engine import Choice, Chooses, Keep, Look, Play, Redraw, Role, View
 
 from .beliefs import Beliefs, RoundFollower
-from .cards import CardBook
+from .cards import CAREFUL, CardBook
 from .estimate import Dist, Table
 
 INFO_WEIGHT = 0.5  # a look is worth this share of the gain from knocking its target out
@@ -30,8 +30,8 @@ class MediumBot:
 
     level = "medium"
 
-    def __init__(self) -> None:
-        self._follower = RoundFollower()
+    def __init__(self, opponents: str = CAREFUL) -> None:
+        self._follower = RoundFollower(opponents)
 
     def choose(self, view: View, log: list[dict], rng: random.Random) -> Choice:
         """The best-scoring element of `view.choices`, ties broken at random."""
