@@ -15,7 +15,7 @@ import pytest
 
 from protocol import BotSpec, CreateTable, Start
 from server.bots import LEVELS, Budget, HardBot, make_bot
-from server.bots.hard import MIN_DEALS, best_choice, calibrated, deal_hidden
+from server.bots.hard import MIN_DEALS, _opponent_beliefs, best_choice, calibrated, deal_hidden
 from server.bots.medium import MediumBot, estimates
 from server.engine import EDITIONS, Game, find_edition
 from server.lobby import Lobby, LobbySettings, TableSettings
@@ -210,3 +210,19 @@ def test_the_calibrated_round_odds_rise_with_the_estimate_and_stay_odds() -> Non
         odds = [calibrated(estimate / 10, alive) for estimate in range(-5, 16)]
         assert odds == sorted(odds)
         assert 0 < odds[0] < odds[-1] < 1
+
+
+def test_hard_reads_the_others_plays_as_medium_makes_them() -> None:
+    """Hard's beliefs weigh a play by how often medium makes it, so somewhere in a round they
+    part from medium's own (careful) beliefs; in a playout the others believe as medium does."""
+    rng = random.Random(8)
+    parted = 0
+    for game, seat, view, log in decisions("2019", 4, rng, rounds=2):
+        hard = HardBot(TINY)
+        ranking = hard.rank(view, log, rng)
+        careful = MediumBot().beliefs(view, log)
+        parted += ranking.beliefs.weights != careful.weights
+        opponents = _opponent_beliefs(view, ranking.beliefs)
+        assert all(theirs is None or not theirs.book.model for theirs in opponents)
+        game.act(seat, ranking.best)
+    assert parted > 0
