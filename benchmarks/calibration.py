@@ -12,13 +12,12 @@ tenth of the estimate.
 from __future__ import annotations
 
 import argparse
-import random
 import statistics
 from collections import defaultdict
 
-from server.bots import MediumBot
+from selfplay import in_the_round, medium_game
+
 from server.bots.hard import best_choice
-from server.engine import Game, find_edition
 
 TENTHS = range(10)
 Row = tuple[int, float, float]  # players in the round, estimate, outcome
@@ -26,26 +25,15 @@ Row = tuple[int, float, float]  # players in the round, estimate, outcome
 
 def play_game(edition_id: str, players: int, seed: str) -> list[Row]:
     """Every play's (players in the round, estimate, outcome) over one game of medium bots."""
-    game = Game(find_edition(edition_id), players, random.Random(seed))
-    bots = [MediumBot() for _ in range(players)]
-    logs: list[list[dict]] = [[] for _ in range(players)]
-    rng = random.Random(f"{seed}/choices")
     rows: list[Row] = []
     waiting: list[tuple[int, int, float]] = []  # seat, players in the round, estimate
-    while not game.game_over:
-        if game.round_over:
-            game.start_round()
-            continue
-        seat = game.pending.seat
-        logs[seat].extend(game.log(seat, len(logs[seat])))
-        view = game.view(seat)
-        choice = bots[seat].choose(view, logs[seat], rng)
+    for decision in medium_game(edition_id, players, seed):
+        view = decision.view
         if view.pending.kind == "play":
-            estimate, _ = best_choice(view, bots[seat].beliefs(view, logs[seat]))
-            waiting.append((seat, game.remaining, min(max(estimate, 0.0), 1.0)))
-        game.act(seat, choice)
-        if game.round_over:
-            winners = game.round_winners
+            estimate, _ = best_choice(view, decision.bot.beliefs(view, decision.log))
+            waiting.append((view.viewer, in_the_round(view), min(max(estimate, 0.0), 1.0)))
+        if decision.game.round_over:
+            winners = decision.game.round_winners
             for who, alive, estimate in waiting:
                 rows.append((alive, estimate, (who in winners) / len(winners)))
             waiting = []

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from server.bots import MediumBot
-from server.engine import EDITIONS, Game, Play, find_edition
+from selfplay import in_the_round, medium_game
+
+from server.engine import EDITIONS, Play, find_edition
 
 MIN_HANDS = 30  # a hand needs this many plays to be stored
 OUT = Path(__file__).resolve().parent.parent / "server" / "bots" / "opponents.json"
@@ -29,26 +29,13 @@ Key = tuple[int, str, str]  # others in the round, card played, card kept
 
 def play_game(edition_id: str, players: int, seed: str) -> Counter[Key]:
     """Every play from two different cards over one game of medium bots."""
-    game = Game(find_edition(edition_id), players, random.Random(seed))
-    bots = [MediumBot() for _ in range(players)]
-    logs: list[list[dict]] = [[] for _ in range(players)]
-    rng = random.Random(f"{seed}/choices")
     plays: Counter[Key] = Counter()
-    while not game.game_over:
-        if game.round_over:
-            game.start_round()
-            continue
-        seat = game.pending.seat
-        logs[seat].extend(game.log(seat, len(logs[seat])))
-        view = game.view(seat)
-        choice = bots[seat].choose(view, logs[seat], rng)
-        hand = view.hand
-        if view.pending.kind == "play" and len(hand) == 2 and hand[0] != hand[1]:
+    for decision in medium_game(edition_id, players, seed):
+        hand, choice = decision.view.hand, decision.choice
+        if decision.view.pending.kind == "play" and len(hand) == 2 and hand[0] != hand[1]:
             assert isinstance(choice, Play)
             kept = hand[1] if choice.card == hand[0] else hand[0]
-            others = sum(info.alive for info in view.seats) - 1
-            plays[others, choice.card, kept] += 1
-        game.act(seat, choice)
+            plays[in_the_round(decision.view) - 1, choice.card, kept] += 1
     return plays
 
 
