@@ -24,8 +24,8 @@ class Decision:
 
 
 def medium_game(edition_id: str, players: int, seed: str) -> Iterator[Decision]:
-    """Every decision of one game of medium bots dealt from `seed`, each seat choosing from a
-    stream of its own."""
+    """Every decision of one game of medium bots dealt from `seed`, the bots breaking ties from
+    one stream of their own (`seed`/choices)."""
     game = Game(find_edition(edition_id), players, random.Random(seed))
     bots = [MediumBot() for _ in range(players)]
     logs: list[list[dict]] = [[] for _ in range(players)]
