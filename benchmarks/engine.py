@@ -13,8 +13,11 @@ PublicInfo, Random and RandomBot sources with `g++ -O2`, and a driver of your ow
 about `argv[1]` seconds of CPU time, plays rounds of 4 players as its Server::round does (a
 Round from one shuffled deck, a RandomBot per seat, each turn startTurn, makeChoice,
 completeTurn until isOver, the winner starting the next round) and prints "<N> rounds/s" on its
-first line. The figures vary with the machine's load (CPU time, not wall time, is measured):
-compare only figures taken in the same run.
+first line. Make its `Random` constructor's `std::random_device` static (one per process): as
+published, each RandomBot opens its own, four a round, and on a VM where `cpuid` traps that
+alone costs ~44 µs a round, 25 times the game itself (22k rounds/s instead of ~600k).
+The figures vary with the machine's load (CPU time, not wall time, is measured): compare only
+figures taken in the same run.
 """
 
 from __future__ import annotations

@@ -23,11 +23,11 @@ class Game:
     """The whole state of one game. Change it only through `start_round` and `act`."""
 
     __slots__ = (
-        "_after", "_bishops", "_constables", "_counts", "_more_steps", "_spies", "_spy_id",
-        "_steps", "alive", "deck", "discards", "edition", "events", "face_up", "game_over",
-        "game_winners", "hands", "jester", "marked", "next_start", "offers", "pending", "players",
-        "protected", "record", "remaining", "rng", "roles", "round", "round_over",
-        "round_winners", "set_aside", "target", "tokens", "turn", "unchoosable",
+        "_after", "_bishops", "_constables", "_counts", "_more_steps", "_ordered_steps", "_spies",
+        "_spy_id", "_steps", "alive", "deck", "discards", "edition", "events", "face_up",
+        "game_over", "game_winners", "hands", "jester", "marked", "next_start", "offers",
+        "pending", "players", "protected", "record", "remaining", "rng", "roles", "round",
+        "round_over", "round_winners", "set_aside", "target", "tokens", "turn", "unchoosable",
     )  # fmt: skip
 
     def __init__(
@@ -69,6 +69,7 @@ class Game:
         # the steps of the pending decision's plays, if a play decision: one card's, the other's
         self._steps: legal.Steps = {}
         self._more_steps: legal.Steps = {}
+        self._ordered_steps: tuple[legal.Step, ...] = ()  # all of them, in the choices' order
         self.turn: int | None = None
         self._reset_round_state([])
 
@@ -148,7 +149,8 @@ class Game:
         self.round, self.round_over, self.turn = 1, False, position.turn
         hand = self.hands[position.turn]
         if position.kind == "play":
-            self.pending, self._steps, self._more_steps = legal.play_offer(self, position.turn)
+            offer = legal.play_offer(self, position.turn)
+            self.pending, self._steps, self._more_steps, self._ordered_steps = offer
         else:
             self.ask(position.turn, "chancellor", effects.keep_choices(tuple(hand)))
 
@@ -200,7 +202,7 @@ class Game:
         offer = self.offers.get(key)  # see legal.play_offer
         if offer is None:
             offer = legal.play_offer(self, seat)
-        self.pending, self._steps, self._more_steps = offer
+        self.pending, self._steps, self._more_steps, self._ordered_steps = offer
 
     def act(self, seat: int, choice: Choice) -> None:
         """Apply `seat`'s choice; IllegalAction (state unchanged) unless it is a legal choice."""
@@ -217,27 +219,36 @@ class Game:
             step = None
         if step is None:
             self._decide(seat, choice, decision)
+            self._turn_on()
         elif seat != self.turn:  # the seat of a play decision
             self._reject_seat(seat, self.turn)
         else:
-            self.pending = None
-            card, effect, targets, guess = step
-            hand = self.hands[seat]
-            last = hand.pop()  # of the two cards held, the one not played stays
-            if last is not card:  # the first was played
-                hand[0] = last
-            self.discards[seat].append(card)
-            if self.record:
-                public = {"card": card.id, "targets": targets, "guess": guess}
-                self.events.append(Event("play", seat, public))
-                if card.choosing and not targets:  # every other player protected or out
-                    self.emit("no_effect", seat, card=card.id, why="no_target")
-            if card.choosing:
-                self.marked = None
-            effect(self, seat, card, targets, guess)
+            self._play(seat, step)
+
+    def _play(self, seat: int, step: legal.Step) -> None:
+        """`seat` plays a legal play, given by its step, and the turn goes on."""
+        self.pending = None
+        card, effect, targets, guess = step
+        hand = self.hands[seat]
+        last = hand.pop()  # of the two cards held, the one not played stays
+        if last is not card:  # the first was played
+            hand[0] = last
+        self.discards[seat].append(card)
+        if self.record:
+            public = {"card": card.id, "targets": targets, "guess": guess}
+            self.events.append(Event("play", seat, public))
+            if card.choosing and not targets:  # every other player protected or out
+                self.emit("no_effect", seat, card=card.id, why="no_target")
+        if card.choosing:
+            self.marked = None
+        effect(self, seat, card, targets, guess)
+        self._turn_on()
+
+    def _turn_on(self) -> None:
+        """After a choice: unless another decision of the turn is pending, or the game is
+        over, end the turn, and the round or the next turn begins."""
         if self.pending is not None or self.game_over:
             return
-        # the turn is over
         if self.remaining == 1:
             self._end_round([self.alive.index(True)], "last_standing")
         elif not self.deck:
@@ -262,7 +273,11 @@ class Game:
             assert decision is not None  # a round in play has a decision pending
             seat, _, choices = decision
             draw: float = uniform()
-            self.act(seat, choices[int(draw * float(len(choices)))])
+            pick = int(draw * float(len(choices)))
+            if self._ordered_steps:  # a play decision: its step, found without a lookup
+                self._play(seat, self._ordered_steps[pick])
+            else:
+                self.act(seat, choices[pick])
 
     def _in_order(self, play: Play) -> legal.Step | None:
         """The step of `play` with its two players in seat order, as the legal plays list
@@ -381,6 +396,7 @@ class Game:
         """Make a sub-decision of the current turn pending (Chancellor, Cardinal, Bishop)."""
         self.pending = Decision(seat, kind, choices)
         self._steps = self._more_steps = {}  # few choices: compared one by one
+        self._ordered_steps = ()
 
     # --------------------------------------------------------- round and game end
 

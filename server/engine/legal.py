@@ -27,7 +27,10 @@ MEMO_LIMIT = 20_000  # entries per memo before it starts afresh: bounds memory
 
 Step = tuple[CardSpec, Effect, tuple[int, ...], str | int | None]  # card, effect, targets, guess
 Steps = dict[Choice, Step]  # legal plays in order, each with what playing it takes
-Offer = tuple[Decision, Steps, Steps]  # a play decision; the steps of one card's plays, the other's
+# a play decision; the steps of one card's plays, the other's; every step, in the order of the
+# decision's choices (so that a playout picks a step by its index, unhashed)
+Offer = tuple[Decision, Steps, Steps, tuple[Step, ...]]
+
 OfferKey = tuple[CardSpec, CardSpec, int, int, int | None]  # hand, seat, unchoosable, marked
 
 
@@ -47,7 +50,8 @@ def play_offer(game: Game, seat: int) -> Offer:
         steps, more = hand_steps(game, first, second, seat)
         if game.marked is not None:
             steps, more = _including(steps | more, game.marked), {}
-        found = memo[key] = Decision(seat, "play", (*steps, *more)), steps, more
+        decision = Decision(seat, "play", (*steps, *more))
+        found = memo[key] = decision, steps, more, (*steps.values(), *more.values())
     return found
 
 
