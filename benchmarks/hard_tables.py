@@ -10,7 +10,7 @@ collector, as in `lovelet serve`. The bots think in the bot pool's worker proces
 percentile (a 5 ms sleep measured against the clock; on a loaded machine this includes waits
 for a core), the longest CPU time the loop's thread itself spent between two ticks (its own
 work: what the bots and tables make it do), hard decisions per second, their wall
-time from hand-over to choice (median, p99; a search stops 170 ms after hand-over).
+time from hand-over to choice (median, p99; a search stops 160 ms after hand-over).
 Targets: loop pause <= 10 ms; decision p99 <= 200 ms wall. Other load on the machine shows
 in the last line (load average).
 """

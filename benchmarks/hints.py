@@ -5,7 +5,7 @@ Runs a lobby in this process (no SSH): one player against three easy bots (class
 for a hint at each of its decisions through real protocol frames, the search in the bot
 pool's workers (as on a server). Reported: the hint's wall time from request to answer
 (the first, which starts the pool's workers, apart; then median and p99: a search stops
-170 ms after hand-over, so p99 should stay near 200 ms), and for
+160 ms after hand-over, so p99 should stay under 200 ms), and for
 a player sending `--presses` more requests at one decision, how many searches they started
 (0: the answer is kept). On a loaded machine the
 times are pessimistic; the last line says the load average.

@@ -26,7 +26,7 @@ from ..engine import View
 logger = logging.getLogger(__name__)
 
 WORKER_NICENESS = 5  # workers run at this much lower priority than the server
-WALL_LIMIT = 0.17  # seconds from hand-over after which a search stops, however little it did
+WALL_LIMIT = 0.16  # seconds from hand-over after which a search stops, however little it did
 
 
 class BotPool:
