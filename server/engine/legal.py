@@ -30,7 +30,6 @@ Steps = dict[Choice, Step]  # legal plays in order, each with what playing it ta
 # a play decision; the steps of one card's plays, the other's; every step, in the order of the
 # decision's choices (so that a playout picks a step by its index, unhashed)
 Offer = tuple[Decision, Steps, Steps, tuple[Step, ...]]
-
 OfferKey = tuple[CardSpec, CardSpec, int, int, int | None]  # hand, seat, unchoosable, marked
 
 
