@@ -1,6 +1,6 @@
 """The paced garbage collector: new garbage goes at each step, frozen garbage at a whole one,
-which comes after enough sessions came and went, or the resident memory grew by a quarter
-(where it cannot be read: after enough time)."""
+which comes once the resident memory per session grew by a quarter (where it cannot be read:
+after enough time)."""
 
 from __future__ import annotations
 
@@ -26,14 +26,22 @@ def _cycle() -> tuple[Node, weakref.ref[Node]]:
     return first, weakref.ref(first)
 
 
+MB = 1024 * 1024
+BASE = 1000 * MB  # the process's memory before any session
+
+
 class World:
-    """A clock that moves only when told, session counts and resident memory."""
+    """A clock that moves only when told, the sessions running and resident memory."""
 
     def __init__(self) -> None:
         self.now = 0.0
-        self.turnover = 0
-        self.live = 100
-        self.memory: int | None = 1000
+        self.live = 0
+        self.memory: int | None = BASE
+
+    def sessions(self, live: int, each: int = 2 * MB) -> None:
+        """`live` sessions of `each` bytes running."""
+        self.live = live
+        self.memory = BASE + live * each
 
 
 @pytest.fixture
@@ -44,13 +52,14 @@ def world() -> World:
 @pytest.fixture
 def collector(world: World) -> Iterator[Collector]:
     made = Collector(
-        lambda: world.turnover,
         lambda: world.live,
         max_age=60.0,
         clock=lambda: world.now,
         memory=lambda: world.memory,
     )
-    made.collect_all()
+    made.collect_all()  # the process before any session: the base
+    world.sessions(100)
+    made.collect_all()  # 2 MB a session
     yield made
     made.stop()
     assert gc.get_freeze_count() == 0
@@ -77,11 +86,37 @@ def test_garbage_frozen_while_alive_waits_for_the_whole_collection(
     del node
     collector.step()
     assert node_ref() is not None  # cyclic garbage among frozen objects waits
-    world.memory = 1249
+    world.memory = BASE + 249 * MB
     assert collector.step() is False
-    world.memory = 1250  # a quarter more than after the last whole collection
+    world.memory = BASE + 250 * MB  # a quarter more a session than after the last whole one
     assert collector.step() is True
     assert node_ref() is None
+
+
+def test_sessions_arriving_grow_memory_without_a_whole_collection(
+    collector: Collector, world: World
+) -> None:
+    for live in (150, 300, 1000):
+        world.sessions(live, each=2 * MB + MB // 4)  # each a little more than the first ones
+        assert collector.step() is False
+
+
+def test_sessions_ending_leave_memory_per_session_and_a_whole_collection(
+    collector: Collector, world: World
+) -> None:
+    world.live = 81  # their memory stays until a whole collection frees their cycles
+    assert collector.step() is False
+    world.live = 80
+    assert collector.step() is True
+
+
+def test_a_few_sessions_need_a_floor_of_growth(collector: Collector, world: World) -> None:
+    world.sessions(2, each=MB)
+    collector.collect_all()  # counted as 64 MB: 32 MB a session
+    world.sessions(2, each=30 * MB)  # 60 MB: still counted as 64
+    assert collector.step() is False
+    world.sessions(2, each=40 * MB)
+    assert collector.step() is True
 
 
 def test_a_steady_server_is_never_stopped_for_a_whole_collection(
@@ -114,18 +149,3 @@ def test_the_resident_memory_is_read_from_proc_and_follows_allocations() -> None
     grown = resident_bytes()
     assert grown is not None and grown >= before + 60 * 1024 * 1024
     del block
-
-
-def test_a_turnover_of_a_quarter_of_the_sessions_makes_the_next_step_whole(
-    collector: Collector, world: World
-) -> None:
-    node, node_ref = _cycle()
-    collector.step()
-    del node
-    world.turnover = 24  # fewer than a quarter of 100 live sessions
-    assert collector.step() is False
-    world.turnover = 25
-    assert collector.step() is True
-    assert node_ref() is None
-    world.turnover, world.live = 30, 4  # 5 more: fewer than the minimum of 8
-    assert collector.step() is False

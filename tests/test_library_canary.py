@@ -56,6 +56,7 @@ SYMBOLS = (
     Symbol(SERVER, "textual.app.App._handle_exception", ("self", "error")),
     Symbol(SERVER, "textual.app.App._fatal_error", ("self",)),
     Symbol(SERVER, "textual.app.App._close_messages_no_wait", ("self",)),
+    Symbol(SERVER, "textual.app.App._replace_screen", ("self", "screen")),
     Symbol(SERVER, "textual.app.App()._driver"),
     Symbol(SERVER, "textual.app.redirect_stdout"),
     Symbol(SERVER, "textual.app.redirect_stderr"),

@@ -1,19 +1,19 @@
 """Garbage collection paced for a server that holds hundreds of Textual apps.
 
 CPython's full collection walks every tracked object. A Textual session holds about 13,000, so
-with 200 sessions one pause lasts seconds, and the rendered lines that every table update
+with 500 sessions one pause lasts seconds, and the rendered lines that every table update
 replaces set one off several times a minute. Instead, the server collects four times a second
 what is new since the last step (cheap: everything older is frozen, see `gc.freeze`) and
 freezes what survived: steps of about 10 ms at 200 players, against 30 ms twice a second.
 Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
-a whole collection. It comes from sessions starting (what a new app builds and drops
-a moment later) and, above all, ending (a Textual app is full of cycles), so a whole collection
-runs once sessions have started and ended as many times as a quarter of those now running.
-For the rest, it runs once the process's resident memory grew by a quarter since the last
-one: frozen garbage shows there, while a steady server is never stopped for nothing (one
-whole collection with 500 sessions in a process took 4.8 s). Where the resident memory cannot
-be read (no /proc), it runs every ten minutes instead. (Rendered lines would be a third
-source; see `server.render.strips`.)
+a whole collection. Screens that are removed have their cycles freed without one
+(`server.render.teardown`); what remains comes from sessions ending (a Textual app is full of
+cycles) and from restyled widgets. So a whole collection runs once the resident memory per
+session, over the process's own before any session, grew by a quarter since the last one:
+frozen garbage shows there, while sessions arriving (their memory grows with them) or a
+steady server never stop it for nothing (one whole collection with 500 sessions in a process
+took 3.6-4.8 s). Where the resident memory cannot be read (no /proc), it runs every ten
+minutes instead. (Rendered lines would be a third source; see `server.render.strips`.)
 """
 
 from __future__ import annotations
@@ -26,12 +26,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from . import teardown
+
 log = logging.getLogger(__name__)
 
 PERIOD = 0.25  # seconds between steps
-TURNOVER = 0.25  # a whole collection once starts and ends reach this share of the sessions...
-MIN_TURNOVER = 8  # ...and at least this many
-GROWTH = 0.25  # ...or once resident memory grew by this share since the last one
+GROWTH = 0.25  # a whole collection once the memory per session grew by this share
+FLOOR = 64 * 1024 * 1024  # bytes over the base counted at least (a few sessions: no noise)
 MAX_AGE = 600.0  # seconds: a whole collection at least this often where memory cannot be read
 STATM = Path("/proc/self/statm")
 
@@ -39,13 +40,12 @@ STATM = Path("/proc/self/statm")
 class Collector:
     """Collects what is new and freezes it every `period` seconds; now and then, everything.
 
-    `turnover` counts the sessions started and ended so far, `live` those running now;
-    `memory` reads the resident bytes (None: unknown, and `max_age` paces instead).
+    `live` counts the sessions running now; `memory` reads the resident bytes (None: unknown,
+    and `max_age` paces instead).
     """
 
     def __init__(
         self,
-        turnover: Callable[[], int],
         live: Callable[[], int],
         *,
         period: float = PERIOD,
@@ -53,14 +53,13 @@ class Collector:
         clock: Callable[[], float] = time.monotonic,
         memory: Callable[[], int | None] | None = None,
     ) -> None:
-        self.turnover = turnover
         self.live = live
         self.period = period
         self.max_age = max_age
         self._clock = clock
         self._memory = memory or resident_bytes
-        self._turnover_before = 0  # `turnover()` at the last whole collection
-        self._memory_after: int | None = None  # `memory()` right after it
+        self._memory_base: int | None = None  # `memory()` after the first whole collection
+        self._per_session_after: float | None = None  # memory per session right after the last
         self._last_whole = 0.0
         self._handle: asyncio.TimerHandle | None = None
 
@@ -77,7 +76,9 @@ class Collector:
         gc.unfreeze()
 
     def step(self) -> bool:
-        """One step: a whole collection when due, else one of what is new; True if whole."""
+        """One step: the cycles of ended apps and removed screens freed (`teardown`), then a
+        whole collection when due, else one of what is new; True if whole."""
+        teardown.free_due()
         if self._whole_due():
             self.collect_all()
             return True
@@ -91,8 +92,11 @@ class Collector:
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
-        self._turnover_before, self._last_whole = self.turnover(), self._clock()
-        self._memory_after = self._memory()
+        self._last_whole = self._clock()
+        memory = self._memory()
+        if self._memory_base is None:
+            self._memory_base = memory
+        self._per_session_after = self._per_session(memory)
         log.info(
             "whole garbage collection: %.0f ms, %d unreachable objects freed",
             (time.perf_counter() - started) * 1000,
@@ -100,15 +104,16 @@ class Collector:
         )
 
     def _whole_due(self) -> bool:
-        before, now = self._memory_after, self._memory()
+        before, now = self._per_session_after, self._per_session(self._memory())
         if before is None or now is None:
-            grown = self._clock() - self._last_whole >= self.max_age  # memory unknown: by age
-        else:
-            grown = now >= before * (1 + GROWTH)
-        if grown:
-            return True
-        turnover = self.turnover() - self._turnover_before
-        return turnover >= MIN_TURNOVER and turnover >= TURNOVER * self.live()
+            return self._clock() - self._last_whole >= self.max_age  # memory unknown: by age
+        return now >= before * (1 + GROWTH)
+
+    def _per_session(self, memory: int | None) -> float | None:
+        """Resident bytes over those before any session (`FLOOR` at least), per session."""
+        if memory is None or self._memory_base is None:
+            return None
+        return max(memory - self._memory_base, FLOOR) / max(self.live(), 1)
 
     def _schedule(self) -> None:
         self._handle = asyncio.get_running_loop().call_later(self.period, self._run)

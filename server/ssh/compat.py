@@ -21,10 +21,11 @@ from rich.console import Console
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 
-from server.render import cursor_moves, strips
+from server.render import cursor_moves, strips, teardown
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.screen import Screen
 
 __all__ = [
     "XTermParser",
@@ -103,14 +104,28 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
     return maybe_redirect
 
 
+_replace_screen = textual.app.App._replace_screen
+
+
+async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Screen[Any]:
+    replaced = await _replace_screen(self, screen)
+    if not screen.is_attached:  # removed: not kept installed, nor on another stack
+        teardown.later(screen)
+    return replaced
+
+
 def install_patches() -> None:
-    """The render-cost patches (idempotent): `Strip` keeps no self-reference, and Rich makes
-    one cursor move per position."""
+    """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
+    one cursor move per position, and every screen an app removes has its cycles freed
+    (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
+    textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
 
 
 def uninstall_patches() -> None:
-    """Textual's and Rich's own `Strip` and `Control` again."""
+    """Textual's and Rich's own `Strip`, `Control` and `App` again."""
     strips.uninstall()
     cursor_moves.uninstall()
+    textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
+    teardown.forget()

@@ -36,7 +36,6 @@ class SessionRegistry(Generic[S]):
 
     def __init__(self) -> None:
         self._by_name: dict[str, _Held] = {}
-        self.turnover = 0  # nicknames held or released so far: sessions started and ended
 
     def register(self, wanted: str, session: S, owner: str | None = None) -> str:
         """Hold a nickname for `session`: `wanted`, or `wanted-2`, `wanted-3`... if someone
@@ -48,7 +47,6 @@ class SessionRegistry(Generic[S]):
             number += 1
             nickname = with_suffix(wanted, number)
         self._by_name[_key(nickname)] = _Held(nickname, session, owner)
-        self.turnover += 1
         return nickname
 
     def unregister(self, nickname: str, session: S) -> None:
@@ -57,7 +55,6 @@ class SessionRegistry(Generic[S]):
         held = self._by_name.get(_key(nickname))
         if held is not None and held.session is session:
             del self._by_name[_key(nickname)]
-            self.turnover += 1
 
     def get(self, nickname: str) -> S | None:
         """The session holding `nickname`, if any."""
