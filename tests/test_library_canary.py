@@ -57,6 +57,8 @@ SYMBOLS = (
     Symbol(SERVER, "textual.app.App._fatal_error", ("self",)),
     Symbol(SERVER, "textual.app.App._close_messages_no_wait", ("self",)),
     Symbol(SERVER, "textual.app.App._replace_screen", ("self", "screen")),
+    Symbol(SERVER, "textual.cache.LRUCache._cache"),
+    Symbol(SERVER, "textual.cache.LRUCache.clear", ("self",)),
     Symbol(SERVER, "textual.app.App()._driver"),
     Symbol(SERVER, "textual.app.redirect_stdout"),
     Symbol(SERVER, "textual.app.redirect_stderr"),
@@ -77,7 +79,7 @@ SYMBOLS = (
     Symbol(SUPPORT, "textual.screen.Screen()._compositor.render_update"),
     Symbol(SUPPORT, "textual.app.App()._background_screens"),
 )
-PATCHED = {"divide", "crop_extend", "move_to", "redirect_stdout", "redirect_stderr"}
+PATCHED = {"divide", "crop_extend", "move_to", "clear", "redirect_stdout", "redirect_stderr"}
 """Public names the server replaces: listed for their place and signature, not privacy."""
 
 
@@ -105,7 +107,7 @@ def resolve(path: str) -> Any:
 @pytest.fixture(autouse=True)
 def _the_libraries_own_code():
     """Check the libraries as released, not as patched by another test or the server."""
-    was = strips.installed(), cursor_moves.installed()
+    was = strips.installed(), cursor_moves.installed(), compat.patches_installed()
     redirects = textual.app.redirect_stdout, textual.app.redirect_stderr
     compat.uninstall_patches()
     compat.uninstall_stdio_guard()
@@ -114,6 +116,8 @@ def _the_libraries_own_code():
         strips.install()
     if was[1]:
         cursor_moves.install()
+    if was[2]:
+        compat.install_patches()
     textual.app.redirect_stdout, textual.app.redirect_stderr = redirects
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Input, Label
@@ -100,6 +101,22 @@ def test_past_the_limit_nothing_is_freed() -> None:
     del root
     assert free_cycles(held, limit=20).cleared == 0
     assert held() is not None
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_a_cleared_lru_cache_frees_its_values_by_reference_counting(installed: bool) -> None:
+    if installed:
+        compat.install_patches()
+    cache: LRUCache[int, Node] = LRUCache(8)
+    value = Node("cached")
+    held = weakref.ref(value)
+    for key in range(3):
+        cache[key] = value if key == 1 else Node()
+    del value
+    cache.clear()
+    assert (held() is None) is installed  # otherwise its ring of entries waits for a collection
+    cache[5] = Node("after")
+    assert cache.get(5) is not None and len(cache) == 1
 
 
 class Form(Screen[None]):

@@ -20,6 +20,7 @@ from rich.color import ColorSystem
 from rich.console import Console
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
+from textual.cache import LRUCache
 
 from server.render import cursor_moves, strips, teardown
 
@@ -33,6 +34,7 @@ __all__ = [
     "install_patches",
     "install_stdio_guard",
     "parser_delay",
+    "patches_installed",
     "repaint",
     "route_errors",
     "set_color_system",
@@ -105,6 +107,15 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
 
 
 _replace_screen = textual.app.App._replace_screen
+_lru_clear = LRUCache.clear
+
+
+def _lru_clear_unlinked(self: LRUCache[Any, Any]) -> None:
+    """Textual's `LRUCache.clear` drops its ring of entries whole: a cycle of lists, with
+    every cached value, left for a whole collection. Unlink each entry first."""
+    for link in self._cache.values():
+        link.clear()
+    _lru_clear(self)
 
 
 async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Screen[Any]:
@@ -116,16 +127,23 @@ async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Scre
 
 def install_patches() -> None:
     """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
-    one cursor move per position, and every screen an app removes has its cycles freed
-    (`server.render.teardown`)."""
+    one cursor move per position, a cleared `LRUCache` leaves no cycle, and every screen an
+    app removes has its cycles freed (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
+    LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
+
+
+def patches_installed() -> bool:
+    """Whether `install_patches` is in force (its `LRUCache` and `App` patches)."""
+    return LRUCache.clear is _lru_clear_unlinked
 
 
 def uninstall_patches() -> None:
-    """Textual's and Rich's own `Strip`, `Control` and `App` again."""
+    """Textual's and Rich's own `Strip`, `Control`, `LRUCache` and `App` again."""
     strips.uninstall()
     cursor_moves.uninstall()
     textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
+    LRUCache.clear = _lru_clear  # type: ignore[method-assign]
     teardown.forget()
