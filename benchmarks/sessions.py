@@ -675,6 +675,7 @@ class Report:
     frames: int = 0
     received: int = 0
     gc_pauses: list[float] = field(default_factory=list)
+    setup_gc_pauses: list[float] = field(default_factory=list)
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     pressure: str = ""
     turns: list[int] = field(default_factory=list)
@@ -766,6 +767,12 @@ def cpu_lines(report: Report) -> Iterator[str]:
         f"logins and tables through the UI: {report.setup_seconds:.1f} s, server CPU "
         f"{report.setup_cpu:.1f} s ({1000 * report.setup_cpu / n:.0f} ms per player)"
     )
+    pauses = report.setup_gc_pauses
+    if pauses:
+        yield (
+            f"  server collections of the oldest generation meanwhile: {len(pauses)}, "
+            f"{sum(pauses):.1f} s in all, longest {1000 * max(pauses):.0f} ms"
+        )
     share = report.play_cpu / max(report.play_seconds, 1e-9)
     per_update = 1000 * report.play_cpu / max(report.frames, 1)
     yield (
@@ -866,6 +873,7 @@ async def phases(
     await seat_everyone(server.port, tables, args.lanes)
     report.setup_cpu = server.cpu_seconds() - cpu
     report.setup_seconds = time.monotonic() - started
+    report.setup_gc_pauses = server.full_collections(started, time.monotonic())
     report.rss_idle = await settle(server)
     say(f"{len(players)} seated, idle: RSS {report.rss_idle:.1f} MB; starting the tables")
     await asyncio.gather(*(start_table(table, args.think) for table in tables))
