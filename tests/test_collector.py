@@ -4,6 +4,7 @@ after enough time)."""
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 from collections.abc import Iterator
@@ -149,3 +150,25 @@ def test_the_resident_memory_is_read_from_proc_and_follows_allocations() -> None
     grown = resident_bytes()
     assert grown is not None and grown >= before + 60 * 1024 * 1024
     del block
+
+
+async def test_a_step_that_fails_stops_no_later_step(world: World) -> None:
+    """The loop logs the failure; the next step comes as before."""
+    calls = 0
+    stepped_after = asyncio.Event()
+
+    def live() -> int:
+        nonlocal calls
+        calls += 1
+        if calls == 3:
+            raise RuntimeError("a failing step")
+        if calls >= 6:
+            stepped_after.set()
+        return 1
+
+    made = Collector(live, period=0.001, memory=lambda: BASE)
+    made.start()
+    try:
+        await asyncio.wait_for(stepped_after.wait(), 5)
+    finally:
+        made.stop()

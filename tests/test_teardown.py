@@ -154,3 +154,28 @@ async def test_a_dismissed_screen_is_freed_once_due(installed: bool) -> None:
         await app.push_screen(Form())  # the app goes on as before
         await pilot.pause()
         assert app.screen.query_one(Label).render().plain == "Name"
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("installed", [True, False])
+async def test_a_restyle_frees_the_virtual_nodes_it_replaced(installed: bool) -> None:
+    if installed:
+        compat.install_patches()
+    app = Host()
+    async with app.run_test() as pilot:
+        await app.push_screen(Form())
+        await pilot.pause()
+        field = app.screen.query_one(Input)
+        name = sorted(field.COMPONENT_CLASSES)[0]
+        virtual = weakref.ref(field.get_component_styles(name).node)  # styles a component
+        gc.collect()
+        gc.freeze()
+        field.add_class("-restyled")
+        await pilot.pause()
+        await pilot.pause()
+        gc.collect()
+        teardown.free_due(now=float("inf"))
+        assert (virtual() is None) is installed
+        assert field.get_component_styles(name).node is not None  # its new one, alive
+        field.remove_class("-restyled")
+        await pilot.pause()

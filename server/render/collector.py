@@ -119,8 +119,10 @@ class Collector:
         self._handle = asyncio.get_running_loop().call_later(self.period, self._run)
 
     def _run(self) -> None:
-        self.step()
-        self._schedule()
+        try:
+            self.step()
+        finally:
+            self._schedule()  # a step that failed (logged by the loop) stops no later one
 
 
 def resident_bytes() -> int | None:

@@ -52,17 +52,20 @@ class Freed:
     survivors: int
 
 
-def free_cycles(root: weakref.ref[object], limit: int = LIMIT) -> Freed:
+def free_cycles(
+    root: weakref.ref[object], limit: int = LIMIT, keep: frozenset[int] = frozenset()
+) -> Freed:
     """Free the objects reachable from `root` that nothing outside them holds.
 
     Takes a weak reference, so that the caller's own reference does not count as one from
-    outside. Runs with the cycle collector paused (its weakref callbacks would change
+    outside; the objects whose ids are in `keep` are not walked into (outside, like the
+    boundary). Runs with the cycle collector paused (its weakref callbacks would change
     reference counts under the count).
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
-        objects = _reachable(root, limit)
+        objects = _reachable(root, limit, keep)
         if objects is None:
             return Freed(limit, 0, 0)
         walked, garbage = len(objects), _unreachable(objects)
@@ -73,13 +76,13 @@ def free_cycles(root: weakref.ref[object], limit: int = LIMIT) -> Freed:
             gc.enable()
 
 
-def _reachable(root: weakref.ref[object], limit: int) -> list[object] | None:
+def _reachable(root: weakref.ref[object], limit: int, keep: frozenset[int]) -> list[object] | None:
     """Every object the walk reaches from `root` (itself first); None past `limit`."""
     start = root()
     if start is None:
         return []
     objects = [start]
-    seen = {id(start)}
+    seen = {id(start), *keep}
     del start
     for obj in objects:  # grows while it is read: a breadth-first walk
         for ref in _referents(obj):
@@ -190,13 +193,14 @@ def _slots(kind: type) -> Iterator[str]:
 # ---------------------------------------------------------------- when to free
 
 DELAY = 1.0  # seconds after a screen is removed: its last tasks and messages are done
-_due: collections.deque[tuple[float, weakref.ref[object]]] = collections.deque()
+_due: collections.deque[tuple[float, weakref.ref[object], frozenset[int]]] = collections.deque()
 
 
-def later(root: object, now: float | None = None) -> None:
-    """Free `root`'s cycles `DELAY` seconds from `now`, at the first `free_due` after."""
+def later(root: object, keep: tuple[object, ...] = (), now: float | None = None) -> None:
+    """Free `root`'s cycles `DELAY` seconds from `now`, at the first `free_due` after,
+    without walking into `keep` (objects alive anyway, such as the node `root` belonged to)."""
     start = time.monotonic() if now is None else now
-    _due.append((start + DELAY, weakref.ref(root)))
+    _due.append((start + DELAY, weakref.ref(root), frozenset(map(id, keep))))
 
 
 def free_due(now: float | None = None) -> list[Freed]:
@@ -204,9 +208,9 @@ def free_due(now: float | None = None) -> list[Freed]:
     moment = time.monotonic() if now is None else now
     done: list[Freed] = []
     while _due and _due[0][0] <= moment:
-        _, root = _due.popleft()
+        _, root, keep = _due.popleft()
         if root() is not None:
-            done.append(free_cycles(root))
+            done.append(free_cycles(root, keep=keep))
     return done
 
 

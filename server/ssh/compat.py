@@ -21,11 +21,13 @@ from rich.console import Console
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
+from textual.css.stylesheet import Stylesheet
 
 from server.render import cursor_moves, strips, teardown
 
 if TYPE_CHECKING:
     from textual.app import App
+    from textual.dom import DOMNode
     from textual.screen import Screen
 
 __all__ = [
@@ -108,6 +110,7 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
 
 _replace_screen = textual.app.App._replace_screen
 _lru_clear = LRUCache.clear
+_restyle_components = Stylesheet._process_component_classes
 
 
 def _lru_clear_unlinked(self: LRUCache[Any, Any]) -> None:
@@ -125,14 +128,25 @@ async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Scre
     return replaced
 
 
+def _restyle_components_then_free(self: Stylesheet, node: DOMNode) -> None:
+    """Textual styles a widget's component classes through a virtual node each, made anew at
+    every restyle: the old ones (small cycles) are freed once replaced."""
+    replaced = [styles.node for styles in node._component_styles.values()]
+    _restyle_components(self, node)
+    for virtual in replaced:
+        teardown.later(virtual, keep=(node,))
+
+
 def install_patches() -> None:
     """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
     one cursor move per position, a cleared `LRUCache` leaves no cycle, and every screen an
-    app removes has its cycles freed (`server.render.teardown`)."""
+    app removes, and every virtual node a restyle replaces, has its cycles freed
+    (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
+    Stylesheet._process_component_classes = _restyle_components_then_free  # type: ignore[method-assign]
 
 
 def patches_installed() -> bool:
@@ -141,9 +155,11 @@ def patches_installed() -> bool:
 
 
 def uninstall_patches() -> None:
-    """Textual's and Rich's own `Strip`, `Control`, `LRUCache` and `App` again."""
+    """Textual's and Rich's own `Strip`, `Control`, `LRUCache`, `Stylesheet` and `App`
+    again."""
     strips.uninstall()
     cursor_moves.uninstall()
     textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear  # type: ignore[method-assign]
+    Stylesheet._process_component_classes = _restyle_components  # type: ignore[method-assign]
     teardown.forget()
