@@ -14,8 +14,9 @@ frees it. The walk stops at types, modules, functions' globals and objects of th
 SSH, the game server and the protocol: what it does not walk only counts as a reference from
 outside, so a shorter walk can free less, never something alive.
 
-The server calls `later` for every screen Textual removes (`server.ssh.compat` hooks it in)
-and `free_due` at each step of its paced collector. An ended session is not freed this way:
+The server calls `later` for every screen Textual removes and every virtual node a restyle
+replaces (`server.ssh.compat` hooks both in), and `free_due` at each step of its paced
+collector. An ended session is not freed this way:
 its app stays held by the SSH session's own cycles (and by the loop's cancelled timers) for a
 while, so a walk from it finds nothing to free.
 """
