@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import gc
 import weakref
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 
 import pytest
 from textual.app import App, ComposeResult
 from textual.cache import LRUCache
 from textual.containers import Vertical
+from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input, Label
 
@@ -132,23 +134,37 @@ class Host(App[None]):
     pass
 
 
-@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
-@pytest.mark.parametrize("installed", [True, False])
-async def test_a_dismissed_screen_is_freed_once_due(installed: bool) -> None:
+@asynccontextmanager
+async def form_shown(installed: bool) -> AsyncIterator[tuple[Host, Pilot[None]]]:
+    """An app showing a `Form`, with the server's patches or without; what it built so far
+    frozen, as the server's paced collector does with what lives on."""
     if installed:
         compat.install_patches()
     app = Host()
     async with app.run_test() as pilot:
         await app.push_screen(Form())
         await pilot.pause()
-        form = weakref.ref(app.screen)
         gc.collect()
-        gc.freeze()  # as the server's paced collector does with what lives on
+        gc.freeze()
+        yield app, pilot
+
+
+async def free_what_is_due(pilot: Pilot[None]) -> None:
+    """Let the app finish its messages, run a step of the paced collector (what is new, not
+    what is frozen), then free what is due."""
+    await pilot.pause()
+    await pilot.pause()
+    gc.collect()
+    teardown.free_due(now=float("inf"))
+
+
+@pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
+@pytest.mark.parametrize("installed", [True, False])
+async def test_a_dismissed_screen_is_freed_once_due(installed: bool) -> None:
+    async with form_shown(installed) as (app, pilot):
+        form = weakref.ref(app.screen)
         app.pop_screen()
-        await pilot.pause()
-        await pilot.pause()
-        gc.collect()  # the paced collector's step: what is new, not what is frozen
-        teardown.free_due(now=float("inf"))
+        await free_what_is_due(pilot)
         # Freed without a whole collection when installed; otherwise it waits for one.
         assert (form() is None) is installed
         await app.push_screen(Form())  # the app goes on as before
@@ -159,22 +175,12 @@ async def test_a_dismissed_screen_is_freed_once_due(installed: bool) -> None:
 @pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning")
 @pytest.mark.parametrize("installed", [True, False])
 async def test_a_restyle_frees_the_virtual_nodes_it_replaced(installed: bool) -> None:
-    if installed:
-        compat.install_patches()
-    app = Host()
-    async with app.run_test() as pilot:
-        await app.push_screen(Form())
-        await pilot.pause()
+    async with form_shown(installed) as (app, pilot):
         field = app.screen.query_one(Input)
         name = sorted(field.COMPONENT_CLASSES)[0]
         virtual = weakref.ref(field.get_component_styles(name).node)  # styles a component
-        gc.collect()
-        gc.freeze()
         field.add_class("-restyled")
-        await pilot.pause()
-        await pilot.pause()
-        gc.collect()
-        teardown.free_due(now=float("inf"))
+        await free_what_is_due(pilot)
         assert (virtual() is None) is installed
         assert field.get_component_styles(name).node is not None  # its new one, alive
         field.remove_class("-restyled")
