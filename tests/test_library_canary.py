@@ -59,10 +59,6 @@ SYMBOLS = (
     Symbol(SERVER, "textual.app.App._replace_screen", ("self", "screen")),
     Symbol(SERVER, "textual.cache.LRUCache._cache"),
     Symbol(SERVER, "textual.cache.LRUCache.clear", ("self",)),
-    Symbol(
-        SERVER, "textual.css.stylesheet.Stylesheet._process_component_classes", ("self", "node")
-    ),
-    Symbol(SERVER, "textual.dom.DOMNode()._component_styles"),
     Symbol(SERVER, "textual.app.App()._driver"),
     Symbol(SERVER, "textual.app.redirect_stdout"),
     Symbol(SERVER, "textual.app.redirect_stderr"),

@@ -6,10 +6,11 @@ replaces set one off several times a minute. Instead, the server collects four t
 what is new since the last step (cheap: everything older is frozen, see `gc.freeze`) and
 freezes what survived: steps of about 10 ms at 200 players, against 30 ms twice a second.
 Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
-a whole collection. Removed screens and the virtual nodes of restyled widgets have their
-cycles freed without one (`server.render.teardown`); what remains comes mostly from sessions
-ending (a Textual app is full of cycles). So a whole collection runs once the resident memory
-per session, over the process's own before any session, grew by a quarter since the last one:
+a whole collection. Removed screens have their cycles freed without one
+(`server.render.teardown`); what remains comes mostly from sessions ending (a Textual app is
+full of cycles) and restyled widgets (a small cycle per component class). So a whole
+collection runs once the resident memory per session, over the process's own before any
+session, grew by a quarter since the last one:
 frozen garbage shows there, while sessions arriving (their memory grows with them) or a
 steady server never stop it for nothing (one whole collection with 500 sessions in a process
 took 3.6-4.8 s). Where the resident memory cannot be read (no /proc), it runs every ten

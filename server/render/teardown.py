@@ -14,11 +14,12 @@ frees it. The walk stops at types, modules, functions' globals and objects of th
 SSH, the game server and the protocol: what it does not walk only counts as a reference from
 outside, so a shorter walk can free less, never something alive.
 
-The server calls `later` for every screen Textual removes and every virtual node a restyle
-replaces (`server.ssh.compat` hooks both in), and `free_due` at each step of its paced
-collector. An ended session is not freed this way:
-its app stays held by the SSH session's own cycles (and by the loop's cancelled timers) for a
-while, so a walk from it finds nothing to free.
+The server calls `later` for every screen Textual removes (`server.ssh.compat` hooks it in),
+and `free_due` at each step of its paced collector, which frees for a few milliseconds at
+most; a queue longer than `MAX_DUE` drops its oldest (they wait for a whole collection).
+
+An ended session is not freed this way: its app stays held by the SSH session's own cycles
+(and by the loop's cancelled timers) for a while, so a walk from it finds nothing to free.
 """
 
 from __future__ import annotations
@@ -26,12 +27,16 @@ from __future__ import annotations
 import collections
 import contextlib
 import gc
+import logging
+import operator
 import sys
 import time
 import types
 import weakref
 from collections.abc import Iterator
 from dataclasses import dataclass
+
+log = logging.getLogger(__name__)
 
 LIMIT = 200_000  # objects walked from one root at most; past it nothing is freed
 BOUNDARY = frozenset(
@@ -71,6 +76,8 @@ def free_cycles(
             return Freed(limit, 0, 0)
         walked, garbage = len(objects), _unreachable(objects)
         del objects
+        if any(hasattr(type(obj), "__del__") for obj in garbage):
+            return Freed(walked, 0, 0)  # the collector runs finalizers first: left to it
         return Freed(walked, *_clear(garbage))
     finally:
         if enabled:
@@ -96,20 +103,21 @@ def _reachable(root: weakref.ref[object], limit: int, keep: frozenset[int]) -> l
 
 
 def _referents(obj: object) -> Iterator[object]:
-    """What `obj` refers to that the walk follows."""
-    if isinstance(obj, types.FunctionType):
-        refs: list[object] = list(obj.__closure__ or ())
+    """What `obj` refers to that the walk follows (types are tested exactly: `isinstance`
+    would ask a weakref proxy, which forwards it, or raises once its object is gone)."""
+    if type(obj) is types.FunctionType:
+        closure = obj.__closure__  # its own reference, shared by functions made alike
+        refs: list[object] = [closure] if closure is not None else []
     else:
         refs = gc.get_referents(obj)
     for ref in refs:
-        if gc.is_tracked(ref) and not _boundary(ref):
+        if gc.is_tracked(ref) and not _boundary(type(ref)):
             yield ref
 
 
-def _boundary(obj: object) -> bool:
-    if isinstance(obj, type | types.ModuleType | types.FrameType):
+def _boundary(kind: type) -> bool:
+    if issubclass(kind, type | types.ModuleType | types.FrameType):
         return True
-    kind = type(obj)
     return kind.__module__.partition(".")[0] in BOUNDARY
 
 
@@ -158,63 +166,99 @@ def _weak(obj: object) -> weakref.ref[object] | None:
         return None
 
 
+CONTAINERS = (dict, list, set, collections.deque)
+
+
 def _break(obj: object) -> bool:
-    """Drop what `obj` refers to, where Python can (containers, attributes, cells)."""
+    """Drop what `obj` refers to, where Python can (containers, attributes, cells), through
+    the base types' own methods (no subclass's `clear` or `__setattr__` runs)."""
     kind = type(obj)
-    if hasattr(kind, "__del__") or kind.__module__ in WEAK_CONTAINERS:
-        return False  # a finalizer or a weakref callback runs later, with the attributes whole
-    if isinstance(obj, dict | list | set | collections.deque):
-        obj.clear()
-        return True
-    if isinstance(obj, types.CellType):
+    if kind.__module__ in WEAK_CONTAINERS:
+        return False  # their weakref callbacks run later and use the attributes
+    for container in CONTAINERS:
+        if issubclass(kind, container):
+            container.clear(obj)  # type: ignore[attr-defined]
+            return True
+    if kind is types.CellType:
         with contextlib.suppress(ValueError):  # an empty cell
-            del obj.cell_contents
+            del obj.cell_contents  # type: ignore[attr-defined]
         return True
+    if kind in (types.FunctionType, types.MethodType):
+        return False
     broke = False
-    if hasattr(obj, "__dict__") and not isinstance(obj, types.FunctionType | types.MethodType):
-        vars(obj).clear()
-        broke = True
-    for name in _slots(type(obj)):
-        try:
-            delattr(obj, name)
+    if kind.__dictoffset__:  # its instances have a `__dict__`
+        with contextlib.suppress(AttributeError, TypeError):
+            object.__setattr__(obj, "__dict__", {})  # a new one: a shared dict stays whole
             broke = True
-        except (AttributeError, TypeError):
-            pass
+    for slot in _slots(kind):
+        with contextlib.suppress(AttributeError, TypeError):
+            slot.__delete__(obj)
+            broke = True
     return broke
 
 
-def _slots(kind: type) -> Iterator[str]:
+def _slots(kind: type) -> Iterator[types.MemberDescriptorType]:
     for klass in kind.__mro__:
-        slots = klass.__dict__.get("__slots__", ())
-        for name in (slots,) if isinstance(slots, str) else slots:
-            if name not in ("__dict__", "__weakref__"):
-                yield name
+        for value in vars(klass).values():
+            if type(value) is types.MemberDescriptorType:
+                yield value
 
 
 # ---------------------------------------------------------------- when to free
 
 DELAY = 1.0  # seconds after a screen is removed: its last tasks and messages are done
+BUDGET = 0.005  # seconds of freeing at most per `free_due`; the rest waits for the next
+MAX_DUE = 1000  # roots waiting at most
 _due: collections.deque[tuple[float, weakref.ref[object], frozenset[int]]] = collections.deque()
 
 
-def later(root: object, keep: tuple[object, ...] = (), now: float | None = None) -> None:
-    """Free `root`'s cycles `DELAY` seconds from `now`, at the first `free_due` after,
-    without walking into `keep` (objects alive anyway, such as the node `root` belonged to)."""
-    start = time.monotonic() if now is None else now
-    _due.append((start + DELAY, weakref.ref(root), frozenset(map(id, keep))))
+def later(root: object, keep: tuple[object, ...] = ()) -> None:
+    """Free `root`'s cycles `DELAY` seconds from now, at a `free_due` after, without walking
+    into `keep` (objects alive anyway, such as the node `root` belonged to)."""
+    if len(_due) >= MAX_DUE:
+        _due.popleft()
+    _due.append((time.monotonic() + DELAY, weakref.ref(root), frozenset(map(id, keep))))
 
 
-def free_due(now: float | None = None) -> list[Freed]:
-    """Free the cycles of every root whose time came and that is still alive."""
+def free_due(now: float | None = None, budget: float = BUDGET) -> list[Freed]:
+    """Free the cycles of the roots whose time came and that are still alive, for about
+    `budget` seconds. A root that fails is logged and dropped (nothing of it was cleared
+    unless the failure came while clearing)."""
     moment = time.monotonic() if now is None else now
+    until = time.perf_counter() + budget
     done: list[Freed] = []
-    while _due and _due[0][0] <= moment:
+    while _due and _due[0][0] <= moment and time.perf_counter() < until:
         _, root, keep = _due.popleft()
-        if root() is not None:
+        if root() is None or not SOUND:
+            continue
+        try:
             done.append(free_cycles(root, keep=keep))
+        except Exception:
+            log.exception("freeing the cycles of a removed screen failed")
     return done
 
 
 def forget() -> None:
     """Nothing left to free."""
     _due.clear()
+
+
+def _sound() -> bool:
+    """Whether this interpreter's reference counts read as the walk expects: a cycle that
+    nothing else holds is garbage, and one held from outside is not. (An interpreter that
+    borrows references on its stack could read lower counts: then nothing is ever freed.)"""
+    objects = _two_in_a_cycle() + _two_in_a_cycle()
+    outside = [objects[2]]
+    found = _unreachable(objects)
+    return len(outside) == 1 and len(found) == 2 and all(map(operator.is_, found, objects))
+
+
+def _two_in_a_cycle() -> list[object]:
+    first: list[object] = []
+    second: list[object] = [first]
+    first.append(second)
+    return [first, second]
+
+
+SOUND = _sound()
+"""Checked once at import; without it `free_due` frees nothing."""

@@ -21,13 +21,11 @@ from rich.console import Console
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
-from textual.css.stylesheet import Stylesheet
 
 from server.render import cursor_moves, strips, teardown
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.dom import DOMNode
     from textual.screen import Screen
 
 __all__ = [
@@ -110,15 +108,15 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
 
 _replace_screen = textual.app.App._replace_screen
 _lru_clear = LRUCache.clear
-_restyle_components = Stylesheet._process_component_classes
 
 
 def _lru_clear_unlinked(self: LRUCache[Any, Any]) -> None:
     """Textual's `LRUCache.clear` drops its ring of entries whole: a cycle of lists, with
-    every cached value, left for a whole collection. Unlink each entry first."""
-    for link in self._cache.values():
-        link.clear()
+    every cached value, left for a whole collection. Unlink each entry once it is cleared."""
+    links = list(self._cache.values())
     _lru_clear(self)
+    for link in links:
+        link.clear()
 
 
 async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Screen[Any]:
@@ -128,25 +126,14 @@ async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Scre
     return replaced
 
 
-def _restyle_components_then_free(self: Stylesheet, node: DOMNode) -> None:
-    """Textual styles a widget's component classes through a virtual node each, made anew at
-    every restyle: the old ones (small cycles) are freed once replaced."""
-    replaced = [styles.node for styles in node._component_styles.values()]
-    _restyle_components(self, node)
-    for virtual in replaced:
-        teardown.later(virtual, keep=(node,))
-
-
 def install_patches() -> None:
     """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
     one cursor move per position, a cleared `LRUCache` leaves no cycle, and every screen an
-    app removes, and every virtual node a restyle replaces, has its cycles freed
-    (`server.render.teardown`)."""
+    app removes has its cycles freed (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
-    Stylesheet._process_component_classes = _restyle_components_then_free  # type: ignore[method-assign]
 
 
 def patches_installed() -> bool:
@@ -155,11 +142,9 @@ def patches_installed() -> bool:
 
 
 def uninstall_patches() -> None:
-    """Textual's and Rich's own `Strip`, `Control`, `LRUCache`, `Stylesheet` and `App`
-    again."""
+    """Textual's and Rich's own `Strip`, `Control`, `LRUCache` and `App` again."""
     strips.uninstall()
     cursor_moves.uninstall()
     textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear  # type: ignore[method-assign]
-    Stylesheet._process_component_classes = _restyle_components  # type: ignore[method-assign]
     teardown.forget()
