@@ -10,9 +10,10 @@ would wait for a whole collection, which walks every object of every session (se
 alone: each object's references from inside that set are subtracted from its reference count;
 those with references left are held from outside, and so is all they reach; the rest is
 garbage, and clearing its containers and attributes breaks its cycles, so reference counting
-frees it. The walk stops at types, modules, functions' globals and objects of the event loop,
-SSH, the game server and the protocol: what it does not walk only counts as a reference from
-outside, so a shorter walk can free less, never something alive.
+frees it. The walk stops at types, modules, frames, functions' globals and objects of the
+event loop, SSH, the game server and the protocol: what it does not walk only counts as a
+reference from outside, so a shorter walk can free less, never something alive. Garbage with
+a finalizer is left to the collector, which runs finalizers before it clears anything.
 
 The server calls `later` for every screen Textual removes (`server.ssh.compat` hooks it in),
 and `free_due` at each step of its paced collector, which frees for a few milliseconds at
@@ -58,20 +59,17 @@ class Freed:
     survivors: int
 
 
-def free_cycles(
-    root: weakref.ref[object], limit: int = LIMIT, keep: frozenset[int] = frozenset()
-) -> Freed:
+def free_cycles(root: weakref.ref[object], limit: int = LIMIT) -> Freed:
     """Free the objects reachable from `root` that nothing outside them holds.
 
     Takes a weak reference, so that the caller's own reference does not count as one from
-    outside; the objects whose ids are in `keep` are not walked into (outside, like the
-    boundary). Runs with the cycle collector paused (its weakref callbacks would change
+    outside. Runs with the cycle collector paused (its weakref callbacks would change
     reference counts under the count).
     """
     enabled = gc.isenabled()
     gc.disable()
     try:
-        objects = _reachable(root, limit, keep)
+        objects = _reachable(root, limit)
         if objects is None:
             return Freed(limit, 0, 0)
         walked, garbage = len(objects), _unreachable(objects)
@@ -84,13 +82,13 @@ def free_cycles(
             gc.enable()
 
 
-def _reachable(root: weakref.ref[object], limit: int, keep: frozenset[int]) -> list[object] | None:
+def _reachable(root: weakref.ref[object], limit: int) -> list[object] | None:
     """Every object the walk reaches from `root` (itself first); None past `limit`."""
     start = root()
     if start is None:
         return []
     objects = [start]
-    seen = {id(start), *keep}
+    seen = {id(start)}
     del start
     for obj in objects:  # grows while it is read: a breadth-first walk
         for ref in _referents(obj):
@@ -209,15 +207,14 @@ def _slots(kind: type) -> Iterator[types.MemberDescriptorType]:
 DELAY = 1.0  # seconds after a screen is removed: its last tasks and messages are done
 BUDGET = 0.005  # seconds of freeing at most per `free_due`; the rest waits for the next
 MAX_DUE = 1000  # roots waiting at most
-_due: collections.deque[tuple[float, weakref.ref[object], frozenset[int]]] = collections.deque()
+_due: collections.deque[tuple[float, weakref.ref[object]]] = collections.deque()
 
 
-def later(root: object, keep: tuple[object, ...] = ()) -> None:
-    """Free `root`'s cycles `DELAY` seconds from now, at a `free_due` after, without walking
-    into `keep` (objects alive anyway, such as the node `root` belonged to)."""
+def later(root: object) -> None:
+    """Free `root`'s cycles `DELAY` seconds from now, at a `free_due` after."""
     if len(_due) >= MAX_DUE:
         _due.popleft()
-    _due.append((time.monotonic() + DELAY, weakref.ref(root), frozenset(map(id, keep))))
+    _due.append((time.monotonic() + DELAY, weakref.ref(root)))
 
 
 def free_due(now: float | None = None, budget: float = BUDGET) -> list[Freed]:
@@ -228,11 +225,11 @@ def free_due(now: float | None = None, budget: float = BUDGET) -> list[Freed]:
     until = time.perf_counter() + budget
     done: list[Freed] = []
     while _due and _due[0][0] <= moment and time.perf_counter() < until:
-        _, root, keep = _due.popleft()
+        _, root = _due.popleft()
         if root() is None or not SOUND:
             continue
         try:
-            done.append(free_cycles(root, keep=keep))
+            done.append(free_cycles(root))
         except Exception:
             log.exception("freeing the cycles of a removed screen failed")
     return done
