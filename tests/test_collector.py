@@ -102,12 +102,15 @@ def test_sessions_arriving_grow_memory_without_a_whole_collection(
         assert collector.step() is False
 
 
-def test_sessions_ending_leave_memory_per_session_and_a_whole_collection(
+def test_sessions_leaving_set_off_no_whole_collection_until_memory_grows(
     collector: Collector, world: World
 ) -> None:
-    world.live = 81  # their memory stays until a whole collection frees their cycles
+    for live in (80, 50, 10):  # their memory stays with the process
+        world.live = live
+        assert collector.step() is False
+    world.memory = BASE + 249 * MB  # what they left in cycles, and new allocations
     assert collector.step() is False
-    world.live = 80
+    world.memory = BASE + 250 * MB  # a quarter more in all (and per session)
     assert collector.step() is True
 
 

@@ -9,10 +9,11 @@ Frozen objects are still freed by reference counting; only cyclic garbage among 
 a whole collection. Removed screens have their cycles freed without one
 (`server.render.teardown`); what remains comes mostly from sessions ending (a Textual app is
 full of cycles) and restyled widgets (a small cycle per component class). So a whole
-collection runs once the resident memory per session, over the process's own before any
-session, grew by a quarter since the last one:
-frozen garbage shows there, while sessions arriving (their memory grows with them) or a
-steady server never stop it for nothing (one whole collection with 500 sessions in a process
+collection runs once the resident memory over the process's own before any session grew by
+a quarter since the last one, in all and per session:
+frozen garbage shows there, while sessions arriving (their memory grows with them),
+sessions leaving (their memory stays with the process, and is reused) or a steady server
+never stop it for nothing (one whole collection with 500 sessions in a process
 took 3.6-4.8 s). Where the resident memory cannot be read (no /proc), it runs every ten
 minutes instead. (Rendered lines would be a third source; see `server.render.strips`.)
 """
@@ -60,7 +61,7 @@ class Collector:
         self._clock = clock
         self._memory = memory or resident_bytes
         self._memory_base: int | None = None  # `memory()` after the first whole collection
-        self._per_session_after: float | None = None  # memory per session right after the last
+        self._after: tuple[float, float] | None = None  # `_reading` right after the last one
         self._last_whole = 0.0
         self._handle: asyncio.TimerHandle | None = None
 
@@ -97,7 +98,7 @@ class Collector:
         memory = self._memory()
         if self._memory_base is None:
             self._memory_base = memory
-        self._per_session_after = self._per_session(memory)
+        self._after = self._reading(memory)
         log.info(
             "whole garbage collection: %.0f ms, %d unreachable objects freed",
             (time.perf_counter() - started) * 1000,
@@ -105,16 +106,19 @@ class Collector:
         )
 
     def _whole_due(self) -> bool:
-        before, now = self._per_session_after, self._per_session(self._memory())
+        before, now = self._after, self._reading(self._memory())
         if before is None or now is None:
             return self._clock() - self._last_whole >= self.max_age  # memory unknown: by age
-        return now >= before * (1 + GROWTH)
+        return all(value >= was * (1 + GROWTH) for value, was in zip(now, before, strict=True))
 
-    def _per_session(self, memory: int | None) -> float | None:
-        """Resident bytes over those before any session (`FLOOR` at least), per session."""
+    def _reading(self, memory: int | None) -> tuple[float, float] | None:
+        """Resident bytes over those before any session (`FLOOR` at least): in all, and per
+        session. Both must grow: sessions arriving grow the first alone, sessions leaving
+        (memory stays with the process) the second alone."""
         if memory is None or self._memory_base is None:
             return None
-        return max(memory - self._memory_base, FLOOR) / max(self.live(), 1)
+        grown = max(memory - self._memory_base, FLOOR)
+        return grown, grown / max(self.live(), 1)
 
     def _schedule(self) -> None:
         self._handle = asyncio.get_running_loop().call_later(self.period, self._run)
