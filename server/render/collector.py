@@ -33,7 +33,7 @@ from . import teardown
 log = logging.getLogger(__name__)
 
 PERIOD = 0.25  # seconds between steps
-GROWTH = 0.25  # a whole collection once the memory per session grew by this share
+GROWTH = 0.25  # a whole collection once memory grew by this share, in all and per session
 FLOOR = 64 * 1024 * 1024  # bytes over the base counted at least (a few sessions: no noise)
 MAX_AGE = 600.0  # seconds: a whole collection at least this often where memory cannot be read
 STATM = Path("/proc/self/statm")
@@ -78,8 +78,8 @@ class Collector:
         gc.unfreeze()
 
     def step(self) -> bool:
-        """One step: the cycles of ended apps and removed screens freed (`teardown`), then a
-        whole collection when due, else one of what is new; True if whole."""
+        """One step: the cycles of removed screens freed (`teardown`), then a whole
+        collection when due, else one of what is new; True if whole."""
         teardown.free_due()
         if self._whole_due():
             self.collect_all()
