@@ -198,6 +198,18 @@ def cpu_of(pid: int) -> float:
     return 0.0
 
 
+def part_of(pid: int) -> str:
+    """What process `pid` runs: `core`, `frontend`, `redis` or `server` (the supervisor or
+    the single process)."""
+    try:
+        words = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+    except OSError:
+        return "gone"
+    if b"--role" in words:
+        return words[words.index(b"--role") + 1].decode()
+    return "redis" if any(b"redis-server" in word for word in words) else "server"
+
+
 @dataclass
 class ServerProcess:
     """`lovelet serve` in a child process (with --workers, the tree of processes it runs,
@@ -227,6 +239,10 @@ class ServerProcess:
     def cpu_seconds(self) -> float:
         """User + system CPU time so far, summed over the processes."""
         return sum(cpu_of(pid) for pid in self.pids())
+
+    def cpu_by_part(self) -> dict[str, float]:
+        """User + system CPU time so far of each process, by what it runs."""
+        return {f"{part_of(pid)} {pid}": cpu_of(pid) for pid in self.pids()}
 
     def open_fds(self) -> int:
         """Open file descriptors, summed over the processes."""
@@ -672,6 +688,7 @@ class Report:
     play_seconds: float = 0.0
     play_cpu: float = 0.0
     client_cpu: float = 0.0
+    part_cpu: dict[str, float] = field(default_factory=dict)
     frames: int = 0
     received: int = 0
     gc_pauses: list[float] = field(default_factory=list)
@@ -780,6 +797,12 @@ def cpu_lines(report: Report) -> Iterator[str]:
         f"({report.received / 1e6:.1f} MB), server CPU {report.play_cpu:.1f} s "
         f"({100 * share:.0f}% of a core) → {per_update:.2f} ms per screen update"
     )
+    if len(report.part_cpu) > 1:
+        shares = (
+            f"{part} {100 * spent / max(report.play_seconds, 1e-9):.0f}%"
+            for part, spent in sorted(report.part_cpu.items())
+        )
+        yield f"  by process (part pid: share of a core): {', '.join(shares)}"
     turns = sum(report.turns)
     if turns:
         per_turn = 1000 * report.play_cpu / turns
@@ -942,6 +965,7 @@ async def play(
     frames = sum(p.frames for p in players)
     received = sum(p.received for p in players)
     cpu, client, started = server.cpu_seconds(), time.process_time(), time.monotonic()
+    parts = server.cpu_by_part()
     for table in tables:
         table.measuring = True
     if soak_interval > 0:
@@ -953,6 +977,9 @@ async def play(
     report.play_seconds = time.monotonic() - started
     report.play_cpu = server.cpu_seconds() - cpu
     report.client_cpu = time.process_time() - client
+    report.part_cpu = {
+        part: spent - parts.get(part, 0.0) for part, spent in server.cpu_by_part().items()
+    }
     report.frames = sum(p.frames for p in players) - frames
     report.received = sum(p.received for p in players) - received
     report.turns = [table.turns for table in tables]

@@ -1,4 +1,5 @@
-"""The paced garbage collector: new garbage goes at each step, frozen garbage at a whole one,
+"""The paced garbage collector: new garbage goes at a step (every step while steps find much,
+ever more rarely while they find little), frozen garbage at a whole one,
 which comes once the resident memory per session grew by a quarter (where it cannot be read:
 after enough time)."""
 
@@ -6,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import weakref
 from collections.abc import Iterator
 
 import pytest
 
-from server.render.collector import Collector, resident_bytes
+from server.render.collector import LITTLE, YOUNG_EVERY, Collector, resident_bytes
 
 
 class Node:
@@ -77,6 +79,52 @@ def test_a_step_collects_new_cyclic_garbage_and_freezes_the_survivors(
     assert garbage_ref() is None
     assert kept_ref() is kept
     assert gc.get_freeze_count() > frozen
+
+
+@pytest.fixture
+def no_automatic_collection() -> Iterator[None]:
+    """The interpreter's own collections paused: only the collector's steps collect."""
+    gc.disable()
+    yield
+    gc.enable()
+
+
+def _garbage_cycles(objects: int) -> list[weakref.ref[Node]]:
+    """Cycles of at least `objects` tracked objects (two nodes each), already unreachable;
+    weak references to them."""
+    refs = []
+    for _ in range(objects // 2 + 1):
+        refs.append(_cycle()[1])
+    return refs
+
+
+@pytest.mark.usefixtures("no_automatic_collection")
+def test_while_steps_find_little_garbage_they_collect_ever_more_rarely(
+    collector: Collector,
+) -> None:
+    collections = []
+    for _ in range(4 * YOUNG_EVERY):
+        ref = _cycle()[1]
+        collector.step()
+        collections.append(ref() is None)  # collected at this step, or frozen unwalked
+    assert collections[:8] == [True, False, True, False, False, False, True, False]
+    gaps = [i for i, collected in enumerate(collections) if collected]
+    assert max(b - a for a, b in itertools.pairwise(gaps)) == YOUNG_EVERY
+
+
+@pytest.mark.usefixtures("no_automatic_collection")
+def test_a_step_that_finds_much_garbage_collects_at_every_step_again(
+    collector: Collector,
+) -> None:
+    collector.step()  # found little: the next collection is two steps on
+    frozen = _garbage_cycles(LITTLE)
+    collector.step()  # frozen unwalked
+    assert all(ref() is not None for ref in frozen)
+    _garbage_cycles(LITTLE)
+    collector.step()  # collected: much garbage
+    refs = _garbage_cycles(1)
+    collector.step()
+    assert all(ref() is None for ref in refs)
 
 
 def test_garbage_frozen_while_alive_waits_for_the_whole_collection(
