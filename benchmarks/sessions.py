@@ -95,20 +95,21 @@ TEXT_KEPT = 16_384  # characters of recent output each player keeps for `expect`
 
 GC_MONITOR = """\
 # Written by benchmarks/sessions.py on the server's PYTHONPATH: logs each collection of the
-# oldest generation (monotonic end time, pause in seconds); BENCH_GC_THRESHOLD="a,b,c" sets
-# gc.set_threshold (experiments only).
+# oldest generation (monotonic end time, pause in seconds, CPU seconds of the process meanwhile);
+# BENCH_GC_THRESHOLD="a,b,c" sets gc.set_threshold (experiments only).
 import gc, os, time
 
 _log = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)
-_began = [0.0]
+_began = [0.0, 0.0]
 
 
 def _watch(phase, info):
     if info["generation"] == 2:
         if phase == "start":
-            _began[0] = time.perf_counter()
+            _began[:] = time.perf_counter(), time.process_time()
         else:
-            _log.write(f"{time.monotonic():.3f} {time.perf_counter() - _began[0]:.4f}\\n")
+            wall, cpu = time.perf_counter() - _began[0], time.process_time() - _began[1]
+            _log.write(f"{time.monotonic():.3f} {wall:.4f} {cpu:.4f}\\n")
 
 
 gc.callbacks.append(_watch)
@@ -268,14 +269,15 @@ class ServerProcess:
         finally:
             client.close()
 
-    def full_collections(self, since: float, until: float) -> list[float]:
-        """Pauses (s) of the full garbage collections that ended in [since, until]."""
-        pauses = []
+    def full_collections(self, since: float, until: float) -> list[tuple[float, float]]:
+        """(pause, CPU) in seconds of each full garbage collection that ended in [since,
+        until]: a pause is longer than its CPU while other processes hold the cores."""
+        collections = []
         for line in self.gc_log.read_text().splitlines():
-            ended, pause = map(float, line.split())
+            ended, pause, cpu = map(float, line.split())
             if since <= ended <= until:
-                pauses.append(pause)
-        return pauses
+                collections.append((pause, cpu))
+        return collections
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it lingers; then the broker started for it."""
@@ -692,8 +694,8 @@ class Report:
     part_cpu: dict[str, float] = field(default_factory=dict)
     frames: int = 0
     received: int = 0
-    gc_pauses: list[float] = field(default_factory=list)
-    setup_gc_pauses: list[float] = field(default_factory=list)
+    gc_pauses: list[tuple[float, float]] = field(default_factory=list)  # (pause, CPU) s
+    setup_gc_pauses: list[tuple[float, float]] = field(default_factory=list)
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     pressure: str = ""
     turns: list[int] = field(default_factory=list)
@@ -785,12 +787,9 @@ def cpu_lines(report: Report) -> Iterator[str]:
         f"logins and tables through the UI: {report.setup_seconds:.1f} s, server CPU "
         f"{report.setup_cpu:.1f} s ({1000 * report.setup_cpu / n:.0f} ms per player)"
     )
-    pauses = report.setup_gc_pauses
-    if pauses:
-        yield (
-            f"  server collections of the oldest generation meanwhile: {len(pauses)}, "
-            f"{sum(pauses):.1f} s in all, longest {1000 * max(pauses):.0f} ms"
-        )
+    if report.setup_gc_pauses:
+        collections = _collections(report.setup_gc_pauses)
+        yield f"  server collections of the oldest generation meanwhile: {collections}"
     share = report.play_cpu / max(report.play_seconds, 1e-9)
     per_update = 1000 * report.play_cpu / max(report.frames, 1)
     yield (
@@ -825,17 +824,23 @@ def latency_lines(report: Report, stats: Stats) -> Iterator[str]:
                 f"{percentile(each, 0.5):.0f} ms, p99 {percentile(each, 0.99):.0f} ms)"
             )
     yield f"updates a screen skipped (not counted): {stats.incomplete}"
-    pauses = report.gc_pauses
-    if pauses:
+    if report.gc_pauses:
         yield (
-            f"server collections of the oldest generation while playing: {len(pauses)}, "
-            f"{sum(pauses):.1f} s in all, longest {1000 * max(pauses):.0f} ms "
-            "(the loop stands still meanwhile)"
+            "server collections of the oldest generation while playing: "
+            f"{_collections(report.gc_pauses)} (the loop stands still meanwhile)"
         )
-        rest = 1000 * (report.play_cpu - sum(pauses)) / max(report.frames, 1)
+        spent = sum(cpu for _, cpu in report.gc_pauses)
+        rest = 1000 * (report.play_cpu - spent) / max(report.frames, 1)
         yield f"  server CPU per screen update without those collections: {rest:.2f} ms"
     load = ", ".join(f"{x:.1f}" for x in report.load)
     yield f"client process CPU {report.client_cpu:.1f} s; load average {load}; {report.pressure}"
+
+
+def _collections(pauses: list[tuple[float, float]]) -> str:
+    """Count, total pause, CPU and longest pause of some collections."""
+    total, cpu = sum(pause for pause, _ in pauses), sum(spent for _, spent in pauses)
+    longest = max(pause for pause, _ in pauses)
+    return f"{len(pauses)}, {total:.1f} s in all ({cpu:.1f} s CPU), longest {1000 * longest:.0f} ms"
 
 
 def cpu_pressure() -> str:

@@ -153,7 +153,7 @@ async def test_arrows_and_enter_and_a_refused_act_is_offered_again() -> None:
         await pilot.press("down", "enter")  # Priest
         await pilot.press("down", "down", "enter")  # Di
         await pilot.pause()
-        assert "Waiting for the table" in screen_text(app)
+        assert "Play which card?" not in screen_text(app)  # the sent step, until the answer
         app.deliver(encode(ErrorReply("illegal_choice", "Not now")))
         await pilot.pause()
         assert "Play which card?" in screen_text(app)

@@ -11,6 +11,7 @@ from test_tui_support import FakeLink, new_game, screen_text, served, table_info
 from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
+from lovelet_tui.widgets import key_bar
 from lovelet_tui.widgets.key_bar import KeyBar
 from protocol import ErrorReply, SeatInfo, TableState, encode
 from server.engine import Game, find_edition
@@ -160,10 +161,11 @@ async def test_the_round_summary_says_why_each_token_was_given() -> None:
 
 
 async def test_the_footer_made_once_per_state_always_shows_the_keys_of_now() -> None:
-    """The key bar keeps each keys state's line; at every step of a game, and while typing
-    chat, it shows what a line made afresh would."""
+    """The key bars keep each keys state's line; at every step of a game, and while typing
+    chat, one shows what a line made afresh would."""
     game = new_game("2019", 2)
     game.rng = random.Random(3)
+    key_bar.SHARED_LINES.clear()
     app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
         bar = app.screen.query_one(KeyBar)
@@ -183,4 +185,15 @@ async def test_the_footer_made_once_per_state_always_shows_the_keys_of_now() -> 
                 assert "Stop typing" in bar.keys.plain and bar.keys == bar._line(app.screen)
                 await pilot.press("escape")
                 assert bar.keys == bar._line(app.screen)
-        assert len(bar._made) < refreshes / 2
+        assert len(key_bar.SHARED_LINES) < refreshes / 2
+
+
+async def test_sessions_in_the_same_keys_state_share_one_footer_line() -> None:
+    game = new_game("2019", 2)
+    bars = []
+    for _ in range(2):
+        app = served(FakeLink(), "Ana")
+        async with app.run_test(size=SIZE) as pilot:
+            await _open(app, pilot, table_state(game, 0))
+            bars.append(app.screen.query_one(KeyBar).keys)
+    assert bars[0] is bars[1]

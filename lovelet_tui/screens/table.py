@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ WAITING_FOR = {
     "cardinal_look": "to choose a hand to look at",
     "bishop_redraw": "to decide whether to redraw",
 }
+SENT_SHOWN_AFTER = 0.25  # s: the table's answer redraws the panel; "Sent" only if it is slow
 PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
@@ -103,6 +105,7 @@ class TableScreen(Screen[str], Backdrop):
         self.placed = False  # the seat cursor was put on the receiver's seat or a free one
         self.clock = Clock(self, self._draw_clock)  # the timer running at the table
         self.hint: Hint | None = None  # the server's hint for the decision being staged
+        self.awaiting: asyncio.TimerHandle | None = None  # a sent choice awaits the answer
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -121,6 +124,7 @@ class TableScreen(Screen[str], Backdrop):
 
     def show_state(self, state: TableState) -> None:
         """Render a table update: info, view and the new events."""
+        self._answered()
         round_before = self.view.round if self.view else None
         first = self.info is None
         if self.info is not None and self.info.you != state.info.you:
@@ -161,6 +165,7 @@ class TableScreen(Screen[str], Backdrop):
         one is being staged."""
         if self.staging is not None:
             return
+        self._answered()
         self.staged_from = None
         self._restage()
         self._draw()
@@ -229,7 +234,11 @@ class TableScreen(Screen[str], Backdrop):
         self._draw_decision()
 
     def _draw_decision(self) -> None:
-        """The choice panel and the keys offered: all a step of a decision changes."""
+        """The choice panel and the keys offered: all a step of a decision changes. While a
+        sent choice awaits the table's answer, they stay as they were: the answer redraws
+        them (drawing "Sent" first would cost every turn a screen update of its own)."""
+        if self.awaiting is not None:
+            return
         self._draw_choices()
         offered = {**self._offered(), "pick_keys": self._pick_keys()}
         offered["asking"] = self.confirming is not None  # every key answers: none shown
@@ -420,6 +429,21 @@ class TableScreen(Screen[str], Backdrop):
             return
         self.staging = None
         self.staged_from = None
+        loop = asyncio.get_running_loop()
+        self.awaiting = loop.call_later(SENT_SHOWN_AFTER, self._answer_late)
+
+    def _answer_late(self) -> None:
+        """No answer yet: show that the choice was sent."""
+        self.awaiting = None
+        self._draw_decision()
+
+    def _answered(self) -> None:
+        if self.awaiting is not None:
+            self.awaiting.cancel()
+            self.awaiting = None
+
+    def on_unmount(self) -> None:
+        self._answered()
 
     def action_hint(self) -> None:
         """Ask the server what the hard bot would do here (shown above the choices)."""

@@ -16,7 +16,9 @@ from textual.screen import Screen
 
 from lovelet_tui.widgets.rows import Rows
 
-LINES_KEPT = 32  # lines kept per bar, by the screen's keys state and the focused widget
+SHARED_LINES_KEPT = 256
+SHARED_LINES: FIFOCache[Hashable, Text] = FIFOCache(SHARED_LINES_KEPT)
+"""Key lines by screen class, keys state and focused widget, shared by every bar."""
 
 
 class KeyBar(Rows):
@@ -34,7 +36,6 @@ class KeyBar(Rows):
     def __init__(self) -> None:
         super().__init__()
         self.keys = Text()
-        self._made: FIFOCache[Hashable, Text] = FIFOCache(LINES_KEPT)  # line by keys state
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed, immediate=True)
@@ -52,10 +53,11 @@ class KeyBar(Rows):
         if state is None:
             self.keys = self._line(screen)
         else:
-            key = (state(), self.app.focused)
-            line = self._made.get(key)
+            focused = self.app.focused
+            key = (type(self.app), type(screen), state(), type(focused), focused and focused.id)
+            line = SHARED_LINES.get(key)
             if line is None:
-                line = self._made[key] = self._line(screen)
+                line = SHARED_LINES[key] = self._line(screen)
             self.keys = line
         self.redraw()
 
