@@ -22,10 +22,10 @@ not yet started, or waiting in the lobby with --lobby-idle); server CPU per scre
 delivered; key press → every screen at the table showing the new deck count (p50/p99),
 measured on pyte screens for the first `--pyte-tables` tables and on the raw byte stream for
 the others; the server's oldest-generation garbage collections while playing, its paced
-steps and any whole collection (a sitecustomize written on the server's PYTHONPATH logs them;
---gc-threshold is an experiment on top). Targets (2 cores): <= 3 MB per idle session,
-p99 <= 100 ms with 200 players. Other load on the machine shows in the last line (load
-average, /proc/pressure/cpu).
+steps and any whole collection, and the CPU of its younger generations' collections (a
+sitecustomize written on the server's PYTHONPATH logs them). Targets (2 cores): <= 3 MB per
+idle session, p99 <= 100 ms with 200 players. Other load on the machine shows in the last
+line (load average, /proc/pressure/cpu).
 
 A soak (`--duration 600 --soak-interval 60`, say) also reads, at the start of play and every
 S seconds of it, the server's asyncio tasks (each process counts its own on its loop, through
@@ -95,26 +95,28 @@ TEXT_KEPT = 16_384  # characters of recent output each player keeps for `expect`
 
 GC_MONITOR = """\
 # Written by benchmarks/sessions.py on the server's PYTHONPATH: logs each collection of the
-# oldest generation (monotonic end time, pause in seconds, CPU seconds of the process meanwhile);
-# BENCH_GC_THRESHOLD="a,b,c" sets gc.set_threshold (experiments only).
+# oldest generation (monotonic end time, pause in seconds, CPU seconds of the process meanwhile,
+# then the count and CPU seconds of the younger generations' collections since the line before).
 import gc, os, time
 
 _log = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)
 _began = [0.0, 0.0]
+_young = [0, 0.0]
 
 
 def _watch(phase, info):
-    if info["generation"] == 2:
-        if phase == "start":
-            _began[:] = time.perf_counter(), time.process_time()
-        else:
-            wall, cpu = time.perf_counter() - _began[0], time.process_time() - _began[1]
-            _log.write(f"{time.monotonic():.3f} {wall:.4f} {cpu:.4f}\\n")
+    if phase == "start":
+        _began[:] = time.perf_counter(), time.process_time()
+        return
+    wall, cpu = time.perf_counter() - _began[0], time.process_time() - _began[1]
+    if info["generation"] < 2:
+        _young[:] = _young[0] + 1, _young[1] + cpu
+        return
+    _log.write(f"{time.monotonic():.3f} {wall:.4f} {cpu:.4f} {_young[0]} {_young[1]:.4f}\\n")
+    _young[:] = 0, 0.0
 
 
 gc.callbacks.append(_watch)
-if os.environ.get("BENCH_GC_THRESHOLD"):
-    gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
 """
 
 TASK_PROBE = """\
@@ -272,12 +274,18 @@ class ServerProcess:
     def full_collections(self, since: float, until: float) -> list[tuple[float, float]]:
         """(pause, CPU) in seconds of each full garbage collection that ended in [since,
         until]: a pause is longer than its CPU while other processes hold the cores."""
-        collections = []
-        for line in self.gc_log.read_text().splitlines():
-            ended, pause, cpu = map(float, line.split())
-            if since <= ended <= until:
-                collections.append((pause, cpu))
-        return collections
+        return [
+            (pause, cpu) for ended, pause, cpu, _, _ in self._gc_lines() if since <= ended <= until
+        ]
+
+    def young_collections(self, since: float, until: float) -> tuple[int, float]:
+        """How many collections of the younger generations ran before the full ones that
+        ended in [since, until], and their CPU seconds."""
+        lines = [line for line in self._gc_lines() if since <= line[0] <= until]
+        return int(sum(line[3] for line in lines)), sum(line[4] for line in lines)
+
+    def _gc_lines(self) -> list[tuple[float, ...]]:
+        return [tuple(map(float, line.split())) for line in self.gc_log.read_text().splitlines()]
 
     def stop(self) -> None:
         """SIGTERM, then SIGKILL if it lingers; then the broker started for it."""
@@ -311,7 +319,6 @@ def spawn_broker(data_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
 def spawn_server(
     data_dir: Path,
     players: int,
-    gc_threshold: str = "",
     workers: int = 0,
     broker: str = "",
     count_tasks: bool = False,
@@ -332,7 +339,6 @@ def spawn_server(
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(site), str(ROOT)]),
         "BENCH_GC_LOG": str(gc_log),
-        "BENCH_GC_THRESHOLD": gc_threshold,
         "LOVELET_LIMITS_MAX_CONNECTIONS": str(players + 20),
         "LOVELET_LIMITS_LOGINS_PER_ADDRESS": str(PER_ADDRESS),  # logins run 16 at once
         "LOVELET_LIMITS_EARLY_DROP_START": "20",  # no random drop below the total cap
@@ -695,6 +701,7 @@ class Report:
     frames: int = 0
     received: int = 0
     gc_pauses: list[tuple[float, float]] = field(default_factory=list)  # (pause, CPU) s
+    young_gc: tuple[int, float] = (0, 0.0)  # collections of the younger generations, CPU s
     setup_gc_pauses: list[tuple[float, float]] = field(default_factory=list)
     load: tuple[float, float, float] = (0.0, 0.0, 0.0)
     pressure: str = ""
@@ -829,6 +836,8 @@ def latency_lines(report: Report, stats: Stats) -> Iterator[str]:
             "server collections of the oldest generation while playing: "
             f"{_collections(report.gc_pauses)} (the loop stands still meanwhile)"
         )
+        count, young = report.young_gc
+        yield f"  and of the younger generations: {count}, {young:.1f} s CPU"
         spent = sum(cpu for _, cpu in report.gc_pauses)
         rest = 1000 * (report.play_cpu - spent) / max(report.frames, 1)
         yield f"  server CPU per screen update without those collections: {rest:.2f} ms"
@@ -863,9 +872,7 @@ async def run(args: argparse.Namespace) -> None:
         player.table, player.host = table, player.index % size == 0
     report = Report(count, len(tables))
     with tempfile.TemporaryDirectory(prefix="lovelet-bench-") as tmp:
-        server = spawn_server(
-            Path(tmp), count, args.gc_threshold, args.workers, args.broker, args.soak_interval > 0
-        )
+        server = spawn_server(Path(tmp), count, args.workers, args.broker, args.soak_interval > 0)
         try:
             deadline = time.monotonic() + args.budget
             await asyncio.wait_for(
@@ -990,6 +997,7 @@ async def play(
     report.received = sum(p.received for p in players) - received
     report.turns = [table.turns for table in tables]
     report.gc_pauses = server.full_collections(started, time.monotonic())
+    report.young_gc = server.young_collections(started, time.monotonic())
 
 
 async def soak(
@@ -1018,9 +1026,6 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "--lobby-idle",
         action="store_true",
         help="first log everyone in to wait in the lobby (slow: each login redraws every lobby)",
-    )
-    parser.add_argument(
-        "--gc-threshold", default="", help="experiment: the server's gc.set_threshold, 'a,b,c'"
     )
     parser.add_argument("--budget", type=float, default=180.0, help="seconds for the whole run")
     parser.add_argument(

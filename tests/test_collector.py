@@ -13,7 +13,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from server.render.collector import LITTLE, YOUNG_EVERY, Collector, resident_bytes
+from server.render.collector import (
+    LITTLE,
+    YOUNG_EVERY,
+    YOUNG_THRESHOLD,
+    Collector,
+    resident_bytes,
+)
 
 
 class Node:
@@ -223,3 +229,16 @@ async def test_a_step_that_fails_stops_no_later_step(world: World) -> None:
         await asyncio.wait_for(stepped_after.wait(), 5)
     finally:
         made.stop()
+
+
+async def test_while_stepping_the_interpreter_collects_young_objects_more_rarely(
+    world: World,
+) -> None:
+    before = gc.get_threshold()
+    made = Collector(lambda: world.live, memory=lambda: world.memory)
+    made.start()
+    try:
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, *before[1:])
+    finally:
+        made.stop()
+    assert gc.get_threshold() == before
