@@ -4,24 +4,21 @@ keeps the game as it was."""
 
 from __future__ import annotations
 
-from test_tui_support import FakeLink, burst, new_game, screen_text, served, table_state
-from textual.pilot import Pilot
+from test_tui_support import (
+    FakeLink,
+    burst,
+    deliver,
+    new_game,
+    option_key,
+    screen_text,
+    served,
+    table_state,
+)
 
-from lovelet_tui import LoveletApp
-from protocol import Act, Leave, PlayChoice, TableState, encode
+from protocol import Act, Leave, PlayChoice
 
 SIZE = (80, 24)
 PRINCESS_FIRST = ["spy", "princess", "guard", "guard", "guard", "guard"]  # Ana: Princess, Guard
-
-
-async def _open(app: LoveletApp, pilot: Pilot[None], state: TableState) -> None:
-    app.deliver(encode(state))
-    await pilot.pause()
-
-
-def _key(app: LoveletApp, label: str) -> str:
-    assert app.table is not None and app.table.staging is not None
-    return next(o.key for o in app.table.staging.options if o.label == label)
 
 
 async def test_playing_the_princess_asks_and_no_keeps_the_choice_open() -> None:
@@ -29,8 +26,8 @@ async def test_playing_the_princess_asks_and_no_keeps_the_choice_open() -> None:
     link = FakeLink()
     app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _open(app, pilot, table_state(game, 0))
-        princess = _key(app, "Princess")
+        await deliver(app, pilot, table_state(game, 0))
+        princess = option_key(app, "Princess")
         await pilot.press(princess)
         await pilot.pause()
         assert "Play Princess?" in screen_text(app) and "out of the round" in screen_text(app)
@@ -48,8 +45,8 @@ async def test_the_ogre_asks_too() -> None:
     link = FakeLink()
     app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _open(app, pilot, table_state(game, 0))
-        await pilot.press(_key(app, "Ogre"))
+        await deliver(app, pilot, table_state(game, 0))
+        await pilot.press(option_key(app, "Ogre"))
         await pilot.pause()
         assert "Play Ogre?" in screen_text(app)
         await pilot.press("y")
@@ -62,13 +59,13 @@ async def test_leaving_a_running_game_asks_and_any_other_key_stays() -> None:
     link = FakeLink()
     app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _open(app, pilot, table_state(game, 0))
+        await deliver(app, pilot, table_state(game, 0))
         await pilot.press("l")
         await pilot.pause()
         assert "Leave this game?" in screen_text(app)
         assert "Pick" not in screen_text(app).splitlines()[-1]  # no key but the answer
         since = len(game.events)
-        await _open(app, pilot, table_state(game, 0, since))  # the table moves on meanwhile
+        await deliver(app, pilot, table_state(game, 0, since))  # the table moves on meanwhile
         assert "Leave this game?" in screen_text(app)
         await pilot.press("c")  # not yes: no chat line opens either
         await pilot.pause()
@@ -85,7 +82,7 @@ async def test_ctrl_q_in_a_running_game_asks_then_quits_on_yes() -> None:
     link = FakeLink()
     app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _open(app, pilot, table_state(game, 0))
+        await deliver(app, pilot, table_state(game, 0))
         await pilot.press("question_mark")  # from help over the table: back to it to ask
         await pilot.press("ctrl+q")
         await pilot.pause()
@@ -103,7 +100,7 @@ async def test_a_spectator_leaves_and_quits_without_a_question() -> None:
     link = FakeLink()
     app = served(link, "Zed")
     async with app.run_test(size=SIZE) as pilot:
-        await _open(app, pilot, table_state(game, None))
+        await deliver(app, pilot, table_state(game, None))
         await pilot.press("l")
         await pilot.pause()
         assert app.table is None
@@ -117,8 +114,8 @@ async def test_a_question_and_its_answer_typed_in_one_burst_are_taken_in_order()
     link = FakeLink()
     app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _open(app, pilot, table_state(game, 0))
-        princess = _key(app, "Princess")
+        await deliver(app, pilot, table_state(game, 0))
+        princess = option_key(app, "Princess")
         burst(app, "l", "n", princess, "y")  # no to leaving, then the Princess and yes
         await pilot.pause()
         assert link.sent[-1] == Act(PlayChoice("princess")) and app.table is not None
@@ -132,7 +129,7 @@ async def test_ctrl_q_and_yes_in_one_burst_quit() -> None:
     link = FakeLink()
     app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _open(app, pilot, table_state(game, 0))
+        await deliver(app, pilot, table_state(game, 0))
         burst(app, "ctrl+q", "y")
         await pilot.pause()
         assert app.return_code == 0  # quitting, on its own

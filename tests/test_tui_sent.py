@@ -5,26 +5,22 @@ slower than `SENT_SHOWN_AFTER` shows "Sent" first."""
 from __future__ import annotations
 
 import pytest
-from test_tui_support import FakeLink, new_game, screen_text, served, table_state
-from textual.pilot import Pilot
+from test_tui_support import (
+    FakeLink,
+    deliver,
+    new_game,
+    option_key,
+    screen_text,
+    served,
+    table_state,
+)
 
-from lovelet_tui import LoveletApp
 from lovelet_tui.screens import table
-from protocol import Act, PlayChoice, TableState, encode
+from protocol import Act, PlayChoice
 
 SIZE = (80, 24)
 HANDMAID_FIRST = ["spy", "handmaid", "guard", "guard", "guard", "guard"]  # Ana: Handmaid, Guard
 SENT = "Sent. Waiting for the table"
-
-
-async def _deliver(app: LoveletApp, pilot: Pilot[None], state: TableState) -> None:
-    app.deliver(encode(state))
-    await pilot.pause()
-
-
-def _key(app: LoveletApp, label: str) -> str:
-    assert app.table is not None and app.table.staging is not None
-    return next(o.key for o in app.table.staging.options if o.label == label)
 
 
 async def test_the_answer_redraws_the_decision_with_no_sent_in_between() -> None:
@@ -32,14 +28,14 @@ async def test_the_answer_redraws_the_decision_with_no_sent_in_between() -> None
     link = FakeLink()
     app = served(link, "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _deliver(app, pilot, table_state(game, 0))
-        await pilot.press(_key(app, "Handmaid"))
+        await deliver(app, pilot, table_state(game, 0))
+        await pilot.press(option_key(app, "Handmaid"))
         await pilot.pause()
         assert link.sent[-1] == Act(PlayChoice("handmaid"))
         assert "Play which card?" in screen_text(app) and SENT not in screen_text(app)
         sent = len(game.events)
         game.act(0, game.pending.choices[0])  # the Handmaid, as sent
-        await _deliver(app, pilot, table_state(game, 0, since=sent))
+        await deliver(app, pilot, table_state(game, 0, since=sent))
         assert app.table is not None and app.table.awaiting is None  # "Sent" will not come
         assert "Waiting for" in screen_text(app) and "Play which card?" not in screen_text(app)
 
@@ -49,7 +45,7 @@ async def test_a_slow_answer_shows_sent_first(monkeypatch: pytest.MonkeyPatch) -
     game = new_game("2019", 4, HANDMAID_FIRST)
     app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:
-        await _deliver(app, pilot, table_state(game, 0))
-        await pilot.press(_key(app, "Handmaid"))
+        await deliver(app, pilot, table_state(game, 0))
+        await pilot.press(option_key(app, "Handmaid"))
         await pilot.pause()
         assert SENT in screen_text(app)

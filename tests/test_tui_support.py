@@ -13,6 +13,7 @@ from rich.console import Console
 from textual import events
 from textual.app import App
 from textual.keys import key_to_character
+from textual.pilot import Pilot
 
 from lovelet_tui import LoveletApp
 from protocol import (
@@ -92,6 +93,18 @@ async def form_request(*keys: str, size: tuple[int, int] = (80, 24)) -> tuple[Cr
         await pilot.pause()
     (request,) = [m for m in link.sent if isinstance(m, CreateTable)]
     return request, form
+
+
+async def deliver(app: LoveletApp, pilot: Pilot[None], state: TableState) -> None:
+    """`state` arrives as the server would send it, and the app has handled it."""
+    app.deliver(encode(state))
+    await pilot.pause()
+
+
+def option_key(app: LoveletApp, label: str) -> str:
+    """The key of the staged decision's option labelled `label`."""
+    assert app.table is not None and app.table.staging is not None
+    return next(o.key for o in app.table.staging.options if o.label == label)
 
 
 def screen_text(app: App[object]) -> str:
