@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import secrets
 from collections.abc import AsyncIterator, Callable
@@ -38,6 +39,7 @@ from server.bus.frontend import BACK, NOT_DELIVERED, RESTARTING, FrontEnd, Remot
 from server.commands.cluster import RunningCore, start_core
 from server.lobby import Identity, LobbySettings, TableSettings
 from server.ops.config import Config
+from server.render.collector import YOUNG_THRESHOLD
 
 TIMEOUT = 10.0
 INSTANT = LobbySettings(table=TableSettings(bot_delay=0, round_pause=0, grace=60))
@@ -232,6 +234,16 @@ async def test_redis_restarting_tells_players_and_they_come_back_to_their_seats(
         again = await ana.wait_for(lambda m: isinstance(m, TableState), "the seat again", seen)
         assert again.info.code == first.info.code  # type: ignore[union-attr]
         assert again.info.you == 0, "the guest has their seat back"  # type: ignore[union-attr]
+
+
+async def test_the_core_paces_its_collections_like_a_front_end(tmp_path: Path) -> None:
+    """Its whole collections would stop every table at once (85-266 ms at 1,000 players)."""
+    before = gc.get_threshold()
+    async with redis_server() as redis, core(tmp_path, redis.url):
+        assert gc.get_threshold()[0] == YOUNG_THRESHOLD
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
 
 
 async def test_a_core_whose_lease_another_core_took_stops(tmp_path: Path) -> None:

@@ -68,6 +68,7 @@ class RunningCore:
     lease: Lease
     lobby: Lobby
     store: Store
+    collector: Collector
     metrics_server: MetricsServer | None = None
     lost: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when another core took the lease: this one must stop at once."""
@@ -98,6 +99,7 @@ class RunningCore:
         if self.metrics_server is not None:
             self.metrics_server.close()
             await self.metrics_server.wait_closed()
+        self.collector.stop()
         log_stopped()
 
     async def keep_lease(self) -> None:
@@ -135,7 +137,9 @@ async def start_core(
     metrics_server = None
     if config.metrics_address is not None:
         metrics_server = await start_metrics_server(*config.metrics_address, metrics)
-    core = RunningCore(host, broker, lease, lobby, store, metrics_server)
+    collector = Collector(host.session_count)  # its whole collections stop every table
+    collector.start()
+    core = RunningCore(host, broker, lease, lobby, store, collector, metrics_server)
     core._keeper = asyncio.get_running_loop().create_task(core.keep_lease())
     print(f"lovelet core {core_id} is running (broker {shown_url(config.broker)})", flush=True)
     event("core started", core=core_id, broker=shown_url(config.broker), version=VERSION)
