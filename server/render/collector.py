@@ -13,7 +13,8 @@ to `YOUNG_EVERY`: what is new in the steps between is frozen unwalked), and one 
 more brings them back to every step. The interpreter's own collections of young objects run
 after `YOUNG_THRESHOLD` more tracked objects were made than freed, not 700: a freeze resets
 that count, so they now come only within a busy step (measured at 1,000 players in play, in
-30 s: 1,090-1,274 of them and 1.4-2.7 s of CPU, against 151-159 and 0.1-0.3 s).
+30 s, over the core and two front-ends: 1,090-1,274 of them and 1.4-2.7 s of CPU, against
+19-22 and 0.1-0.2 s).
 Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
 a whole collection. Removed screens have their cycles freed without one
 (`server.render.teardown`); what remains comes mostly from sessions ending (a Textual app is
