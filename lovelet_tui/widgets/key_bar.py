@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections.abc import Hashable
 
 from rich.text import Text
-from textual.cache import FIFOCache
 from textual.screen import Screen
 
+from lovelet_tui.recent import RecentCache
 from lovelet_tui.widgets.rows import Rows
 
 SHARED_LINES_KEPT = 256
-SHARED_LINES: FIFOCache[Hashable, Text] = FIFOCache(SHARED_LINES_KEPT)
+SHARED_LINES: RecentCache[Hashable, Text] = RecentCache(SHARED_LINES_KEPT)
 """Key lines by screen class, keys state and focused widget, shared by every bar."""
 
 

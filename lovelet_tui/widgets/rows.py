@@ -18,7 +18,6 @@ from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
-from textual.cache import FIFOCache
 from textual.color import Color
 from textual.filter import LineFilter
 from textual.geometry import Region
@@ -26,9 +25,10 @@ from textual.strip import Strip
 from textual.widget import Widget
 
 from lovelet_tui.compat import repaint_regions
+from lovelet_tui.recent import RecentCache
 
 SHARED_LINES_KEPT = 4096  # whole lines kept for every widget of every session to reuse
-SHARED_LINES: FIFOCache[tuple, Strip] = FIFOCache(SHARED_LINES_KEPT)  # row, width, look → line
+SHARED_LINES: RecentCache[tuple, Strip] = RecentCache(SHARED_LINES_KEPT)  # row, width, look → line
 LOOK_NUMBERS: dict[tuple, int] = {}  # each way of drawing seen so far, numbered for those keys
 
 
