@@ -44,6 +44,15 @@ class Option:
     value: Hashable
 
 
+@dataclass(slots=True)
+class _Narrowed:
+    """What the picks so far leave of a decision."""
+
+    candidates: list[Choice]
+    step: str | None
+    options: list[Option] | None = None
+
+
 class Staging:
     """Walks the steps of one decision; `pick` returns the whole choice once one is left."""
 
@@ -53,15 +62,12 @@ class Staging:
         self.steps = STEPS.get(self.choices[0].TYPE, ()) if self.choices else ()
         self.picks: list[tuple[str, Hashable]] = []  # (step, value), in the order taken
         self.cursor = 0
+        self._narrowed: _Narrowed | None = None  # what the picks leave, until they change
 
     @property
     def step(self) -> str | None:
         """The field chosen now; None once the choice is complete."""
-        candidates = self._candidates()
-        for step in self.steps:
-            if not self._settled(step, candidates):
-                return step
-        return None
+        return self._narrow().step
 
     @property
     def prompt(self) -> str:
@@ -85,7 +91,12 @@ class Staging:
     @property
     def options(self) -> list[Option]:
         """The values of the current step among the choices still possible."""
-        step, candidates = self.step, self._candidates()
+        narrowed = self._narrow()
+        if narrowed.options is None:
+            narrowed.options = self._options(narrowed.step, narrowed.candidates)
+        return narrowed.options
+
+    def _options(self, step: str | None, candidates: list[Choice]) -> list[Option]:
         if step is None:
             return []
         if step == "targets":
@@ -108,6 +119,7 @@ class Staging:
         if step is None or not 0 <= index < len(options):
             return None
         self.picks.append((step, options[index].value))
+        self._narrowed = None
         self.cursor = 0
         return self._candidates()[0] if self.step is None else None
 
@@ -131,6 +143,7 @@ class Staging:
         if not self.picks:
             return False
         self.picks.pop()
+        self._narrowed = None
         self.cursor = 0
         return True
 
@@ -139,8 +152,17 @@ class Staging:
     def _targets(self) -> list[int]:
         return [v for s, v in self.picks if s == "targets" and isinstance(v, int)]
 
+    def _narrow(self) -> _Narrowed:
+        """The choices the picks leave and the step they are at (options once asked for)."""
+        narrowed = self._narrowed
+        if narrowed is None:
+            candidates = [c for c in self.choices if self._matches(c)]
+            step = next((s for s in self.steps if not self._settled(s, candidates)), None)
+            narrowed = self._narrowed = _Narrowed(candidates, step)
+        return narrowed
+
     def _candidates(self) -> list[Choice]:
-        return [c for c in self.choices if self._matches(c)]
+        return self._narrow().candidates
 
     def _matches(self, choice: Choice) -> bool:
         targets = set(_targets_of(choice))

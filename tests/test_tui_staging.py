@@ -3,6 +3,7 @@ Chancellor, Cardinal and Bishop sub-decisions."""
 
 from __future__ import annotations
 
+import pytest
 from test_tui_support import NAMES, cards_of, new_game
 
 from lovelet_tui.names import Names
@@ -201,3 +202,20 @@ def test_two_players_picked_in_either_order_make_the_same_play() -> None:
     staging.pick_key("4")  # Di first
     assert staging.prompt == "Di and who else?"
     assert staging.pick_key("2") == PlayChoice("cardinal", (1, 3))
+
+
+def test_each_pick_narrows_the_choices_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every screen update reads the step, prompt and options several times: the choices
+    are matched against the picks once per pick, not once per read."""
+    staging = _staging(
+        new_game("2019", 4, ["spy", "guard", "priest", "baron", "handmaid", "prince"]), 0
+    )
+    matched = []
+    match = Staging._matches
+    monkeypatch.setattr(Staging, "_matches", lambda self, c: matched.append(c) or match(self, c))
+    for key in ("1", "2"):
+        matched.clear()
+        for _ in range(3):
+            assert staging.prompt and staging.options and staging.step
+        assert len(matched) <= len(staging.choices)
+        assert staging.pick_key(key) is None
