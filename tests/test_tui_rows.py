@@ -4,6 +4,7 @@ that their own drawing gives the cells Textual's would."""
 from __future__ import annotations
 
 from rich.color import ColorSystem
+from rich.console import Console
 from rich.text import Text
 from test_tui_support import FakeLink, cards_of, new_game, screen_text, served, table_state
 from textual import events
@@ -14,7 +15,7 @@ from textual.widget import Widget
 from lovelet_tui.names import Names
 from lovelet_tui.widgets.hand import HandView
 from lovelet_tui.widgets.log_view import LogView
-from lovelet_tui.widgets.rows import Rows
+from lovelet_tui.widgets.rows import Rows, wrap_rows
 from protocol import encode
 
 
@@ -230,3 +231,24 @@ async def test_the_hand_keeps_its_height_through_a_game_and_a_note_shrinks_it() 
         hand.show_note("You are watching this table.")
         await pilot.pause()
         assert hand.size.height == 3
+
+
+async def test_two_sessions_logging_one_line_share_its_wrapped_rows() -> None:
+    """A line the screens at a table all log is wrapped once for every session; the rows
+    differ for another width or another look, and a caller's list is its own."""
+    line = Text.assemble(("Bo", "bold"), " plays the Baron against Cy and compares hands")
+    logged: list[list[Text]] = []
+    for size in ((40, 12), (40, 12), (30, 12)):
+        async with RowsApp().run_test(size=size) as pilot:
+            log = pilot.app.query_one(LogView)
+            log.write(line)
+            await pilot.pause()
+            logged.append(log.build_rows(*log.content_size))
+    first, again, narrower = logged
+    assert len(first) == 2 and all(a is b for a, b in zip(first, again, strict=True))
+    assert [row.plain for row in narrower] != [row.plain for row in first]
+    first.append(Text("mine"))
+    assert len(wrap_rows(line, 40, Console())) == 2
+    restyled = line.copy()
+    restyled.stylize("red")
+    assert wrap_rows(restyled, 40, Console())[0] is not again[0]

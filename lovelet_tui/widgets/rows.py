@@ -6,7 +6,8 @@ re-renders its whole text on any change, and the compositor repaints the whole w
 keeps each row's rendering (a `Strip`) while the same text stays on screen, even when it moves
 to another row (a log scrolling up). Rendered lines are also shared between widgets and
 sessions (`SHARED_LINES`): the screens at one table show mostly the same rows, and a row with
-the same text, width and look renders to the same line.
+the same text, width and look renders to the same line. Wrapped texts are shared the same
+way (`SHARED_WRAPS`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ from lovelet_tui.recent import RecentCache
 
 SHARED_LINES_KEPT = 4096  # whole lines kept for every widget of every session to reuse
 SHARED_LINES: RecentCache[tuple, Strip] = RecentCache(SHARED_LINES_KEPT)  # row, width, look → line
+SHARED_WRAPS: RecentCache[tuple, tuple[Text, ...]] = RecentCache(SHARED_LINES_KEPT)
+"""Texts wrapped to a width, for every widget of every session: a table's screens show
+mostly the same log lines and statuses."""
 LOOK_NUMBERS: dict[tuple, int] = {}  # each way of drawing seen so far, numbered for those keys
 
 
@@ -194,8 +198,16 @@ class _Look:
 
 
 def wrap_rows(text: Text, width: int, console: Console) -> list[Text]:
-    """`text` split at its newlines and wrapped to `width` cells."""
-    return list(text.wrap(console, width)) if width > 0 else []
+    """`text` split at its newlines and wrapped to `width` cells, from `SHARED_WRAPS` if
+    wrapped before (the rows are shared: never change one)."""
+    if width <= 0:
+        return []
+    key = (text.plain, tuple(text.spans), text.style, text.justify, text.overflow, text.no_wrap)
+    key += (text.tab_size, width)
+    rows = SHARED_WRAPS.get(key)
+    if rows is None:
+        rows = SHARED_WRAPS[key] = tuple(text.wrap(console, width))
+    return list(rows)
 
 
 def _same(shown: Text, row: Text) -> bool:
