@@ -27,16 +27,19 @@ class Tracker(Rows):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
-        self.cells: list[Text] = []
+        self.unseen: Mapping[str, int] = {}
+        self.names: Names | None = None
 
     def show(self, unseen: Mapping[str, int], names: Names) -> None:
-        """Render the counts; cards with nothing left unseen are dimmed."""
-        self.cells = [_cell(card, unseen.get(card_id, 0)) for card_id, card in names.cards.items()]
+        """Render the counts; cards with nothing left unseen are dimmed. Nothing is built
+        while the tracker was never shown (the log has its pane until `t`)."""
+        self.unseen, self.names = unseen, names
         self.redraw()
 
     def build_rows(self, width: int, height: int) -> list[Text]:
         """The title, then the cells in two columns, the first half on the left."""
-        cells = self.cells
+        cards = self.names.cards if self.names else {}
+        cells = [_cell(card, self.unseen.get(card_id, 0)) for card_id, card in cards.items()]
         half = (len(cells) + 1) // 2
         column = max((cell_len(cell.plain) for cell in cells[:half]), default=0) + GAP
         rows = [TITLE]
