@@ -91,7 +91,8 @@ class Rows(Widget):
         style = self._looks().style
         if y >= len(self._rows):
             return Strip.blank(self._width, style)
-        return _row_strip(self._rows[y], self._width, self.app.console, style)
+        width = self._width
+        return Strip(_row_segments(self._rows[y], width, self.app.console, style), width)
 
     def _whole_line(self, y: int) -> Strip:
         """Content row `y` (or a padding row outside them) across the widget's whole width."""
@@ -104,7 +105,7 @@ class Rows(Widget):
             return line
         if self._blank is None:
             look = self._looks()
-            self._blank = look.finish(Strip.blank(self._width, look.style))
+            self._blank = look.finish([Segment(" " * self._width, look.style)], self._width)
         return self._blank
 
     def _looks(self) -> _Look:
@@ -183,18 +184,19 @@ class _Look:
         key = (row.plain, tuple(row.spans), row.style, row.justify, width, self.number)
         line = SHARED_LINES.get(key)
         if line is None:
-            line = SHARED_LINES[key] = self.finish(_row_strip(row, width, console, self.style))
+            segments = _row_segments(row, width, console, self.style)
+            line = SHARED_LINES[key] = self.finish(segments, width)
         return line
 
-    def finish(self, row: Strip) -> Strip:
-        """`row` with the left and right padding and the line filters."""
+    def finish(self, segments: list[Segment], width: int) -> Strip:
+        """`segments`, `width` cells, with the left and right padding and the line filters
+        applied, as one strip (Textual's `Strip` methods would make one a step)."""
         left, right = self.left, self.right
         if left or right:
-            segments = [Segment(" " * left, self.pad), *row, Segment(" " * right, self.pad)]
-            row = Strip(segments, left + row.cell_length + right)
+            segments = [Segment(" " * left, self.pad), *segments, Segment(" " * right, self.pad)]
         for line_filter in self.filters:
-            row = row.apply_filter(line_filter, self.background)
-        return row
+            segments = line_filter.apply(segments, self.background)
+        return Strip(segments, left + width + right)
 
 
 def wrap_rows(text: Text, width: int, console: Console) -> list[Text]:
@@ -216,15 +218,17 @@ def _same(shown: Text, row: Text) -> bool:
     )
 
 
-def _row_strip(row: Text, width: int, console: Console, style: Style) -> Strip:
+def _row_segments(row: Text, width: int, console: Console, style: Style) -> list[Segment]:
     """`row` cut or padded to `width` cells, over the widget's own style."""
     if row.cell_len > width:
         row = row.copy()
         row.truncate(width, overflow="ellipsis")
-    strip = Strip(row.render(console))
+    segments = list(row.render(console))
     if row.style and not row.spans:  # Rich's `render` applies a base style only with spans
-        strip = strip.apply_style(console.get_style(row.style))
-    return strip.crop_extend(0, width, None).apply_style(style)
+        segments = list(Segment.apply_style(segments, console.get_style(row.style)))
+    if (missing := width - row.cell_len) > 0:
+        segments.append(Segment(" " * missing))
+    return list(Segment.apply_style(segments, style))
 
 
 def _regions(rows: Sequence[int], width: int) -> list[Region]:
