@@ -22,7 +22,7 @@ import textual.app
 from rich.control import Control
 from textual.strip import Strip
 
-from server.render import cursor_moves, strips
+from server.render import chops, cursor_moves, strips
 from server.ssh import compat
 
 
@@ -69,6 +69,13 @@ SYMBOLS = (
         ("self", "start", "end", "style"),
     ),
     Symbol("server/render/cursor_moves.py", "rich.control.Control.move_to", ("x", "y")),
+    Symbol(
+        "server/render/chops.py",
+        "textual._compositor.Compositor._render_chops",
+        ("self", "crop", "is_rendered_line"),
+    ),
+    Symbol("server/render/chops.py", "textual._compositor.Compositor.cuts"),
+    Symbol("server/render/chops.py", "textual._compositor.Compositor.visible_widgets"),
     Symbol(APP, "textual.widget.Widget._set_dirty", ("self", "regions")),
     Symbol(APP, "textual.messages.Update", ("widget",)),
     Symbol(
@@ -108,6 +115,7 @@ def resolve(path: str) -> Any:
 def _the_libraries_own_code():
     """Check the libraries as released, not as patched by another test or the server."""
     was = strips.installed(), cursor_moves.installed(), compat.patches_installed()
+    was += (chops.installed(),)
     redirects = textual.app.redirect_stdout, textual.app.redirect_stderr
     compat.uninstall_patches()
     compat.uninstall_stdio_guard()
@@ -118,6 +126,8 @@ def _the_libraries_own_code():
         cursor_moves.install()
     if was[2]:
         compat.install_patches()
+    if was[3]:
+        chops.install()
     textual.app.redirect_stdout, textual.app.redirect_stderr = redirects
 
 
@@ -155,10 +165,10 @@ def test_a_moved_or_changed_symbol_is_named_with_who_relies_on_it() -> None:
 def test_the_patches_are_undone() -> None:
     divide, crop, move_to = Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]
     compat.install_patches()
-    assert strips.installed() and cursor_moves.installed()
+    assert strips.installed() and cursor_moves.installed() and chops.installed()
     assert Strip.divide is not divide and Control.__dict__["move_to"] is not move_to
     compat.uninstall_patches()
-    assert not strips.installed() and not cursor_moves.installed()
+    assert not strips.installed() and not cursor_moves.installed() and not chops.installed()
     assert (Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]) == (divide, crop, move_to)
 
 

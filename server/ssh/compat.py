@@ -5,8 +5,9 @@ parser and clock, a full repaint, the app's error hooks, the console's colour de
 guard on the process-wide stdio redirection. They are reached only through the functions
 here, so an upgrade that moves one breaks this module alone, and the upgrade canary
 (tests/test_library_canary.py) says which symbol moved. The render-cost patches
-(`server.render.strips`, `server.render.cursor_moves`) are installed and undone through
-`install_patches` / `uninstall_patches`. Textual and Rich are pinned in pyproject.toml.
+(`server.render.strips`, `server.render.cursor_moves`, `server.render.chops`) are installed
+and undone through `install_patches` / `uninstall_patches`. Textual and Rich are pinned in
+pyproject.toml.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
 
-from server.render import cursor_moves, strips, teardown
+from server.render import chops, cursor_moves, strips, teardown
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -128,10 +129,12 @@ async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Scre
 
 def install_patches() -> None:
     """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
-    one cursor move per position, a cleared `LRUCache` leaves no cycle, and every screen an
-    app removes has its cycles freed (`server.render.teardown`)."""
+    one cursor move per position, a partial update renders only the lines it repaints, a
+    cleared `LRUCache` leaves no cycle, and every screen an app removes has its cycles freed
+    (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
+    chops.install()
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
 
@@ -142,9 +145,11 @@ def patches_installed() -> bool:
 
 
 def uninstall_patches() -> None:
-    """Textual's and Rich's own `Strip`, `Control`, `LRUCache` and `App` again."""
+    """Textual's and Rich's own `Strip`, `Control`, `Compositor`, `LRUCache` and `App`
+    again."""
     strips.uninstall()
     cursor_moves.uninstall()
+    chops.uninstall()
     textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear  # type: ignore[method-assign]
     teardown.forget()

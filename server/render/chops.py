@@ -1,0 +1,66 @@
+"""A partial screen update renders only the lines it repaints.
+
+Textual's `Compositor._render_chops` asks every widget that overlaps the box around all
+changed regions for all of its lines, then keeps those of the changed lines. A table update
+changes rows from the seat list down to the choice panel, so the whole log, the hand and
+every unchanged row were rendered (from their caches) and walked over on every screen: 38
+lines rendered for about 8 repainted. `install` makes each widget render only the band of
+lines between its first and last repainted one; the chops, and so what is sent, are the
+same, as the tests compare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from textual._compositor import Compositor
+from textual.geometry import Region
+from textual.strip import Strip
+
+_original = Compositor._render_chops
+
+
+def _render_repainted_lines(
+    self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
+) -> Sequence[Mapping[int, Strip]]:
+    """Textual's `_render_chops`, asking each widget for its repainted band of lines only."""
+    cuts = self.cuts
+    chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    overlaps = crop.overlaps
+    for widget, (region, clip) in self.visible_widgets.items():
+        if not overlaps(clip):
+            continue
+        shown = region.intersection(clip)
+        if not shown:
+            continue
+        lines = [y for y in shown.line_range if is_rendered_line(y)]
+        if not lines:
+            continue
+        top, bottom = lines[0], lines[-1] + 1
+        band = Region(shown.x - region.x, top - region.y, shown.width, bottom - top)
+        first_cut, last_cut = shown.column_span
+        for y, strip in zip(range(top, bottom), widget.render_lines(band), strict=False):
+            if not is_rendered_line(y):
+                continue
+            chops_line = chops[y]
+            final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+            pieces = strip.divide([cut - shown.x for cut in final_cuts[1:]])
+            for cut, piece in zip(final_cuts, pieces, strict=False):
+                if chops_line.get(cut) is None:  # painting front to back: the first wins
+                    chops_line[cut] = piece
+    return chops  # type: ignore[return-value]
+
+
+def install() -> None:
+    """Patch `Compositor._render_chops` (idempotent)."""
+    Compositor._render_chops = _render_repainted_lines  # type: ignore[method-assign]
+
+
+def uninstall() -> None:
+    """Textual's own `_render_chops` again (idempotent)."""
+    Compositor._render_chops = _original  # type: ignore[method-assign]
+
+
+def installed() -> bool:
+    """Whether `Compositor._render_chops` is patched now."""
+    return Compositor._render_chops is _render_repainted_lines

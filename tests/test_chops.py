@@ -1,0 +1,65 @@
+"""A partial update with the server's patch renders only the lines it repaints, and its chops
+(what is sent) are the ones Textual's own `_render_chops` gives."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import pytest
+from test_tui_support import FakeLink, deliver, new_game, served, table_state
+from textual.geometry import Region
+
+from lovelet_tui.widgets.rows import Rows
+from server.render import chops
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _patched() -> Iterator[None]:
+    """The patch for this test only: other tests see Textual's own compositor."""
+    chops.install()
+    yield
+    chops.uninstall()
+
+
+def _box(lines: set[int]) -> Region:
+    """The crop Textual gives `_render_chops`: the whole width of the repainted lines."""
+    return Region(0, min(lines), SIZE[0], max(lines) - min(lines) + 1)
+
+
+async def test_any_repainted_lines_give_textuals_chops() -> None:
+    game = new_game("2019", 4)
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await deliver(app, pilot, table_state(game, 0))
+        app.notify("A toast over the log")  # a layer over other widgets
+        await pilot.pause()
+        compositor = app.screen._compositor
+        picks = random.Random(16)
+        sets = [{y} for y in range(SIZE[1])] + [set(range(SIZE[1]))]
+        sets += [set(picks.sample(range(SIZE[1]), picks.randint(2, 8))) for _ in range(40)]
+        for lines in sets:
+            ours = chops._render_repainted_lines(compositor, _box(lines), lines.__contains__)
+            theirs = chops._original(compositor, _box(lines), lines.__contains__)
+            assert ours == theirs, sorted(lines)
+
+
+async def test_one_repainted_line_renders_that_line_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = new_game("2019", 4)
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await deliver(app, pilot, table_state(game, 0))
+        rendered: list[int] = []
+        whole_line = Rows._whole_line
+        monkeypatch.setattr(
+            Rows, "_whole_line", lambda self, y: rendered.append(y) or whole_line(self, y)
+        )
+        compositor = app.screen._compositor
+        lines = {1, 20}  # a seat and a row low in the log: the box holds nearly every widget
+        compositor._render_chops(_box(lines), lines.__contains__)
+        ours = len(rendered)
+        rendered.clear()
+        chops._original(compositor, _box(lines), lines.__contains__)
+        assert ours <= 6 < len(rendered)
