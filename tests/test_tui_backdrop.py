@@ -52,3 +52,16 @@ async def test_a_backdrop_renders_anew_in_a_new_theme() -> None:
         for widget in (screen, row):
             assert widget.render_lines(Region(0, 0, *widget.size)) == _own_lines(widget)
         assert screen.render_lines(Region(0, 0, *screen.size)) != before
+
+
+async def test_a_band_of_lines_is_cut_from_the_kept_lines() -> None:
+    """A partial update asks for the repainted lines alone (`server.render.chops`): any band
+    and column span comes from the one whole rendering, as Textual would draw it."""
+    app = BackApp()
+    async with app.run_test(size=(30, 8)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        kept = screen._kept
+        for band in (Region(0, 2, 30, 3), Region(0, 7, 30, 1), Region(4, 1, 10, 5)):
+            assert screen.render_lines(band) == Widget.render_lines(screen, band)
+        assert screen._kept is kept
