@@ -11,6 +11,7 @@ same, as the tests compare.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 
 from textual._compositor import Compositor
@@ -26,17 +27,17 @@ def _render_repainted_lines(
     """Textual's `_render_chops`, asking each widget for its repainted band of lines only."""
     cuts = self.cuts
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
+    repainted = [y for y in crop.line_range if is_rendered_line(y)]  # in order
     overlaps = crop.overlaps
     for widget, (region, clip) in self.visible_widgets.items():
         if not overlaps(clip):
             continue
         shown = region.intersection(clip)
-        if not shown:
+        first = bisect_left(repainted, shown.y)
+        last = bisect_left(repainted, shown.bottom) - 1
+        if not shown or last < first:
             continue
-        lines = [y for y in shown.line_range if is_rendered_line(y)]
-        if not lines:
-            continue
-        top, bottom = lines[0], lines[-1] + 1
+        top, bottom = repainted[first], repainted[last] + 1
         band = Region(shown.x - region.x, top - region.y, shown.width, bottom - top)
         first_cut, last_cut = shown.column_span
         for y, strip in zip(range(top, bottom), widget.render_lines(band), strict=False):
