@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 from test_tui_support import FakeLink, deliver, new_game, served, table_state
@@ -12,16 +11,9 @@ from textual.geometry import Region
 
 from lovelet_tui.widgets.rows import Rows
 from server.render import chops
+from server.ssh import compat
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _patched() -> Iterator[None]:
-    """The patch for this test only: other tests see Textual's own compositor."""
-    chops.install()
-    yield
-    chops.uninstall()
 
 
 def _box(lines: set[int]) -> Region:
@@ -41,8 +33,8 @@ async def test_any_repainted_lines_give_textuals_chops() -> None:
         sets = [{y} for y in range(SIZE[1])] + [set(range(SIZE[1]))]
         sets += [set(picks.sample(range(SIZE[1]), picks.randint(2, 8))) for _ in range(40)]
         for lines in sets:
-            ours = chops._render_repainted_lines(compositor, _box(lines), lines.__contains__)
-            theirs = chops._original(compositor, _box(lines), lines.__contains__)
+            ours = chops.render_repainted_lines(compositor, _box(lines), lines.__contains__)
+            theirs = compat._render_chops(compositor, _box(lines), lines.__contains__)
             assert ours == theirs, sorted(lines)
 
 
@@ -58,8 +50,8 @@ async def test_one_repainted_line_renders_that_line_alone(monkeypatch: pytest.Mo
         )
         compositor = app.screen._compositor
         lines = {1, 20}  # a seat and a row low in the log: the box holds nearly every widget
-        compositor._render_chops(_box(lines), lines.__contains__)
+        chops.render_repainted_lines(compositor, _box(lines), lines.__contains__)
         ours = len(rendered)
         rendered.clear()
-        chops._original(compositor, _box(lines), lines.__contains__)
+        compat._render_chops(compositor, _box(lines), lines.__contains__)
         assert ours <= 6 < len(rendered)

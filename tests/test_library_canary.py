@@ -20,6 +20,7 @@ import rich
 import textual
 import textual.app
 from rich.control import Control
+from textual._compositor import Compositor
 from textual.strip import Strip
 
 from server.render import chops, cursor_moves, strips
@@ -70,7 +71,7 @@ SYMBOLS = (
     ),
     Symbol("server/render/cursor_moves.py", "rich.control.Control.move_to", ("x", "y")),
     Symbol(
-        "server/render/chops.py",
+        SERVER,
         "textual._compositor.Compositor._render_chops",
         ("self", "crop", "is_rendered_line"),
     ),
@@ -115,7 +116,6 @@ def resolve(path: str) -> Any:
 def _the_libraries_own_code():
     """Check the libraries as released, not as patched by another test or the server."""
     was = strips.installed(), cursor_moves.installed(), compat.patches_installed()
-    was += (chops.installed(),)
     redirects = textual.app.redirect_stdout, textual.app.redirect_stderr
     compat.uninstall_patches()
     compat.uninstall_stdio_guard()
@@ -126,8 +126,6 @@ def _the_libraries_own_code():
         cursor_moves.install()
     if was[2]:
         compat.install_patches()
-    if was[3]:
-        chops.install()
     textual.app.redirect_stdout, textual.app.redirect_stderr = redirects
 
 
@@ -165,10 +163,12 @@ def test_a_moved_or_changed_symbol_is_named_with_who_relies_on_it() -> None:
 def test_the_patches_are_undone() -> None:
     divide, crop, move_to = Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]
     compat.install_patches()
-    assert strips.installed() and cursor_moves.installed() and chops.installed()
+    assert strips.installed() and cursor_moves.installed()
+    assert Compositor._render_chops is chops.render_repainted_lines
     assert Strip.divide is not divide and Control.__dict__["move_to"] is not move_to
     compat.uninstall_patches()
-    assert not strips.installed() and not cursor_moves.installed() and not chops.installed()
+    assert not strips.installed() and not cursor_moves.installed()
+    assert Compositor._render_chops is compat._render_chops
     assert (Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]) == (divide, crop, move_to)
 
 

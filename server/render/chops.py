@@ -4,32 +4,46 @@ Textual's `Compositor._render_chops` asks every widget that overlaps the box aro
 changed regions for all of its lines, then keeps those of the changed lines. A table update
 changes rows from the seat list down to the choice panel, so the whole log, the hand and
 every unchanged row were rendered (from their caches) and walked over on every screen: 38
-lines rendered for about 8 repainted. `install` makes each widget render only the band of
-lines between its first and last repainted one; the chops, and so what is sent, are the
-same, as the tests compare.
+lines rendered for about 8 repainted. `render_repainted_lines` makes each widget render only
+the band of lines between its first and last repainted one; the chops, and so what is sent,
+are the same, as the tests compare.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
 
-from textual._compositor import Compositor
 from textual.geometry import Region
 from textual.strip import Strip
+from textual.widget import Widget
 
-_original = Compositor._render_chops
+
+class Composition(Protocol):
+    """What a partial update reads of Textual's compositor."""
+
+    @property
+    def cuts(self) -> list[list[int]]:
+        """Where each line of the screen is cut between widgets."""
+        ...
+
+    @property
+    def visible_widgets(self) -> dict[Widget, tuple[Region, Region]]:
+        """Each visible widget's region and clip, front to back."""
+        ...
 
 
-def _render_repainted_lines(
-    self: Compositor, crop: Region, is_rendered_line: Callable[[int], bool]
+def render_repainted_lines(
+    compositor: Composition, crop: Region, is_rendered_line: Callable[[int], bool]
 ) -> Sequence[Mapping[int, Strip]]:
-    """Textual's `_render_chops`, asking each widget for its repainted band of lines only."""
-    cuts = self.cuts
+    """Textual's `Compositor._render_chops`, asking each widget for its band of repainted
+    lines only (`server.ssh.compat.install_patches` puts it in place)."""
+    cuts = compositor.cuts
     chops: list[dict[int, Strip | None]] = [dict.fromkeys(cut_set[:-1]) for cut_set in cuts]
     repainted = [y for y in crop.line_range if is_rendered_line(y)]  # in order
     overlaps = crop.overlaps
-    for widget, (region, clip) in self.visible_widgets.items():
+    for widget, (region, clip) in compositor.visible_widgets.items():
         if not overlaps(clip):
             continue
         shown = region.intersection(clip)
@@ -50,18 +64,3 @@ def _render_repainted_lines(
                 if chops_line.get(cut) is None:  # painting front to back: the first wins
                     chops_line[cut] = piece
     return chops  # type: ignore[return-value]
-
-
-def install() -> None:
-    """Patch `Compositor._render_chops` (idempotent)."""
-    Compositor._render_chops = _render_repainted_lines  # type: ignore[method-assign]
-
-
-def uninstall() -> None:
-    """Textual's own `_render_chops` again (idempotent)."""
-    Compositor._render_chops = _original  # type: ignore[method-assign]
-
-
-def installed() -> bool:
-    """Whether `Compositor._render_chops` is patched now."""
-    return Compositor._render_chops is _render_repainted_lines

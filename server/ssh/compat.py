@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import textual.app
 from rich.color import ColorSystem
 from rich.console import Console
+from textual._compositor import Compositor
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
@@ -108,6 +109,7 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
 
 
 _replace_screen = textual.app.App._replace_screen
+_render_chops = Compositor._render_chops
 _lru_clear = LRUCache.clear
 
 
@@ -134,7 +136,7 @@ def install_patches() -> None:
     (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
-    chops.install()
+    Compositor._render_chops = chops.render_repainted_lines  # type: ignore[method-assign,assignment]
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
 
@@ -149,7 +151,7 @@ def uninstall_patches() -> None:
     again."""
     strips.uninstall()
     cursor_moves.uninstall()
-    chops.uninstall()
+    Compositor._render_chops = _render_chops  # type: ignore[method-assign]
     textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear  # type: ignore[method-assign]
     teardown.forget()
