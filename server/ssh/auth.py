@@ -12,7 +12,7 @@ import asyncssh
 from server.ops.logs import log_connect
 from server.services.sanitize import clean_text, name_from
 from server.ssh.botapi import bot_subsystems
-from server.ssh.hooks import on_auth_failure, on_request
+from server.ssh.hooks import on_auth_failure, on_request, without_cbc_countermeasure
 from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint
 from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
@@ -84,6 +84,7 @@ class LoveletSSHServer(asyncssh.SSHServer):
         )
         on_auth_failure(conn, self._auth_failed)
         on_request(conn, self._request_allowed)
+        without_cbc_countermeasure(conn)
         if reason is None:
             self._admitted = True
             return

@@ -1,9 +1,11 @@
-"""The two places lovelet reaches into an asyncssh connection's internals (asyncssh 2.24).
+"""The places lovelet reaches into an asyncssh connection's internals (asyncssh 2.24).
 
 asyncssh tells its `SSHServer` neither about failed authentication attempts nor about
 channel opens and global requests it answers itself, so both are counted here, on the one
-connection object, without changing what asyncssh does with them. pyproject.toml pins the
-asyncssh versions these were checked against; tests/test_ssh_limits.py covers both.
+connection object, without changing what asyncssh does with them. It also sends an empty
+ignore packet before every packet once encrypted, which only a CBC cipher needs; that is
+left out here. pyproject.toml pins the asyncssh versions these were checked against;
+tests/test_ssh_limits.py covers the counts, tests/test_ssh_server.py the ignore packets.
 """
 
 from __future__ import annotations
@@ -12,9 +14,11 @@ from collections.abc import Callable
 from typing import Any
 
 import asyncssh
-from asyncssh.constants import MSG_CHANNEL_OPEN, MSG_GLOBAL_REQUEST
+from asyncssh.constants import MSG_CHANNEL_OPEN, MSG_GLOBAL_REQUEST, MSG_IGNORE
+from asyncssh.packet import String
 
 COUNTED_PACKETS = (MSG_CHANNEL_OPEN, MSG_GLOBAL_REQUEST)
+EMPTY_IGNORE = (String(b""),)  # what asyncssh's countermeasure sends
 
 
 def on_auth_failure(conn: asyncssh.SSHServerConnection, failed: Callable[[], bool]) -> None:
@@ -43,3 +47,21 @@ def _gated(handler: Any, allowed: Callable[[], bool]) -> Any:
         return handler(conn, *args) if allowed() else None
 
     return gated
+
+
+def without_cbc_countermeasure(conn: asyncssh.SSHServerConnection) -> None:
+    """Send no empty ignore packet before each packet unless the cipher is CBC.
+
+    asyncssh sends one before every packet once encrypted: the countermeasure RFC 4251
+    (9.3.1) gives against chosen-plaintext attacks on CBC. With GCM or CTR (the ciphers
+    `server.ssh.server.CIPHERS` offers) it protects nothing, and it doubles what each
+    screen update costs both ends: two packets to encrypt, two socket writes, two to
+    decrypt. Other ignore packets (with data) are sent as asyncssh would."""
+    send = conn.send_packet
+
+    def send_packet(pkttype: int, *args: bytes, handler: Any = None) -> None:
+        if pkttype == MSG_IGNORE and args == EMPTY_IGNORE and b"-cbc" not in conn._enc_alg_sc:
+            return
+        send(pkttype, *args, handler=handler)
+
+    conn.send_packet = send_packet  # type: ignore[method-assign]
