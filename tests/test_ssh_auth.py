@@ -33,6 +33,9 @@ class FakeConn:
     def send_userauth_failure(self, partial_success: bool) -> None:
         pass
 
+    def send_packet(self, pkttype: int, *args: bytes, handler: Any = None) -> None:
+        pass
+
     def abort(self) -> None:
         pass
 
