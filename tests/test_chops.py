@@ -7,6 +7,7 @@ import random
 
 import pytest
 from test_tui_support import FakeLink, deliver, new_game, served, table_state
+from textual._compositor import Compositor
 from textual.geometry import Region
 
 from lovelet_tui.widgets.rows import Rows
@@ -21,6 +22,16 @@ def _box(lines: set[int]) -> Region:
     return Region(0, min(lines), SIZE[0], max(lines) - min(lines) + 1)
 
 
+def _same_chops_for_any_lines(compositor: Compositor) -> None:
+    picks = random.Random(16)
+    sets = [{y} for y in range(SIZE[1])] + [set(range(SIZE[1]))]
+    sets += [set(picks.sample(range(SIZE[1]), picks.randint(2, 8))) for _ in range(40)]
+    for lines in sets:
+        ours = chops.render_repainted_lines(compositor, _box(lines), lines.__contains__)
+        theirs = compat._render_chops(compositor, _box(lines), lines.__contains__)
+        assert ours == theirs, sorted(lines)
+
+
 async def test_any_repainted_lines_give_textuals_chops() -> None:
     game = new_game("2019", 4)
     app = served(FakeLink(), "Ana")
@@ -28,14 +39,18 @@ async def test_any_repainted_lines_give_textuals_chops() -> None:
         await deliver(app, pilot, table_state(game, 0))
         app.notify("A toast over the log")  # a layer over other widgets
         await pilot.pause()
-        compositor = app.screen._compositor
-        picks = random.Random(16)
-        sets = [{y} for y in range(SIZE[1])] + [set(range(SIZE[1]))]
-        sets += [set(picks.sample(range(SIZE[1]), picks.randint(2, 8))) for _ in range(40)]
-        for lines in sets:
-            ours = chops.render_repainted_lines(compositor, _box(lines), lines.__contains__)
-            theirs = compat._render_chops(compositor, _box(lines), lines.__contains__)
-            assert ours == theirs, sorted(lines)
+        _same_chops_for_any_lines(app.screen._compositor)
+
+
+async def test_a_scrolled_screen_gives_textuals_chops() -> None:
+    """Widgets cut by a scrolled container render the band of their visible part."""
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("question_mark")
+        await pilot.press("pagedown", "down", "down")
+        await pilot.pause()
+        assert app.screen.query_one("#main").scroll_y > 0
+        _same_chops_for_any_lines(app.screen._compositor)
 
 
 async def test_one_repainted_line_renders_that_line_alone(monkeypatch: pytest.MonkeyPatch) -> None:
