@@ -190,7 +190,7 @@ class _Look:
 
     def finish(self, segments: list[Segment], width: int) -> Strip:
         """`segments`, `width` cells, with the left and right padding and the line filters
-        applied, as one strip (Textual's `Strip` methods would make one a step)."""
+        applied, as one strip (Textual's `Strip` methods would make a strip per step)."""
         left, right = self.left, self.right
         if left or right:
             segments = [Segment(" " * left, self.pad), *segments, Segment(" " * right, self.pad)]
