@@ -9,7 +9,7 @@ from test_tui_support import FakeLink, deliver, new_game, screen_text, served, t
 from lovelet_tui.widgets import tracker
 
 SIZE = (80, 24)
-DECK = ["spy", "handmaid", "guard", "priest", "guard", "baron"]  # Ana: Handmaid, then Guard
+DECK = ["spy", "handmaid", "guard", "priest", "guard", "baron"]  # Ana: Handmaid, draws Baron
 
 
 async def test_t_shows_the_unseen_cards_and_they_follow_the_game(
