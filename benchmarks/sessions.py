@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/sessions.py [--players 200] [--table-size 4] [--duration 60]
            [--think 2.0] [--pyte-tables 10] [--budget 180] [--workers N [--broker URL]]
-           [--soak-interval S]
+           [--soak-interval S] [--stagger S]
 
 The server runs as `python -m server.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so
 its RSS and CPU time come from /proc/<pid>. With `--workers N` it runs as a game core and N
@@ -15,7 +15,11 @@ through the UI with keys: the host presses n and Enter in the lobby, the other p
 ctrl+end and j, the host g; every seat is a human. A player whose turn it is thinks
 `--think` seconds, then presses a digit per step (2 for a guess, 1 otherwise); n at a
 round's end, r (host) at a game's end. Think times vary (0.5-1.5 × `--think`) and tables
-start at random moments, so turns of different tables do not fall in step.
+start at random moments, so turns of different tables do not fall in step. Every table starts
+playing at once, though, so their first rounds end in one wave within the first 30 s;
+`--stagger S` starts each table's play at a random moment within S seconds instead (about a
+round's length, 20 s, puts rounds out of step as on a public server) and measures once all
+play.
 
 Reported: server RSS before/after N idle sessions (MB per idle session: seated at tables
 not yet started, or waiting in the lobby with --lobby-idle); server CPU per screen update
@@ -913,11 +917,11 @@ async def phases(
     report.rss_idle = await settle(server)
     say(f"{len(players)} seated, idle: RSS {report.rss_idle:.1f} MB; starting the tables")
     await asyncio.gather(*(start_table(table, args.think) for table in tables))
-    duration = min(args.duration, deadline - time.monotonic() - PLAY_STRIDE - 5)
+    duration = min(args.duration, deadline - time.monotonic() - PLAY_STRIDE - args.stagger - 5)
     if duration < 5:
         raise TimeoutError("no time left to play within --budget")
     say(f"{len(tables)} tables playing; measuring for {duration:.0f} s")
-    await play(server, players, tables, report, duration, args.soak_interval)
+    await play(server, players, tables, report, duration, args.soak_interval, args.stagger)
     report.rss_end = server.rss_mb()
 
 
@@ -969,12 +973,15 @@ async def play(
     report: Report,
     duration: float,
     soak_interval: float = 0.0,
+    stagger: float = 0.0,
 ) -> None:
     """Let every table play for `duration` seconds, counting updates and CPU (and with a
-    `soak_interval`, reading the server at the start and every that many seconds)."""
-    for player in players:
-        player.start_playing()
-    await asyncio.sleep(PLAY_STRIDE)  # every table in its stride first
+    `soak_interval`, reading the server at the start and every that many seconds); each
+    table starts at a random moment within `stagger` seconds."""
+    loop = asyncio.get_running_loop()
+    for table in tables:
+        loop.call_later(random.uniform(0, stagger), _start_playing, table)
+    await asyncio.sleep(PLAY_STRIDE + stagger)  # every table in its stride first
     frames = sum(p.frames for p in players)
     received = sum(p.received for p in players)
     cpu, client, started = server.cpu_seconds(), time.process_time(), time.monotonic()
@@ -998,6 +1005,11 @@ async def play(
     report.turns = [table.turns for table in tables]
     report.gc_pauses = server.full_collections(started, time.monotonic())
     report.young_gc = server.young_collections(started, time.monotonic())
+
+
+def _start_playing(table: Table) -> None:
+    for player in table.players:
+        player.start_playing()
 
 
 async def soak(
@@ -1039,6 +1051,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=0.0,
         help="soak: read tasks, fds, RSS and Redis memory every this many s of play (0: off)",
+    )
+    parser.add_argument(
+        "--stagger",
+        type=float,
+        default=0.0,
+        help="start each table's play at a random moment within this many s (0: all at once)",
     )
     return parser.parse_args(argv)
 
