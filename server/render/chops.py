@@ -48,9 +48,11 @@ def render_repainted_lines(
         if not overlaps(clip):
             continue
         shown = region.intersection(clip)
+        if not shown:
+            continue
         first = bisect_left(repainted, shown.y)
         last = bisect_left(repainted, shown.bottom) - 1
-        if not shown or last < first:
+        if last < first:
             continue
         top, bottom = repainted[first], repainted[last] + 1
         band = Region(shown.x - region.x, top - region.y, shown.width, bottom - top)
