@@ -189,9 +189,7 @@ async def test_a_restart_while_a_chancellor_decision_is_pending(tmp_path: Path) 
             await wait_text(ana, "signed in as ana")
             await create_table(ana, seats=2)
             await ana.send_keys("g")
-            await play_until_prompt(ana, PROMPTS["keep"], "Chancellor", rng)
-            # the panel and the hand may come in two frames: kill once both are drawn
-            await ana.wait_for(lambda: len(read_hand(ana)) == 3, "the two cards drawn")
+            await play_chancellor_drawing_two(ana, rng)
             (before,) = await kill_9(server, ana)
     assert len(before.hand) == 3, before
 
@@ -262,6 +260,26 @@ async def test_sigterm_tells_players_the_server_restarts_and_keeps_their_table(
 
 
 # ---------------------------------------------------------------- steering the game
+
+
+async def play_chancellor_drawing_two(term: SSHTerminal, rng: random.Random) -> None:
+    """Play until a Chancellor's keep decision holds three cards; one with a single card
+    left to draw (the deck nearly out) is decided at random and play goes on."""
+    while True:
+        await play_until_prompt(term, PROMPTS["keep"], "Chancellor", rng)
+        # the panel and the hand may come in two frames: go on once both are drawn
+        await term.wait_for(lambda: _hand_matches_keep(term), "the cards drawn")
+        if len(read_hand(term)) == 3:
+            return
+        panel = read_panel(term)
+        assert panel is not None
+        await press(term, rng.choice(panel.options))
+
+
+def _hand_matches_keep(term: SSHTerminal) -> bool:
+    panel = read_panel(term)
+    keep = panel is not None and panel.prompt == PROMPTS["keep"]
+    return keep and {o.label for o in panel.options} == set(read_hand(term))
 
 
 async def play_until_prompt(term: SSHTerminal, prompt: str, card: str, rng: random.Random) -> None:
