@@ -25,10 +25,22 @@ _PARSED: LRUCache[tuple[tuple[str, str], ...], dict[ParseKey, list[RuleSet]]] = 
 
 
 def repaint_regions(widget: Widget, regions: list[Region]) -> None:
-    """Mark `regions` of a mounted, shown `widget` dirty and ask its screen to paint them at
-    the next update (what `refresh` does, minus a wake-up of the widget's own loop)."""
+    """Mark `regions` of a mounted, shown `widget` dirty and have its screen paint them at
+    its next update.
+
+    What `refresh` does, without its messages: `refresh` wakes the widget's own loop, which
+    posts `Update` to the screen, whose handler adds the widget to the screen's dirty set and
+    prompts an idle pass, which resumes the screen's update timer. For the screen shown, with
+    no batch open, this adds the widget and resumes the timer itself. Otherwise it posts the
+    `Update`, and Textual decides when to paint.
+    """
     widget._set_dirty(*regions)
-    widget.screen.post_message(messages.Update(widget))
+    screen = widget.screen
+    if screen.app._batch_count or not screen.is_current or screen not in screen._compositor:
+        screen.post_message(messages.Update(widget))
+        return
+    screen._dirty_widgets.add(widget)
+    screen._update_timer.resume()
 
 
 class SharedStylesheet(Stylesheet):

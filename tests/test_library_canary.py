@@ -79,6 +79,10 @@ SYMBOLS = (
     Symbol("server/render/chops.py", "textual._compositor.Compositor.visible_widgets"),
     Symbol(APP, "textual.widget.Widget._set_dirty", ("self", "regions")),
     Symbol(APP, "textual.messages.Update", ("widget",)),
+    Symbol(APP, "textual.app.App()._batch_count"),
+    Symbol(APP, "textual.screen.Screen()._dirty_widgets"),
+    Symbol(APP, "textual.screen.Screen._update_timer"),
+    Symbol(APP, "textual.screen.Screen()._compositor.__contains__", ("widget",)),
     Symbol(
         APP,
         "textual.css.stylesheet.Stylesheet._parse_rules",
