@@ -268,3 +268,29 @@ async def test_two_sessions_logging_one_line_share_its_wrapped_rows() -> None:
     restyled = line.copy()
     restyled.stylize("red")
     assert wrap_rows(restyled, 40, Console())[0] is not again[0]
+
+
+class FramedApp(App[None]):
+    CSS = "Lines { height: 4; padding: 0 1; } Lines.framed { border: solid red; }"
+
+    def compose(self) -> ComposeResult:
+        yield Lines()
+
+
+async def test_a_border_a_class_gives_is_drawn_around_rows_cut_to_the_narrower_width() -> None:
+    app = FramedApp()
+    async with app.run_test(size=(16, 6)) as pilot:
+        lines = app.query_one(Lines)
+        lines.show(Text("alpha beta gamma"))
+        await pilot.pause()
+        assert _screen_rows(app)[0] == " alpha beta ga…"
+        lines.add_class("framed")
+        await pilot.pause()
+        lines.show(Text("alpha beta gamma"), Text("delta"))
+        await pilot.pause()
+        assert _screen_rows(app)[:4] == [
+            "┌──────────────┐",
+            "│ alpha beta … │",
+            "│ delta        │",
+            "└──────────────┘",
+        ]

@@ -21,7 +21,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 from textual.filter import LineFilter
-from textual.geometry import Region
+from textual.geometry import Region, Spacing
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -58,9 +58,12 @@ class Rows(Widget):
 
     def redraw(self) -> None:
         """Show what `build_rows` gives now, repainting only the rows that changed."""
-        width, height = self.content_size
+        region = self.region  # empty until laid out, and while hidden
+        if not region:
+            return  # the first resize draws
+        width, height = region.shrink(self._looks().gutter).size  # `content_size`, cached
         if width <= 0 or height <= 0:
-            return  # not laid out yet: the first resize draws
+            return
         self._show(self.build_rows(width, height), width)
 
     def on_resize(self) -> None:
@@ -76,10 +79,10 @@ class Rows(Widget):
 
     def render_lines(self, crop: Region) -> list[Strip]:
         """The whole lines of `crop` (widget coordinates), from the row cache."""
-        styles = self.styles
-        if any(edge for edge, _ in styles.border) or any(edge for edge, _ in styles.outline):
+        look = self._looks()
+        if look.framed:
             return super().render_lines(crop)
-        top = styles.padding.top
+        top = look.gutter.top
         lines = [self._whole_line(y - top) for y in crop.line_range]
         x1, x2 = crop.column_span
         if (x1, x2) != (0, self.outer_size.width):
@@ -111,8 +114,8 @@ class Rows(Widget):
     def _looks(self) -> _Look:
         look = self._look
         if look is None:
-            style = self.rich_style
-            _, right, _, left = self.styles.padding
+            style, styles = self.rich_style, self.styles
+            _, right, _, left = styles.padding
             background = self.background_colors[1]
             filters = tuple(self.app.get_line_filters())
             kind = (
@@ -124,8 +127,19 @@ class Rows(Widget):
                 self.app.console.color_system,
             )
             number = LOOK_NUMBERS.setdefault(kind, len(LOOK_NUMBERS))
+            framed = any(edge for edge, _ in styles.border) or any(
+                edge for edge, _ in styles.outline
+            )
             look = _Look(
-                style, Style(bgcolor=style.bgcolor), left, right, background, filters, number
+                style,
+                Style(bgcolor=style.bgcolor),
+                left,
+                right,
+                background,
+                filters,
+                number,
+                styles.gutter,
+                framed,
             )
             self._look = look
         return look
@@ -178,6 +192,8 @@ class _Look:
     background: Color
     filters: tuple[LineFilter, ...]
     number: int
+    gutter: Spacing  # padding and border: the content's offset in the widget
+    framed: bool  # a border or an outline: drawn by Textual, not by `line`
 
     def line(self, row: Text, width: int, console: Console) -> Strip:
         """`row` as a whole line `width` cells wide, from `SHARED_LINES` if drawn before."""
