@@ -69,6 +69,35 @@ PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 
 @dataclass(frozen=True, slots=True)
+class Panes:
+    """The table screen's widgets that updates draw on, made once with the screen (finding
+    each by a query on every update cost more than drawing some of them)."""
+
+    header: TableHeader
+    seats: SeatList
+    hand: HandView
+    guide: Guide
+    log: LogView
+    tracker: Tracker
+    choices: ChoicePanel
+    chat: ChatInput
+
+    @classmethod
+    def make(cls) -> Panes:
+        """Fresh widgets, with the ids the stylesheet uses."""
+        return cls(
+            TableHeader(id="header"),
+            SeatList(id="seats"),
+            HandView(id="hand"),
+            Guide(id="guide"),
+            LogView(id="log"),
+            Tracker(id="tracker"),
+            ChoicePanel(id="choices"),
+            ChatInput(),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class Confirm:
     """A question that needs `y` before something that cannot be undone."""
 
@@ -106,18 +135,20 @@ class TableScreen(Screen[str], Backdrop):
         self.clock = Clock(self, self._draw_clock)  # the timer running at the table
         self.hint: Hint | None = None  # the server's hint for the decision being staged
         self.awaiting: asyncio.TimerHandle | None = None  # a sent choice awaits the answer
+        self.panes = Panes.make()
 
     def compose(self) -> ComposeResult:
+        panes = self.panes
         yield TooSmall()
-        yield TableHeader(id="header")
-        yield SeatList(id="seats")
-        yield HandView(id="hand")
-        yield Guide(id="guide")
+        yield panes.header
+        yield panes.seats
+        yield panes.hand
+        yield panes.guide
         with BackdropRow(id="body"):
-            yield LogView(id="log")
-            yield Tracker(id="tracker")
-            yield ChoicePanel(id="choices")
-        yield ChatInput()
+            yield panes.log
+            yield panes.tracker
+            yield panes.choices
+        yield panes.chat
         yield KeyBar()
 
     # ---------------------------------------------------------------- what arrives
@@ -138,7 +169,7 @@ class TableScreen(Screen[str], Backdrop):
             self.confirming = None
         self._log_events(state.events, first)
         self.notices = ()
-        self.query_one(Guide).show_guide(state.guide)
+        self.panes.guide.show_guide(state.guide)
         self._restage()
         self._draw()
         self.clock.start(state.countdown)
@@ -151,14 +182,14 @@ class TableScreen(Screen[str], Backdrop):
 
     def add_chat(self, line: ChatLine) -> None:
         """A table chat line, in the log, shown literally."""
-        self.query_one(LogView).write(chat_text(line))
+        self.panes.log.write(chat_text(line))
 
     def add_notice(self, text: str) -> None:
         """The server's notice to this player, in the log where it stays readable (a guest's
         rejoin code), shown literally; written again if the update that follows starts the
         log anew."""
         self.notices += (text,)
-        self.query_one(LogView).write(_notice_text(text))
+        self.panes.log.write(_notice_text(text))
 
     def reopen(self) -> None:
         """The server refused the last request: offer the current decision again, unless
@@ -174,7 +205,7 @@ class TableScreen(Screen[str], Backdrop):
         """Narrate new events; a batch that starts a game (a rematch, or the whole log sent
         again after a reconnect) replaces the log. The notices told just before an update
         that starts a log follow its events."""
-        log = self.query_one(LogView)
+        log = self.panes.log
         anew = bool(events) and isinstance(events[0], ev.RoundStart) and events[0].round == 1
         if anew:
             log.clear()
@@ -215,12 +246,10 @@ class TableScreen(Screen[str], Backdrop):
         if self.info is None:
             return
         info, view = self.info, self.view
-        self.query_one(TableHeader).show(_header(info, view, catalogue_of(self)))
+        self.panes.header.show(_header(info, view, catalogue_of(self)))
         cursor = self.cursor if view is None else None
-        self.query_one(SeatList).show(
-            info, view, self.names, cursor, self.seen, hosting=self._hosting()
-        )
-        hand = self.query_one(HandView)
+        self.panes.seats.show(info, view, self.names, cursor, self.seen, hosting=self._hosting())
+        hand = self.panes.hand
         invite = self.invite_command()
         if view is None:
             hand.show_note(f"Invite: {invite}" if invite else "")
@@ -230,7 +259,7 @@ class TableScreen(Screen[str], Backdrop):
         else:
             hand.show(view.hand, self.names)
         if view is not None:
-            self.query_one(Tracker).show(view.unseen, self.names)
+            self.panes.tracker.show(view.unseen, self.names)
         self._draw_decision()
 
     def _draw_decision(self) -> None:
@@ -247,7 +276,7 @@ class TableScreen(Screen[str], Backdrop):
             self.refresh_bindings()
 
     def _draw_choices(self) -> None:
-        panel = self.query_one(ChoicePanel)
+        panel = self.panes.choices
         if self.confirming is not None:
             panel.show_text(_question(self.confirming))
         elif self.staging is not None:
@@ -487,7 +516,7 @@ class TableScreen(Screen[str], Backdrop):
 
     def action_chat(self) -> None:
         """Start typing a table chat line."""
-        self.query_one(ChatInput).open()
+        self.panes.chat.open()
 
     def on_chat_input_closed(self, event: ChatInput.Closed) -> None:
         if event.text:
@@ -495,7 +524,7 @@ class TableScreen(Screen[str], Backdrop):
 
     def action_scroll_log(self, pages: int) -> None:
         """Page through the log."""
-        self.query_one(LogView).page(pages)
+        self.panes.log.page(pages)
 
     def action_leave(self) -> None:
         """Leave the table for the lobby; in a running game, after a yes."""
@@ -568,8 +597,8 @@ class TableScreen(Screen[str], Backdrop):
         header, panel = Text(), Text()
         if countdown is not None and self.info is not None:
             header, panel = clock_texts(countdown, seconds, self.info.you, self.names)
-        self.query_one(TableHeader).show_clock(header)
-        self.query_one(ChoicePanel).show_clock(panel)
+        self.panes.header.show_clock(header)
+        self.panes.choices.show_clock(panel)
 
     def on_screen_suspend(self) -> None:
         """Another screen is on top (help): nothing ticks here meanwhile."""
