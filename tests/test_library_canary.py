@@ -21,6 +21,7 @@ import textual
 import textual.app
 from rich.control import Control
 from textual._compositor import Compositor
+from textual.message_pump import MessagePump
 from textual.strip import Strip
 
 from server.render import chops, cursor_moves, strips
@@ -62,6 +63,13 @@ SYMBOLS = (
     Symbol(SERVER, "textual.cache.LRUCache.clear", ("self",)),
     Symbol(SERVER, "textual.app.App()._driver"),
     Symbol(SERVER, "textual.app.redirect_stdout"),
+    Symbol(
+        SERVER,
+        "textual.message_pump.MessagePump._get_dispatch_methods",
+        ("self", "method_name", "message"),
+    ),
+    Symbol(SERVER, "textual.message.Message()._no_default_action"),
+    Symbol(SERVER, "textual.widget.Widget._decorated_handlers"),
     Symbol(SERVER, "textual.app.redirect_stderr"),
     Symbol("server/render/strips.py", "textual.strip.Strip.divide", ("self", "cuts")),
     Symbol(
@@ -173,6 +181,7 @@ def test_the_patches_are_undone() -> None:
     compat.uninstall_patches()
     assert not strips.installed() and not cursor_moves.installed()
     assert Compositor._render_chops is compat._render_chops
+    assert MessagePump._get_dispatch_methods is compat._get_dispatch_methods
     assert (Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]) == (divide, crop, move_to)
 
 

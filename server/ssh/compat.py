@@ -13,7 +13,7 @@ pyproject.toml.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 import textual.app
@@ -23,6 +23,8 @@ from textual._compositor import Compositor
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
+from textual.message import Message
+from textual.message_pump import MessagePump
 
 from server.render import chops, cursor_moves, strips, teardown
 
@@ -109,6 +111,7 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
 
 
 _replace_screen = textual.app.App._replace_screen
+_get_dispatch_methods = MessagePump._get_dispatch_methods
 _render_chops = Compositor._render_chops
 _lru_clear = LRUCache.clear
 
@@ -129,16 +132,67 @@ async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Scre
     return replaced
 
 
+Handlers = tuple[tuple[type, Callable[..., Any]], ...]
+_HANDLERS: dict[tuple[type, type, str], Handlers | None] = {}
+_HANDLERS_KEPT = 4096  # pairs of classes: a program has a few hundred
+_UNSEEN: Any = object()
+
+
+def _handlers_of(pump_class: type, message_class: type, method_name: str) -> Handlers | None:
+    """Each class of `pump_class` with a handler for `message_class`, and the handler, in
+    Textual's order; None if a handler has selectors (they match each message anew)."""
+    message_mro = [kind for kind in message_class.__mro__ if issubclass(kind, Message)]
+    handlers: list[tuple[type, Callable[..., Any]]] = []
+    for cls in pump_class.__mro__:
+        decorated = cls.__dict__.get("_decorated_handlers") or {}
+        for kind in message_mro:
+            for method, selectors in decorated.get(kind, []):
+                if selectors:
+                    return None
+                if all(method is not known for _, known in handlers):
+                    handlers.append((cls, method))
+        method = cls.__dict__.get(f"_{method_name}") or cls.__dict__.get(method_name)
+        on_decorated = {function for pairs in decorated.values() for function, _ in pairs}
+        if method is not None and method not in on_decorated:  # `@on` handlers only as such
+            handlers.append((cls, method))
+    return tuple(handlers)
+
+
+def _dispatch_methods_known(
+    self: MessagePump, method_name: str, message: Message
+) -> Iterator[tuple[type, Callable[..., Any]]]:
+    """Textual's `MessagePump._get_dispatch_methods`, with the walk of both classes' MROs
+    done once per pair of classes instead of for every message."""
+    key = (type(self), type(message), method_name)
+    handlers = _HANDLERS.get(key, _UNSEEN)
+    if handlers is _UNSEEN:
+        handlers = _handlers_of(*key)
+        if len(_HANDLERS) < _HANDLERS_KEPT:
+            _HANDLERS[key] = handlers
+    if handlers is None:
+        yield from _get_dispatch_methods(self, method_name, message)
+        return
+    current = None
+    for cls, method in handlers:
+        if cls is not current:
+            if message._no_default_action:  # a handler prevented the base classes' ones
+                return
+            current = cls
+        yield cls, method.__get__(self, cls)
+
+
 def install_patches() -> None:
     """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
     one cursor move per position, a partial update renders only the lines it repaints, a
-    cleared `LRUCache` leaves no cycle, and every screen an app removes has its cycles freed
+    cleared `LRUCache` leaves no cycle, a message's handlers are looked up once per pair of
+    classes, and every screen an app removes has its cycles freed
     (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
     Compositor._render_chops = chops.render_repainted_lines  # type: ignore[method-assign,assignment]
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
+    MessagePump._get_dispatch_methods = _dispatch_methods_known  # type: ignore[method-assign,assignment]
 
 
 def patches_installed() -> bool:
@@ -154,4 +208,5 @@ def uninstall_patches() -> None:
     Compositor._render_chops = _render_chops  # type: ignore[method-assign]
     textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear  # type: ignore[method-assign]
+    MessagePump._get_dispatch_methods = _get_dispatch_methods  # type: ignore[method-assign]
     teardown.forget()
