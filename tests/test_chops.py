@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import random
 
+import pyte
 import pytest
 from test_tui_support import FakeLink, deliver, new_game, served, table_state
-from textual._compositor import Compositor
+from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 
 from lovelet_tui.widgets.rows import Rows
@@ -70,3 +71,41 @@ async def test_one_repainted_line_renders_that_line_alone(monkeypatch: pytest.Mo
         rendered.clear()
         compat._render_chops(compositor, _box(lines), lines.__contains__)
         assert ours <= 6 < len(rendered)
+
+
+def _drawn(output: str) -> list[list[pyte.screens.Char]]:
+    """Every cell, with its colours and attributes, after `output` on a blank terminal."""
+    screen = pyte.Screen(*SIZE)
+    pyte.Stream(screen).feed(output)
+    return [[screen.buffer[y][x] for x in range(SIZE[0])] for y in range(SIZE[1])]
+
+
+async def test_an_update_draws_what_textuals_draws_with_no_move_for_an_empty_piece() -> None:
+    game = new_game("2019", 4)
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await deliver(app, pilot, table_state(game, 0))
+        compositor = app.screen._compositor
+        regions = [region for region, _ in compositor.visible_widgets.values()]
+        picks = random.Random(16)
+        sets = [[region] for region in regions]
+        sets += [picks.sample(regions, picks.randint(2, 5)) for _ in range(40)]
+        for _ in range(40):  # boxes cutting across widgets: a span ends inside a piece
+            x, y = picks.randrange(SIZE[0] - 1), picks.randrange(SIZE[1] - 1)
+            width, height = picks.randint(1, SIZE[0] - x), picks.randint(1, SIZE[1] - y)
+            sets.append([Region(x, y, width, height)])
+        ends = [cut_set[1:] for cut_set in compositor.cuts]
+        saved = 0
+        for dirty in sets:
+            spans = list(Compositor._regions_to_spans(dirty))
+            lines = {y for y, _, _ in spans}
+            crop = Region.from_union(dirty).intersection(Region(0, 0, *SIZE))
+            update = ChopsUpdate(
+                compat._render_chops(compositor, crop, lines.__contains__), spans, ends
+            )
+            ours = chops.render_segments(update, app.console)
+            theirs = compat._render_segments(update, app.console)
+            assert _drawn(ours) == _drawn(theirs), dirty
+            assert ours.count("\x1b[") <= theirs.count("\x1b[")
+            saved += len(theirs) - len(ours)
+        assert saved > 0  # the log's span ends where the choices start

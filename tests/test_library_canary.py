@@ -20,7 +20,7 @@ import rich
 import textual
 import textual.app
 from rich.control import Control
-from textual._compositor import Compositor
+from textual._compositor import ChopsUpdate, Compositor
 from textual.message_pump import MessagePump
 from textual.strip import Strip
 
@@ -83,6 +83,7 @@ SYMBOLS = (
         "textual._compositor.Compositor._render_chops",
         ("self", "crop", "is_rendered_line"),
     ),
+    Symbol(SERVER, "textual._compositor.ChopsUpdate.render_segments", ("self", "console")),
     Symbol("server/render/chops.py", "textual._compositor.Compositor.cuts"),
     Symbol("server/render/chops.py", "textual._compositor.Compositor.visible_widgets"),
     Symbol(APP, "textual.widget.Widget._set_dirty", ("self", "regions")),
@@ -182,6 +183,7 @@ def test_the_patches_are_undone() -> None:
     assert not strips.installed() and not cursor_moves.installed()
     assert Compositor._render_chops is compat._render_chops
     assert MessagePump._get_dispatch_methods is compat._get_dispatch_methods
+    assert ChopsUpdate.render_segments is compat._render_segments
     assert (Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]) == (divide, crop, move_to)
 
 

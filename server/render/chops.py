@@ -8,6 +8,9 @@ lines a screen update in a front-end at 1,000 players; for a 2-line repaint in t
 against 3 now. `render_repainted_lines` makes each widget render only
 the band of lines between its first and last repainted one; the chops, and so what is sent,
 are the same, as the tests compare.
+
+`render_segments` writes those chops out without the cursor move Textual sent for each
+piece starting just where a repainted span ends (an empty piece: nothing to draw).
 """
 
 from __future__ import annotations
@@ -16,9 +19,19 @@ from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
+from rich.console import Console
+from rich.control import Control
 from textual.geometry import Region
 from textual.strip import Strip
 from textual.widget import Widget
+
+
+class Chops(Protocol):
+    """What a partial update holds: Textual's `ChopsUpdate`."""
+
+    chops: Sequence[Mapping[int, Strip | None]]  # each line's pieces, by where they start
+    spans: list[tuple[int, int, int]]  # y, x1, x2 (x2 excluded) of each repainted span
+    chop_ends: list[list[int]]  # where each line's pieces end
 
 
 class Composition(Protocol):
@@ -67,3 +80,25 @@ def render_repainted_lines(
                 if chops_line.get(cut) is None:  # painting front to back: the first wins
                     chops_line[cut] = piece
     return chops  # type: ignore[return-value]
+
+
+def render_segments(update: Chops, console: Console) -> str:
+    """Textual's `ChopsUpdate.render_segments`, without a cursor move for a piece that
+    starts where a span ends: Textual took that end as included, and sent a move and an
+    empty piece (an empty `Strip`, with its caches) for each."""
+    sequences: list[str] = []
+    append = sequences.append
+    move_to = Control.move_to
+    chops, chop_ends = update.chops, update.chop_ends
+    last_y = update.spans[-1][0]
+    for y, x1, x2 in update.spans:
+        for end, (x, strip) in zip(chop_ends[y], chops[y].items(), strict=False):
+            if strip is None or x >= x2 or end <= x1:
+                continue
+            if end > x2:
+                strip = strip.crop(0, x2 - x)
+            append(move_to(x, y).segment.text)
+            append(strip.render(console))
+        if y != last_y:
+            append("\n")
+    return "".join(sequences)

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import textual.app
 from rich.color import ColorSystem
 from rich.console import Console
-from textual._compositor import Compositor
+from textual._compositor import ChopsUpdate, Compositor
 from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
@@ -113,6 +113,7 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
 _replace_screen = textual.app.App._replace_screen
 _get_dispatch_methods = MessagePump._get_dispatch_methods
 _render_chops = Compositor._render_chops
+_render_segments = ChopsUpdate.render_segments
 _lru_clear = LRUCache.clear
 
 
@@ -183,13 +184,14 @@ def _dispatch_methods_known(
 
 def install_patches() -> None:
     """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
-    one cursor move per position, a partial update renders only the lines it repaints, a
-    cleared `LRUCache` leaves no cycle, a message's handlers are looked up once per pair of
-    classes, and every screen an app removes has its cycles freed
-    (`server.render.teardown`)."""
+    one cursor move per position, a partial update renders only the lines it repaints and
+    sends no empty piece, a cleared `LRUCache` leaves no cycle, a message's handlers are
+    looked up once per pair of classes, and every screen an app removes has its cycles
+    freed (`server.render.teardown`)."""
     strips.install()
     cursor_moves.install()
     Compositor._render_chops = chops.render_repainted_lines  # type: ignore[method-assign,assignment]
+    ChopsUpdate.render_segments = chops.render_segments  # type: ignore[method-assign,assignment]
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
     MessagePump._get_dispatch_methods = _dispatch_methods_known  # type: ignore[method-assign,assignment]
@@ -206,6 +208,7 @@ def uninstall_patches() -> None:
     strips.uninstall()
     cursor_moves.uninstall()
     Compositor._render_chops = _render_chops  # type: ignore[method-assign]
+    ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
     textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear  # type: ignore[method-assign]
     MessagePump._get_dispatch_methods = _get_dispatch_methods  # type: ignore[method-assign]
