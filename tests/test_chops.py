@@ -11,6 +11,7 @@ from test_tui_support import FakeLink, deliver, new_game, served, table_state
 from textual._compositor import ChopsUpdate, Compositor
 from textual.geometry import Region
 
+from lovelet_tui.widgets.backdrop import Backdrop
 from lovelet_tui.widgets.rows import Rows
 from server.render import chops
 from server.ssh import compat
@@ -71,6 +72,29 @@ async def test_one_repainted_line_renders_that_line_alone(monkeypatch: pytest.Mo
         rendered.clear()
         compat._render_chops(compositor, _box(lines), lines.__contains__)
         assert ours <= 6 < len(rendered)
+
+
+async def test_widgets_covered_by_those_in_front_render_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The table screen and its body are covered by their panes: a repaint asks neither."""
+    game = new_game("2019", 4)
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await deliver(app, pilot, table_state(game, 0))
+        asked: list[str] = []
+        render_lines = Backdrop.render_lines
+        monkeypatch.setattr(
+            Backdrop,
+            "render_lines",
+            lambda self, crop: asked.append(type(self).__name__) or render_lines(self, crop),
+        )
+        compositor = app.screen._compositor
+        for lines in [{y} for y in range(SIZE[1])] + [set(range(SIZE[1]))]:
+            chops.render_repainted_lines(compositor, _box(lines), lines.__contains__)
+        assert asked == []
+        compat._render_chops(compositor, _box({12}), {12}.__contains__)
+        assert asked == ["BackdropRow", "TableScreen"]  # Textual's asks both
 
 
 def _drawn(output: str) -> list[list[pyte.screens.Char]]:

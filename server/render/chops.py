@@ -5,9 +5,10 @@ changed regions for all of its lines, then keeps those of the changed lines. A t
 changes rows from the seat list down to the choice panel, so the whole log, the hand and
 every unchanged row were rendered (from their caches) and walked over on every screen: 38
 lines a screen update in a front-end at 1,000 players; for a 2-line repaint in the test, 38
-against 3 now. `render_repainted_lines` makes each widget render only
-the band of lines between its first and last repainted one; the chops, and so what is sent,
-are the same, as the tests compare.
+against 3 now. `render_repainted_lines` makes each widget render only the band of lines
+between its first and last repainted one, and not even those where the widgets in front of
+it cover it whole (the table screen and its body, under their panes); the chops, and so
+what is sent, are the same, as the tests compare.
 
 `render_segments` writes those chops out without the cursor move Textual sent for each
 piece starting just where a repainted span ends (an empty piece: nothing to draw).
@@ -67,19 +68,42 @@ def render_repainted_lines(
         last = bisect_left(repainted, shown.bottom) - 1
         if last < first:
             continue
-        top, bottom = repainted[first], repainted[last] + 1
+        open_cuts = _open_cuts(chops, cuts, repainted[first : last + 1], shown.column_span)
+        if not open_cuts:
+            continue  # covered, on every line it has, by the widgets in front of it
+        top, bottom = next(iter(open_cuts)), next(reversed(open_cuts)) + 1
         band = Region(shown.x - region.x, top - region.y, shown.width, bottom - top)
-        first_cut, last_cut = shown.column_span
         for y, strip in zip(range(top, bottom), widget.render_lines(band), strict=False):
-            if not is_rendered_line(y):
+            final_cuts = open_cuts.get(y)
+            if final_cuts is None:
                 continue
             chops_line = chops[y]
-            final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
             pieces = strip.divide([cut - shown.x for cut in final_cuts[1:]])
             for cut, piece in zip(final_cuts, pieces, strict=False):
                 if chops_line.get(cut) is None:  # painting front to back: the first wins
                     chops_line[cut] = piece
     return chops  # type: ignore[return-value]
+
+
+def _open_cuts(
+    chops: list[dict[int, Strip | None]],
+    cuts: list[list[int]],
+    lines: list[int],
+    span: tuple[int, int],
+) -> dict[int, list[int]]:
+    """For each of `lines` where a widget spanning `span` would still show, the cuts of the
+    line within its span. A widget fills a line's pieces from its first cut to the one
+    before its last; where widgets in front filled them all, it shows nothing."""
+    first_cut, last_cut = span
+    open_cuts: dict[int, list[int]] = {}
+    for y in lines:
+        final_cuts = [cut for cut in cuts[y] if last_cut >= cut >= first_cut]
+        filled = chops[y].get
+        for cut in final_cuts[:-1]:
+            if filled(cut) is None:
+                open_cuts[y] = final_cuts
+                break
+    return open_cuts
 
 
 def render_segments(update: Chops, console: Console) -> str:
