@@ -78,7 +78,10 @@ def render_repainted_lines(
             if final_cuts is None:
                 continue
             chops_line = chops[y]
-            pieces = strip.divide([cut - shown.x for cut in final_cuts[1:]])
+            if len(final_cuts) == 2 and strip.cell_length == shown.width:
+                pieces: Sequence[Strip] = (strip,)  # one piece: what `divide` gives
+            else:
+                pieces = strip.divide([cut - shown.x for cut in final_cuts[1:]])
             for cut, piece in zip(final_cuts, pieces, strict=False):
                 if chops_line.get(cut) is None:  # painting front to back: the first wins
                     chops_line[cut] = piece
