@@ -1,9 +1,9 @@
 """Every use of Textual's internals in the app, in one place.
 
-`Rows` widgets repaint changed rows without a trip through their own message loop, which
-Textual offers no public API for. `SharedStylesheet` parses each CSS source once per process,
-not once per app. An upgrade that moves what this relies on breaks this module alone, and the
-upgrade canary (tests/test_library_canary.py) says which symbol moved.
+`Rows` widgets repaint changed rows without a trip through their own message loop or their
+screen's, which Textual offers no public API for. `SharedStylesheet` parses each CSS source
+once per process, not once per app. An upgrade that moves what this relies on breaks this
+module alone, and the upgrade canary (tests/test_library_canary.py) says which symbol moved.
 """
 
 from __future__ import annotations

@@ -61,7 +61,7 @@ class Rows(Widget):
         region = self.region  # empty until laid out, and while hidden
         if not region:
             return  # the first resize draws
-        width, height = region.shrink(self._looks().gutter).size  # `content_size`, cached
+        width, height = region.shrink(self._looks().gutter).size  # `content_size`
         if width <= 0 or height <= 0:
             return
         self._show(self.build_rows(width, height), width)
@@ -168,9 +168,9 @@ class Rows(Widget):
         """Repaint `regions` at the screen's next update.
 
         `refresh()` would wake this widget's own message loop, which then posts `Update` to
-        the screen: two task switches and two idle passes per widget per table update. A
-        `Rows` widget's size never depends on its rows, so it marks the regions dirty and
-        posts the `Update` itself.
+        the screen: task switches and idle passes per widget per table update. A `Rows`
+        widget's size never depends on its rows, so it marks the regions dirty and hands
+        itself to the screen directly (`repaint_regions`).
         """
         if not self.is_mounted or not self.display:
             self.refresh(*regions)
