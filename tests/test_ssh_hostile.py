@@ -197,6 +197,7 @@ async def test_failed_signatures_are_capped_then_the_connection_is_closed(
                 local_addr=(ATTACKER, 0),
                 client_factory=lambda: forger,
                 known_hosts=None,
+                client_keys=None,  # only the forger's key, not the user's ~/.ssh ones
                 agent_path=None,
                 config=None,
                 password_auth=False,
