@@ -70,8 +70,8 @@ PLACES = ("1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th")
 
 @dataclass(frozen=True, slots=True)
 class Panes:
-    """The table screen's widgets that updates draw on, made once with the screen (finding
-    each by a query on every update cost more than drawing some of them)."""
+    """The table screen's widgets that it draws on or opens, made once with the screen
+    (finding each by a query on every update cost more than drawing some of them)."""
 
     header: TableHeader
     seats: SeatList

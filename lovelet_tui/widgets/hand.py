@@ -64,7 +64,7 @@ class HandView(Rows):
     def _fit(self) -> None:
         """Grow to the rows the hand takes now (shrink only for a note or a new width), then
         draw."""
-        width = self.content_size.width
+        width = self.rows_size().width
         wanted = (
             max(MIN_ROWS, min(MAX_ROWS, len(self._card_rows(width)))) if width > 0 else MIN_ROWS
         )

@@ -50,7 +50,7 @@ class LogView(Rows):
         entries = [Entry(line) for line in lines]
         self.entries.extend(entries)
         self.back = 0
-        width, height = self.content_size
+        width, height = self.rows_size()
         if width > 0 and height > 0:
             added = sum(len(self._wrapped(entry, width)) for entry in entries)
             fill = self.fill + added
@@ -64,7 +64,7 @@ class LogView(Rows):
         self.redraw()
 
     def on_resize(self) -> None:
-        width, height = self.content_size
+        width, height = self.rows_size()
         self.fill = self._newest_rows(width, height)  # as many as fit
         super().on_resize()
 
@@ -80,7 +80,7 @@ class LogView(Rows):
     def page(self, pages: int) -> None:
         """Scroll by `pages` screens: negative is older, positive newer. Each page back
         ends on the row just above the top of the one before; the oldest page is full."""
-        width, height = self.content_size
+        width, height = self.rows_size()
         if width <= 0 or height <= 1:
             return
         total = sum(len(self._wrapped(entry, width)) for entry in self.entries)

@@ -21,7 +21,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.color import Color
 from textual.filter import LineFilter
-from textual.geometry import Region, Spacing
+from textual.geometry import Region, Size, Spacing
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -58,13 +58,16 @@ class Rows(Widget):
 
     def redraw(self) -> None:
         """Show what `build_rows` gives now, repainting only the rows that changed."""
-        region = self.region  # empty until laid out, and while hidden
-        if not region:
-            return  # the first resize draws
-        width, height = region.shrink(self._looks().gutter).size  # `content_size`
+        width, height = self.rows_size()
         if width <= 0 or height <= 0:
-            return
+            return  # not laid out, or hidden: the first resize draws
         self._show(self.build_rows(width, height), width)
+
+    def rows_size(self) -> Size:
+        """`content_size`, with the padding and border read once per look: 0 × 0 until the
+        widget is laid out, and while it is hidden."""
+        region = self.region
+        return region.shrink(self._looks().gutter).size if region else Size(0, 0)
 
     def on_resize(self) -> None:
         self._width = 0  # every row renders anew at the new width
