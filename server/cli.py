@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from .commands.checkout import go_on_in_checkout_venv
+from .commands.quiet import quiet_library_warnings
 
 go_on_in_checkout_venv()  # before the first third-party import
+quiet_library_warnings()  # before the libraries that warn as they are imported
 
 import argparse
 import asyncio

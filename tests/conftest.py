@@ -8,6 +8,9 @@ and seconds per pytest worker. Compiled files now go under `.pytest_cache/pycach
 ignores it; `pytest --cache-clear` or deleting it is always safe) and are written and read
 there by this process and every process it starts, unless PYTHONPYCACHEPREFIX already names a
 place for them. Nothing is written next to the sources.
+
+The dependencies' known warnings (server/commands/quiet.py) are filtered here as `lovelet`
+filters them, so that the summary shows only warnings worth reading.
 """
 
 from __future__ import annotations
@@ -15,6 +18,10 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+
+import pytest
+
+from server.commands.quiet import KNOWN_WARNINGS
 
 PYCACHE = Path(__file__).resolve().parent.parent / ".pytest_cache" / "pycache"
 
@@ -28,3 +35,9 @@ def _cache_bytecode_out_of_tree() -> None:
 
 
 _cache_bytecode_out_of_tree()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for known in KNOWN_WARNINGS:
+        category = known.category.replace(":", ".")
+        config.addinivalue_line("filterwarnings", f"ignore::{category}:{known.module}")

@@ -26,6 +26,11 @@ LOVELET = str(Path(sys.executable).with_name("lovelet"))
 """The `lovelet` console script installed next to this Python (what a user types)."""
 
 
+def lovelet_lines(lines: Sequence[str]) -> list[str]:
+    """The lines lovelet itself printed ("lovelet ...: ..."), without a library's."""
+    return [line for line in lines if line.startswith("lovelet")]
+
+
 class PtyTerminal:
     """One process whose stdin, stdout and stderr are the slave side of a PTY."""
 

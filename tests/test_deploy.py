@@ -164,7 +164,20 @@ def test_containerfile_basics(containerfile: list[tuple[str, str]]) -> None:
     assert json.loads(args_of(containerfile, "CMD")[-1]) == ["lovelet", "serve"]
     env = " ".join(args_of(containerfile, "ENV"))
     assert "LOVELET_DATA_DIR=/data" in env
-    assert any(re.search(r"\bpip install \.", run) for run in args_of(containerfile, "RUN"))
+
+
+def test_containerfile_installs_the_lock_then_lovelet_alone(
+    containerfile: list[tuple[str, str]],
+) -> None:
+    """The image gets the versions the suite passed with, as the README's commands do."""
+    runs = args_of(containerfile, "RUN")
+    lock = runs.index("pip install -r requirements/serve.txt")
+    project = next(i for i, run in enumerate(runs) if run.startswith("pip install --no-deps"))
+    assert lock < project
+    assert runs[project].startswith("pip install --no-deps --no-build-isolation . ")
+    assert not [
+        run for run in runs if "pip install" in run and run not in (runs[lock], runs[project])
+    ]
 
 
 def test_containerfile_runs_as_non_root(containerfile: list[tuple[str, str]]) -> None:

@@ -34,7 +34,7 @@ from e2e_helpers import (
     screen_text,
     wait_text,
 )
-from ptyterm import LOVELET
+from ptyterm import LOVELET, lovelet_lines
 from sshclient import SSHTerminal
 
 from lovelet_tui.staging import PROMPTS
@@ -438,8 +438,9 @@ async def test_an_invalid_value_stops_the_server_naming_the_key(
         (tmp_path / "config.toml").write_text(file)
     async with ServerProcess.run({"LOVELET_DATA_DIR": str(tmp_path), **env}) as server:
         assert await server.exited(START_TIMEOUT) == 2
-    assert server.stderr[0].startswith(expected), server.output
-    assert len(server.stderr) == 1 and not server.stdout
+    [said] = lovelet_lines(server.stderr)
+    assert said.startswith(expected), server.output
+    assert not server.stdout
     assert not database_path(tmp_path).exists(), "nothing was started"
 
 

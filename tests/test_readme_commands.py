@@ -29,14 +29,17 @@ def test_ci_runs_exactly_the_readmes_test_command() -> None:
     assert CI.count(command) == 1
 
 
-def test_both_readme_commands_install_into_a_new_virtual_environment() -> None:
-    """Debian's and Ubuntu's python3 refuse `pip install` outside one (PEP 668)."""
+def test_both_readme_commands_install_the_lock_into_a_new_virtual_environment() -> None:
+    """Debian's and Ubuntu's python3 refuse `pip install` outside one (PEP 668); the lock's
+    exact versions go in first, then lovelet itself with nothing more (`--no-deps`), built
+    with the locked setuptools (`--no-build-isolation`)."""
     serve = readme_command("`--data-dir` / `LOVELET_DATA_DIR`):")
     test = readme_command("Run the tests:")
-    for command in (serve, test):
-        venv, install, run = command.split(" && ")
+    for command, lock, project in ((serve, "serve", "."), (test, "test", "-e .")):
+        venv, dependencies, install, run = command.split(" && ")
         assert venv == "python3 -m venv .venv"
-        assert install.startswith(".venv/bin/pip install ")
+        assert dependencies == f".venv/bin/pip install -r requirements/{lock}.txt"
+        assert install == f".venv/bin/pip install --no-deps --no-build-isolation {project}"
         assert run.startswith(".venv/bin/")
     assert serve.endswith(" && .venv/bin/lovelet serve")
 

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import asyncssh
 from e2e_helpers import GAME_TIMEOUT, answer_yes, create_table, phase, screen_text, wait_text
+from ptyterm import lovelet_lines
 from redis_helpers import free_port, redis_server
 from sshclient import SSHTerminal
 from test_ops_process import START_TIMEOUT, ServerProcess, decide, fast_env, game_logs
@@ -223,7 +224,7 @@ async def test_workers_run_a_core_and_front_ends_on_one_port(tmp_path: Path) -> 
 async def test_a_role_without_a_broker_is_refused(tmp_path: Path) -> None:
     async with ServerProcess.run(fast_env(tmp_path, LOVELET_ROLE="frontend")) as server:
         assert await server.exited(START_TIMEOUT) == 2
-    assert server.stderr == [
+    assert lovelet_lines(server.stderr) == [
         "lovelet serve: role frontend needs a broker (--broker redis://HOST:PORT/DB)"
     ]
 

@@ -15,7 +15,8 @@ IMPORTED = ("platformdirs", "msgpack", "textual", "asyncssh")
 """Third-party packages the command line imports before any subcommand runs."""
 NOT_SET_UP = (
     "lovelet: this Python has no {missing}; set up with "
-    "python3 -m venv .venv && .venv/bin/pip install . (see README.md)"
+    "python3 -m venv .venv && .venv/bin/pip install -r requirements/serve.txt && "
+    ".venv/bin/pip install --no-deps --no-build-isolation . (see README.md)"
 )
 
 
