@@ -13,6 +13,9 @@ Printed per attack: the reference player's key → screen p50/p99 (keys measured
 waited more than the per-key deadline), the server's CPU share while attacked, its RSS before →
 during (peak) → after the attackers left, the probe's logins (ok/tried, slowest), and what
 became of the attacker (throttled, cut off, refused, how much the server took).
+
+A row whose attack could not be delivered (the server never received it, or the attack broke
+down) measured nothing: it is marked FAIL, and the run exits with status 1.
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from pathlib import Path
 
 import asyncssh
 import pyte
+from asyncssh.packet import String
 from asyncssh.public_key import SSHLocalKeyPair
 from sessions import ROOT, ServerProcess, free_port, percentile, say, settle, wait_listening
 
@@ -46,6 +50,7 @@ KEY_PACE = 0.1  # at most ten keys a second from the reference player
 PROBE_EVERY = 2.0
 LOGIN_DEADLINE = 15.0
 CHUNK = 4096  # bytes per write of a key flood
+ENV_REQUESTS, ENV_VALUE = 10_000, 30_000  # the env flood: requests, bytes of each value
 ALT_SCREEN_ON, ALT_SCREEN_OFF = b"\x1b[?1049h", b"\x1b[?1049l"
 RESTORES = {
     "main screen": b"\x1b[?1049l",
@@ -262,6 +267,10 @@ async def probe(port: int, seen: Observed, stop: asyncio.Event) -> None:
 # ---------------------------------------------------------------- attacks
 
 
+class NotDelivered(Exception):
+    """The attack never reached the server as meant: its row measured nothing."""
+
+
 @dataclass
 class Attack:
     """One row of the issue's table."""
@@ -269,6 +278,7 @@ class Attack:
     name: str
     what: str
     run: Callable[[ServerProcess, float], Awaitable[str]]
+    """What became of the attacker; raises `NotDelivered` when the attack was not delivered."""
 
 
 async def flood_keys(server: ServerProcess, sessions: int, size: int, duration: float) -> str:
@@ -277,6 +287,8 @@ async def flood_keys(server: ServerProcess, sessions: int, size: int, duration: 
     started = time.monotonic()
     written = await asyncio.gather(*(_pump(term, size, started + duration) for term in terms))
     took = sum(w - term.unsent() for w, term in zip(written, terms, strict=True))
+    if took <= 0:
+        raise NotDelivered("the server took none of the keys")
     cut = [term for term in terms if term.closed]
     notice = sum(1 for term in terms if b"faster" in term.raw)  # "typing faster than ..."
     restored = sum(1 for term in cut if not _unrestored(term))
@@ -321,6 +333,8 @@ async def held_input(server: ServerProcess, duration: float) -> str:
     started = time.monotonic()
     written = await _pump(term, 1 << 30, started + duration)
     took = written - term.unsent()
+    if took <= 0:
+        raise NotDelivered("the server took none of the keys")
     verdict = "cut off" if term.closed else "still open"
     term.close()
     return (
@@ -331,24 +345,45 @@ async def held_input(server: ServerProcess, duration: float) -> str:
 
 
 async def env_flood(server: ServerProcess, duration: float) -> str:
-    """10,000 `env` requests of 30 KB on one guest session."""
-    value = "v" * 30_000
-    env = {f"X{i:05d}": value for i in range(10_000)}
+    """10,000 `env` requests of 30 KB on one guest's open session (in the lobby), each sent
+    once the last is answered. (Sent before the PTY request, as OpenSSH's SetEnv does, the
+    server's cut-off at its limit leaves no session: the PTY request fails, and nothing of a
+    session under attack is measured.)"""
+    term = await login(server.port, "envy", "127.0.0.3")
     started = time.monotonic()
-    try:
-        term = await login(server.port, "envy", "127.0.0.3", env=env, timeout=duration + 10)
-    except (OSError, asyncssh.Error, TimeoutError) as error:
-        return f"session refused or failed: {str(error)[:80]}"
-    sent = time.monotonic() - started
+    answered, kept = await _send_env(term, started + duration)
+    took = time.monotonic() - started
+    if not answered:
+        raise NotDelivered("the server answered no env request")
     peak = server.rss_mb()
-    verdict = "cut off" if term.closed else "session open"
+    cut = await term.wait_for(lambda: term.closed, 10.0)
+    told = "Too many environment requests" in term.raw.decode(errors="replace")
     term.close()
-    await asyncio.sleep(1.0)
     after = await settle(server)
+    ending = f"cut off{', told why' if told else ''}" if cut else "session still open"
     return (
-        f"10,000 × 30 KB sent in {sent:.1f} s, {verdict}; RSS with the session {peak:.0f} MB, "
-        f"after it closed {after:.0f} MB"
+        f"{answered:,} of {ENV_REQUESTS:,} requests of {ENV_VALUE // 1000} KB answered "
+        f"({kept} kept) in {took:.2f} s, then {ending}; RSS {peak:.0f} MB with the session, "
+        f"{after:.0f} MB after"
     )
+
+
+async def _send_env(term: Term, deadline: float) -> tuple[int, int]:
+    """`env` requests on the session's channel, one at a time, until the server closes it,
+    ENV_REQUESTS are answered or `deadline`; (answered, kept). asyncssh lets a client send
+    env requests only while opening a session: here its channel's own request call sends
+    them on the open one."""
+    chan, value = term.chan, String("v" * ENV_VALUE)
+    answered = kept = 0
+    while chan is not None and answered < ENV_REQUESTS and time.monotonic() < deadline:
+        try:
+            accepted = await chan._make_request(b"env", String(f"X{answered:05d}"), value)
+        except (asyncssh.Error, OSError):
+            break
+        if not accepted and (term.closed or chan.is_closing()):
+            break  # the server closed the channel (its last answer, if any, is not counted)
+        answered, kept = answered + 1, kept + bool(accepted)
+    return answered, kept
 
 
 async def idle_tcp(server: ServerProcess, duration: float) -> str:
@@ -375,6 +410,8 @@ async def idle_tcp(server: ServerProcess, duration: float) -> str:
 
     slots = [asyncio.create_task(keep_open(f"127.0.0.{3 + i // 10}")) for i in range(20)]
     await asyncio.sleep(1.0)
+    if opened[0] < len(slots):
+        raise NotDelivered(f"only {opened[0]} of {len(slots)} idle connections opened")
     neighbour = "logged in"
     try:
         term = await login(server.port, "neighbour", "127.0.0.3")
@@ -464,6 +501,8 @@ async def auth_flood(server: ServerProcess, duration: float) -> str:
     except OSError as error:
         outcome = f"connection lost ({str(error)[:50]})"
     elapsed = time.monotonic() - started
+    if not forger.tried:
+        raise NotDelivered(f"no signature was offered: {outcome}")
     return f"{forger.tried} signature attempts in {elapsed:.1f} s: {outcome}"
 
 
@@ -480,6 +519,8 @@ async def reserve_names(server: ServerProcess, duration: float) -> str:
             term.close()
             done += 1
     elapsed = time.monotonic() - started
+    if not done:
+        raise NotDelivered("no login under a new name succeeded")
     fingerprint = key.get_fingerprint("sha256")
     db = server.log.parent / "data" / "lovelet.db"
     with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
@@ -493,8 +534,11 @@ async def long_paste(server: ServerProcess, duration: float) -> str:
     """A bracketed paste longer than the limit: the server disconnects; is the terminal
     restored (after the last switch to the alternate screen)?"""
     term = await login(server.port, "paster", "127.0.0.3")
-    term.write(b"\x1b[200~" + b"p" * 70_000 + b"\x1b[201~")
+    paste = b"\x1b[200~" + b"p" * 70_000 + b"\x1b[201~"
+    term.write(paste)
     closed = await term.wait_for(lambda: term.closed, max(duration, 90.0))  # read at 1 KiB/s
+    if not closed and term.unsent() >= len(paste):
+        raise NotDelivered("the server took none of the paste")
     missing = _unrestored(term)
     term.close()
     restored = "restored" if not missing else "not restored: " + ", ".join(missing)
@@ -511,6 +555,8 @@ async def file_modes(server: ServerProcess, duration: float) -> str:
     """Modes of the data directory (made 0755 beforehand) and the database files."""
     data = server.log.parent / "data"
     names = [".", *sorted(p.name for p in data.iterdir() if p.name.startswith("lovelet.db"))]
+    if len(names) == 1:
+        raise NotDelivered("no database file to look at")
     modes = [f"{name} {stat.S_IMODE((data / name).stat().st_mode):o}" for name in names]
     return "umask 022: " + ", ".join(modes)
 
@@ -555,6 +601,7 @@ class Row:
     cpu_share: float
     rss: tuple[float, float, float]
     verdict: str
+    failure: str | None = None  # why the row measured nothing (the attack was not delivered)
 
 
 async def run_attack(attack: Attack, duration: float, tmp: Path) -> Row:
@@ -576,20 +623,29 @@ async def run_attack(attack: Attack, duration: float, tmp: Path) -> Row:
         ]
         peak = [before]
         sampler = asyncio.create_task(_sample_rss(server, peak, stop))
-        try:
-            verdict = await asyncio.wait_for(attack.run(server, duration), duration + 90)
-        except Exception as error:  # an attack that breaks the client is reported, not fatal
-            verdict = f"attack failed: {type(error).__name__}: {str(error)[:80]}"
+        verdict, failure = await _attack(attack, server, duration)
         elapsed = time.monotonic() - started
         cpu_share = (server.cpu_seconds() - cpu) / max(elapsed, 1e-9)
         stop.set()
         await asyncio.gather(*watchers, sampler, return_exceptions=True)
         reference.close()
         after = await settle(server)
-        return Row(attack, seen, cpu_share, (before, peak[0], after), verdict)
+        return Row(attack, seen, cpu_share, (before, peak[0], after), verdict, failure)
     finally:
         stop.set()
         server.stop()
+
+
+async def _attack(attack: Attack, server: ServerProcess, duration: float) -> tuple[str, str | None]:
+    """Run `attack`: (what became of the attacker, why the row fails or None). An attack that
+    was not delivered, or broke down on the way, fails its row (the rest still run)."""
+    try:
+        return await asyncio.wait_for(attack.run(server, duration), duration + 90), None
+    except NotDelivered as error:
+        return f"not delivered: {error}", f"the attack was not delivered ({error})"
+    except Exception as error:  # an attack that breaks the client fails its row, not the run
+        verdict = f"attack failed: {type(error).__name__}: {str(error)[:80]}"
+        return verdict, verdict
 
 
 async def _sample_rss(server: ServerProcess, peak: list[float], stop: asyncio.Event) -> None:
@@ -614,27 +670,36 @@ def print_row(row: Row) -> None:
         f"{after:.0f} MB"
     )
     print(f"  attacker: {row.verdict}")
+    if row.failure is not None:
+        print(f"  FAIL: {row.failure}")
 
 
-async def run(args: argparse.Namespace) -> None:
-    """Every attack asked for, one after another."""
+async def run(args: argparse.Namespace) -> list[str]:
+    """Every attack asked for, one after another; the names of the rows that failed."""
     chosen = [a for a in ATTACKS if not args.only or a.name in args.only]
+    failed = []
     with tempfile.TemporaryDirectory(prefix="lovelet-abuse-") as tmp:
         for attack in chosen:
             say(f"{attack.name}: {attack.what}")
-            print_row(await run_attack(attack, args.duration, Path(tmp)))
+            row = await run_attack(attack, args.duration, Path(tmp))
+            print_row(row)
             sys.stdout.flush()
+            if row.failure is not None:
+                failed.append(attack.name)
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     print(f"load average {load}")
+    if failed:
+        print(f"FAIL: {len(failed)} of {len(chosen)} rows measured nothing: {', '.join(failed)}")
+    return failed
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Run the benchmark."""
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark; 1 if a row failed."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", choices=[a.name for a in ATTACKS], default=[])
     parser.add_argument("--duration", type=float, default=20.0, help="seconds per attack (max)")
-    asyncio.run(run(parser.parse_args(argv)))
+    return 1 if asyncio.run(run(parser.parse_args(argv))) else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -47,6 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     from .ops.config import ConfigError, flags_from_args, load_config, unknown_environment
     from .ops.logs import setup_logging
+    from .services.bot_pool import shared_pool
     from .ssh.keys import HostKeyError
     from .store import StoreError
 
@@ -68,6 +69,8 @@ def _serve(args: argparse.Namespace) -> int:
     except (HostKeyError, StoreError, ValueError, OSError) as err:
         print(f"lovelet serve: {err}", file=sys.stderr)
         return 1
+    finally:
+        shared_pool().kill()  # the exit would otherwise wait for each hard-bot worker
 
 
 def _role_problem(config: Config) -> str | None:

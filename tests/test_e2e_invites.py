@@ -7,17 +7,31 @@ OpenSSH. Synchronisation is on screen text only.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import asyncssh
 import pytest
 from e2e_helpers import Server, create_table, header_code, running_server, screen_text, wait_text
 from ptyterm import PtyTerminal
 from sshclient import SSHTerminal
 
+from protocol import (
+    PROTOCOL_VERSION,
+    Direction,
+    ErrorReply,
+    FrameReader,
+    Hello,
+    TableState,
+    Visit,
+    decode,
+    encode,
+    frame,
+)
 from server.lobby import LobbySettings, TableSettings
 from server.ssh.terminal import NEED_PTY, NOT_A_CODE
 
@@ -160,6 +174,59 @@ async def test_guessing_codes_runs_out_of_tries_and_then_even_the_right_code_wai
             assert 500 < int(wait.search(eve.text).group(1)) <= 600  # counted from the 1st try
             assert "signed in as eve" in eve.text and "Before the game" not in eve.text
             assert len(server.table(code).seating.members()) == 1
+
+
+async def test_wrong_guesses_behind_one_address_refuse_nobody_else(tmp_path: Path) -> None:
+    """All but the host come from 127.0.0.1 (one NAT): guests on OpenSSH, keys on the bot
+    API. Those who guessed wrong run out of tries; the others' right code still works."""
+    tries = LobbySettings(code_tries=2, code_try_seconds=600)
+    async with (
+        running_server(tmp_path, FROZEN, tries) as server,
+        SSHTerminal.connect(server.port, username="ana", source="127.0.0.2") as ana,
+    ):
+        await wait_text(ana, "signed in as ana")
+        code = await host_table(ana, seats=4, private=True)
+        misses = ["no_such_table"] * 2
+        assert await visits(server.port, "mal", "AAAAAAAAAA", "BBBBBBBBBB", code) == [
+            *misses,
+            "too_many_tries",
+        ]
+        async with openssh(ssh(server.port, "bob", code)) as bob:
+            await bob.wait_for(lambda: "bob (you)" in bob.text, "bob seated")
+        for guess in ("AAAAAAAAAA", "BBBBBBBBBB", code):
+            async with openssh(ssh(server.port, "eve", guess)) as eve:
+                await eve.wait_for(lambda: "the code" in eve.text or "tries" in eve.text, "refused")
+        assert "Too many tries of codes" in eve.text
+        assert await visits(server.port, "cat", code) == ["table"]
+
+
+async def visits(port: int, name: str, *codes: str) -> list[str]:
+    """A program with a new key visits each of `codes` on the bot API; per code, "table" or
+    the error's code."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with asyncssh.connect(
+        "127.0.0.1", port, username=name, client_keys=[key], known_hosts=None
+    ) as conn:
+        writer, reader, _ = await conn.open_session(subsystem="lovelet", encoding=None)
+        messages = frames(reader)
+        writer.write(frame(encode(Hello(PROTOCOL_VERSION, name)), direction=Direction.TO_SERVER))
+        answers = []
+        for code in codes:
+            writer.write(frame(encode(Visit(code)), direction=Direction.TO_SERVER))
+            async with asyncio.timeout(10):
+                async for message in messages:
+                    if isinstance(message, TableState | ErrorReply):
+                        answers.append("table" if isinstance(message, TableState) else message.code)
+                        break
+        return answers
+
+
+async def frames(reader: asyncssh.SSHReader[bytes]) -> AsyncIterator[object]:
+    """Every message the server sends on the bot API, in order."""
+    frames = FrameReader(direction=Direction.TO_CLIENT)
+    while chunk := await reader.read(65536):
+        for payload in frames.feed(chunk):
+            yield decode(payload, direction=Direction.TO_CLIENT)
 
 
 async def test_the_invite_shows_the_configured_public_host_and_port(tmp_path: Path) -> None:

@@ -437,6 +437,32 @@ class Tmux:
             await asyncio.sleep(0.05)
 
 
+async def test_only_the_guest_whose_seat_is_held_is_told_of_it(
+    frozen_server: Server, key: asyncssh.SSHKey
+) -> None:
+    """bob (a guest) drops from a running game; eve, another guest behind the same address,
+    signs in before bob is back. Only bob hears of the held seat."""
+    server, nat, told = frozen_server, "127.0.0.5", "A seat of yours is held"
+    async with SSHTerminal.connect(server.port, username="ana", key=key) as ana:
+        await wait_text(ana, "signed in as ana")
+        code = await create_table(ana, seats=2)
+        async with SSHTerminal.connect(server.port, username="bob", source=nat) as bob:
+            await join_first_table(bob, code)
+            await wait_text(ana, "bob")
+            await ana.send_keys("g")
+            await wait_text(bob, "Your rejoin code")
+            session = server.service.sessions.get("bob")
+            assert session is not None
+        await session.wait_closed()
+        await wait_text(ana, "away")
+        async with SSHTerminal.connect(server.port, username="eve", source=nat) as eve:
+            await wait_text(eve, "signed in as eve")
+            async with SSHTerminal.connect(server.port, username="bob", source=nat) as bob:
+                await bob.wait_for(lambda: told in bob.raw_text, "the held seat told to bob")
+                await eve.wait_for(lambda: "bob" in screen_text(eve), "bob online, after eve")
+            assert told not in eve.raw_text
+
+
 async def test_a_guest_who_drops_takes_the_seat_back_with_the_rejoin_code(
     frozen_server: Server, key: asyncssh.SSHKey
 ) -> None:

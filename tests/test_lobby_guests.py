@@ -56,8 +56,10 @@ def test_a_guest_is_told_a_code_and_takes_the_seat_back_with_it() -> None:
     assert not any(CODE.match(text) for text in notices(ana)), "keyed players need none"
     bob.attachment.detach()
     clock.advance(60)
-    back = guest(lobby, "bob-2")  # a new guest session: another id, the same address
+    neighbour = guest(lobby, "cat")  # another guest behind the same address
+    back = guest(lobby, "BOB")  # a new guest session: another id, the same name and address
     clock.settle()
+    assert notices(neighbour) == []
     assert notices(back) == [
         f"A seat of yours is held at table {ana.state.info.code}: press r and type your"
         " rejoin code to take it back."

@@ -1,6 +1,6 @@
 """Invites and private tables in the lobby: `visit` lands in a free seat or watching, private
-tables are listed to administrators only, and unknown codes are tries on a budget per address
-and per key."""
+tables are listed to administrators only, and unknown codes are tries on a budget of the
+guesser's own: its key's, or a guest's name's at its address."""
 
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_an_unknown_or_closed_code_is_refused_in_one_line_and_leaves_the_player_
     assert bob.state is None
 
 
-def test_guessing_codes_is_limited_per_address_and_the_limit_changes_nothing() -> None:
+def test_guessing_codes_is_limited_per_guest_name_and_address_and_changes_nothing() -> None:
     clock, lobby, (ana,) = lobby_with("ana", address="192.0.2.1")
     secret = open_table(clock, ana, seats=4, private=True)
     eve = guest(lobby, "eve", "203.0.113.9")
@@ -121,13 +121,13 @@ def test_guessing_codes_is_limited_per_address_and_the_limit_changes_nothing() -
     assert eve.errors()[-1].message == "Too many tries of codes: wait 30 s."
     assert eve.state is None and len(lobby.tables[secret].seating.members()) == 1
 
-    again = guest(lobby, "eve-2", "203.0.113.9")  # a new guest session, the same address
+    again = guest(lobby, "EVE", "203.0.113.9")  # a new guest session, the same name and address
     again.send(Visit(secret))
-    other = guest(lobby, "cat", "203.0.113.10")
-    other.send(Visit(secret))
+    behind_nat = guest(lobby, "cat", "203.0.113.9")  # someone else at that address
+    behind_nat.send(Visit(secret))
     clock.settle()
     assert error_codes(again) == ["too_many_tries"] and again.state is None
-    assert error_codes(other) == [] and other.state.info.you == 1
+    assert error_codes(behind_nat) == [] and behind_nat.state.info.you == 1
 
     public = open_table(clock, other_host(lobby, clock), seats=4)
     eve.send(Join(public))  # a code from the lobby list is no guess
@@ -178,6 +178,28 @@ def test_a_key_has_its_own_budget_wherever_it_comes_from() -> None:
     sessions[1].send(Visit("DDDD"))
     clock.settle()
     assert error_codes(sessions[1]) == ["too_many_tries"]
+
+
+def test_a_right_code_is_never_refused_for_the_wrong_guesses_of_others() -> None:
+    clock, lobby, (ana,) = lobby_with("ana", address="192.0.2.1")
+    secret = open_table(clock, ana, seats=4, private=True)
+    nat = "203.0.113.9"
+    mal = Client(lobby, "mal", key="SHA256:mal", address=nat)
+    mal.hello()
+    eve = guest(lobby, "eve", nat)
+    for guesser in (mal, eve):
+        for guess in ("AAAAAAAAAA", "BBBBBBBBBB", "CCCCCCCCCC", secret):
+            guesser.send(Visit(guess))
+    cat = Client(lobby, "cat", key="SHA256:cat", address=nat)
+    cat.hello()
+    cat.send(Visit(secret))
+    bob = guest(lobby, "bob", nat)
+    bob.send(Visit(secret))
+    clock.settle()
+    for guesser in (mal, eve):
+        assert error_codes(guesser) == ["no_such_table"] * 3 + ["too_many_tries"]
+    assert error_codes(cat) == [] and cat.state.info.code == secret
+    assert error_codes(bob) == [] and bob.state.info.code == secret
 
 
 def test_administrators_are_not_limited() -> None:

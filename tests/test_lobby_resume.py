@@ -265,7 +265,7 @@ def test_a_guest_takes_the_seat_back_with_the_code_told_before_the_restart(path:
     code, bob_saw = rejoin_code(bob), seen(bob)
 
     after = before.restart(path)
-    back = guest(after.lobby, "bob-2")  # a new guest id, from the same address
+    back = guest(after.lobby, "bob")  # a new guest id, the same name and address
     after.clock.settle()
     assert [m.text for m in back.messages if isinstance(m, Notice)] == [
         f"A seat of yours is held at table {ana.state.info.code}: press r and type your"

@@ -9,6 +9,7 @@ what the database holds, each with a timeout; never on sleeps.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -21,6 +22,7 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import asyncssh
 import pytest
 from e2e_helpers import (
     GAME_TIMEOUT,
@@ -38,6 +40,18 @@ from ptyterm import LOVELET, lovelet_lines
 from sshclient import SSHTerminal
 
 from lovelet_tui.staging import PROMPTS
+from protocol import (
+    PROTOCOL_VERSION,
+    AddBot,
+    CreateTable,
+    Direction,
+    FrameReader,
+    Hello,
+    TableState,
+    decode,
+    encode,
+    frame,
+)
 from server.commands.serve import RESTART_MESSAGE
 from server.engine import find_edition
 from server.ssh.driver import RESTORE_TERMINAL
@@ -409,6 +423,68 @@ async def test_sigterm_keeps_the_round_at_once_then_restores_terminals(tmp_path:
     (game,) = game_logs(tmp_path).values()
     assert game.game.status == "playing" and game.events[-1].kind == "draw"
     assert integrity(tmp_path) == "ok"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds workers in /proc")
+async def test_sigterm_exits_within_two_seconds_whatever_the_bot_workers_do(
+    tmp_path: Path,
+) -> None:
+    """The hard bot's worker processes are stopped (SIGSTOP): the stand-in, made certain, for
+    workers that cannot run soon (starved on a loaded machine, still starting, busy). The
+    server must not wait for them."""
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        host, port = await server.ready()
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        async with asyncssh.connect(
+            host, port, username="robo", client_keys=[key], known_hosts=None
+        ) as conn:
+            writer, reader, _ = await conn.open_session(subsystem="lovelet", encoding=None)
+            hello, table = Hello(PROTOCOL_VERSION, "robo"), CreateTable("t", "2019", 2)
+            for message in (hello, table, AddBot(1, "hard")):  # a hard bot starts the workers
+                writer.write(frame(encode(message), direction=Direction.TO_SERVER))
+            await table_frame(reader, lambda table: table.info.seats[1].bot == "hard")
+            workers = bot_workers(server.process.pid)
+            assert workers, "the hard bot's workers were started"
+            try:
+                for pid in workers:
+                    os.kill(pid, signal.SIGSTOP)
+                server.process.send_signal(signal.SIGTERM)
+                await server.event("server stopped")
+                stopped = time.monotonic()
+                assert await server.exited(10) == 0
+                assert time.monotonic() - stopped < 2, 'exit within 2 s of "server stopped"'
+            finally:
+                for pid in workers:
+                    with contextlib.suppress(ProcessLookupError):
+                        os.kill(pid, signal.SIGKILL)
+
+
+async def table_frame(
+    reader: asyncssh.SSHReader[bytes], wanted: Callable[[TableState], bool]
+) -> TableState:
+    """The first `table` frame from the bot API that is `wanted`."""
+    frames = FrameReader(direction=Direction.TO_CLIENT)
+    async with asyncio.timeout(10):
+        while chunk := await reader.read(65536):
+            for payload in frames.feed(chunk):
+                message = decode(payload, direction=Direction.TO_CLIENT)
+                if isinstance(message, TableState) and wanted(message):
+                    return message
+    raise AssertionError("the bot API channel closed before the table frame")
+
+
+def bot_workers(pid: int) -> list[int]:
+    """The worker processes (multiprocessing spawn children) of the process `pid` (Linux)."""
+    workers = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+        if parent == pid and b"spawn_main" in command:
+            workers.append(int(stat.parent.name))
+    return workers
 
 
 # ---------------------------------------------------------------- configuration

@@ -254,6 +254,24 @@ async def test_malformed_frames_get_errors_and_change_nothing(
         assert (await client.receive())["type"] == "welcome"
 
 
+async def test_a_second_hello_is_an_error_and_changes_nothing(
+    server: Server, key: asyncssh.SSHKey
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        client = await greeted(server.port, key, stack)
+        client.send(hello("other") + framed({"type": "stats_request"}))
+        answers = []
+        while not answers or answers[-1]["type"] != "stats":
+            if (message := await client.receive())["type"] != "lobby":  # lists come as they do
+                answers.append(message)
+        assert [(m["type"], m.get("code")) for m in answers] == [
+            ("error", "already_greeted"),
+            ("stats", None),
+        ]
+        (session,) = server.lobby.sessions
+        assert session.name == "robo" and session.greeted
+
+
 async def test_a_length_prefix_over_the_limit_is_an_error_then_a_disconnect(
     server: Server, key: asyncssh.SSHKey
 ) -> None:

@@ -1,5 +1,5 @@
 """Codes typed by hand (a table's, a guest's rejoin code): an unknown one is a try, on a budget
-per address and key."""
+of the guesser's own (a key, or a guest's name at its address)."""
 
 from __future__ import annotations
 
@@ -25,12 +25,14 @@ def no_table(code: str) -> str:
 
 
 def try_keys(identity: Identity) -> list[str]:
-    """Whose budget a try of a table code spends: the address's (an IPv6 address's /64
-    network), and a key's own."""
-    keys = [] if identity.guest else [f"key:{identity.id}"]
-    if identity.address:
-        keys.append(f"address:{address_key(identity.address)}")
-    return keys or [identity.id]
+    """Whose budget a try of a code spends: the guesser's own, so that nobody else behind
+    the same address (a NAT) is refused for it. A key's, wherever it comes from; a guest's
+    name's at its address (an IPv6 address's /64 network): signing in again under the same
+    name keeps the count."""
+    if not identity.guest:
+        return [f"key:{identity.id}"]
+    where = address_key(identity.address) if identity.address else ""
+    return [f"guest:{identity.name.casefold()}@{where}"]
 
 
 class CodeDoor:
@@ -57,8 +59,8 @@ class CodeDoor:
 
     def find(self, session: Session, code: str) -> Table:
         """The table with `code`. A code not in the lobby list is a try: unknown codes spend
-        the address's (and key's) budget, and with none left every try is refused until one
-        comes back. The lobby list's codes and administrators are not counted."""
+        the guesser's budget, and with none left its every try is refused until one comes
+        back. The lobby list's codes and administrators are not counted."""
         table = self.board.get(code)
         listed = table is not None and not table.private
         if listed or self.is_admin(session.identity):
@@ -73,7 +75,7 @@ class CodeDoor:
         return table
 
     def _refuse_without_tries(self, keys: list[str], now: float) -> None:
-        """Refuse any code (table or rejoin) while these keys have no tries left."""
+        """Refuse any code (table or rejoin) while these budgets have no tries left."""
         wait = self.code_tries.wait(keys, now)
         if wait > 0:
             raise TableError(

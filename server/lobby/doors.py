@@ -104,7 +104,8 @@ class Doors:
     def rejoin(self, member: Member) -> None:
         """A keyed player gets their seat back; so does a guest whose SSH session is still
         the one that held it (its one-off id: a front-end re-attaching after the game
-        server restarted). Another guest from that address is told how to take it back."""
+        server restarted). A guest of the seat's name and address is told how to take it
+        back."""
         index = self.seating.seat_of_identity(member.identity.id)
         if index is not None:
             self._reattach(index, member)
@@ -151,7 +152,7 @@ class Doors:
         )
 
     def _remind(self, member: Member) -> None:
-        """A guest from the address of a held guest seat: how to take it back."""
+        """The guest of a held guest seat (its name, from its address): how to take it back."""
         if self.seating.held_for(member.identity) is not None:
             self._output.send(
                 member,

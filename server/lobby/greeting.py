@@ -16,7 +16,9 @@ if TYPE_CHECKING:
 
 
 def hello(lobby: Lobby, session: Session, message: Hello) -> None:
-    """Welcome a session that speaks this protocol, and put it where it belongs."""
+    """Welcome a session that speaks this protocol, and put it where it belongs; once."""
+    if session.greeted:
+        raise TableError("already_greeted", "hello is said once, and it was: nothing changed")
     if message.version != PROTOCOL_VERSION:
         raise TableError(
             "version", f"protocol {message.version} is not {PROTOCOL_VERSION}: please update"
@@ -46,8 +48,8 @@ def hello(lobby: Lobby, session: Session, message: Hello) -> None:
 
 def rejoin_held_seat(lobby: Lobby, session: Session) -> None:
     """A keyed player seated at a table gets the seat (and its view) back, from a dropped
-    session or from another of theirs (which is told and closed); a guest from the address
-    of a held guest seat is told how to take it back."""
+    session or from another of theirs (which is told and closed); a guest of a held guest
+    seat's name and address is told how to take it back."""
     for table in list(lobby.tables.values()):
         table.submit(session, Rejoin())
         if session.table is not None:

@@ -184,9 +184,13 @@ class Seating:
         return None
 
     def held_for(self, identity: Identity) -> int | None:
-        """A held guest seat of a guest coming from the same address, if any."""
+        """A held guest seat of this guest, as far as a guest can be told: the seat's name
+        (in any case) and address are the guest's. Another guest behind that address is
+        not told of it."""
+        mine = (identity.address, identity.name.casefold())
         for index, seat in enumerate(self.seats):
-            if seat.held is not None and seat.guest and seat.address == identity.address:
+            held = seat.held is not None and seat.guest
+            if held and (seat.address, (seat.name or "").casefold()) == mine:
                 return index
         return None
 

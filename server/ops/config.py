@@ -590,7 +590,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "limits.code_tries",
         Number(1, 10_000, integer=True),
-        "Unknown table codes one address (or key) may try at once (guessing private tables).",
+        "Unknown table codes one key (a guest: one name at one address) may try at once.",
     ),
     Setting(
         "limits.code_try_seconds",

@@ -77,13 +77,30 @@ class BotPool:
             deliver(work(*args))
             return
         try:
-            future = self._start().submit(work, *args)
+            executor = self._start()
+            future = executor.submit(work, *args)
         except Exception:  # e.g. a worker died: medium decides, the next decision starts afresh
             logger.exception("bot pool unavailable")
             self.close()
             loop.call_soon(deliver, None)
             return
-        future.add_done_callback(partial(_hand_back, loop, deliver))
+        future.add_done_callback(partial(self._hand_back, executor, loop, deliver))
+
+    def _hand_back(
+        self,
+        executor: ProcessPoolExecutor,
+        loop: asyncio.AbstractEventLoop,
+        deliver: Callable[[Any], object],
+        done: Future,
+    ) -> None:
+        """In the pool's thread: pass a finished decision to `deliver` on `loop`. A failure is
+        logged unless its workers were stopped on purpose meanwhile."""
+        failed = done.cancelled() or done.exception() is not None
+        if failed and not done.cancelled() and executor is self._executor:
+            logger.error("bot search failed", exc_info=done.exception())
+        choice = None if failed else done.result()
+        with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+            loop.call_soon_threadsafe(deliver, choice)
 
     def warm(self) -> None:
         """Start every worker now, if an event loop runs (a worker takes a second or more to
@@ -118,17 +135,28 @@ class BotPool:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor = None
 
+    def kill(self) -> None:
+        """Kill the workers at once, whatever they are doing: for a process that exits, which
+        would otherwise wait for each worker to take its turn to stop (seconds when they are
+        starved, still starting or busy). A later decision starts them again."""
+        executor, self._executor = self._executor, None
+        if executor is not None:
+            kill_workers(executor)
 
-def _hand_back(
-    loop: asyncio.AbstractEventLoop, deliver: Callable[[Any], object], done: Future
-) -> None:
-    """In the pool's thread: pass a finished decision to `deliver` on `loop`."""
-    failed = done.cancelled() or done.exception() is not None
-    if failed and not done.cancelled():
-        logger.error("bot search failed", exc_info=done.exception())
-    choice = None if failed else done.result()
-    with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
-        loop.call_soon_threadsafe(deliver, choice)
+
+def kill_workers(executor: ProcessPoolExecutor) -> None:
+    """`executor.kill_workers()` of Python 3.14, done as it does it on older versions (which
+    lack it): shut down without waiting, then SIGKILL each worker still alive. Its private
+    `_processes` is read as 3.14 reads it; tests/test_ops_process.py fails if it moves."""
+    if hasattr(executor, "kill_workers"):
+        executor.kill_workers()
+        return
+    processes = list((executor._processes or {}).values())  # before shutdown forgets them
+    executor.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        with contextlib.suppress(ProcessLookupError, ValueError):  # gone, or closed
+            if process.is_alive():
+                process.kill()
 
 
 def _step_aside() -> None:
