@@ -34,6 +34,7 @@ from protocol import (
     encode,
 )
 from server.bus.broker import connect
+from server.bus.core import NameBook
 from server.bus.envelope import CORE_CHANNEL, LEASE_KEY, Kind, pack_batch
 from server.bus.frontend import BACK, NOT_DELIVERED, RESTARTING, FrontEnd, RemoteAttachment
 from server.commands.cluster import RunningCore, start_core
@@ -117,6 +118,14 @@ async def login(front: FrontEnd, name: str) -> Client:
 
 def online_with(*names: str) -> Callable[[ServerMessage], bool]:
     return lambda m: isinstance(m, Lobby) and set(names) <= set(m.online)
+
+
+def test_the_name_book_holds_no_two_names_that_look_alike() -> None:
+    book = NameBook()
+    assert book.claim("victim", "key:victim", ("one", "s1")) == "victim"
+    assert book.claim("vıctım", "key:other", ("two", "s2")) == "vıctım-2"  # dotless ı
+    book.release("victim", ("one", "s1"))
+    assert book.claim("VICTIM", None, ("two", "s3")) == "VICTIM"
 
 
 async def test_players_on_two_front_ends_share_one_lobby_and_unique_names(

@@ -33,3 +33,11 @@ def test_guests_never_share_a_name() -> None:
     registry: SessionRegistry[FakeSession] = SessionRegistry()
     assert registry.register("bob", FakeSession()) == "bob"
     assert registry.register("bob", FakeSession()) == "bob-2"
+
+
+def test_a_name_that_looks_like_one_held_gets_a_suffix() -> None:
+    registry: SessionRegistry[FakeSession] = SessionRegistry()
+    assert registry.register("victim", FakeSession(), "key:victim") == "victim"
+    assert registry.register("vıctım", FakeSession(), "key:other") == "vıctım-2"  # dotless ı
+    assert registry.register("ѕсоре", FakeSession()) == "ѕсоре"
+    assert registry.register("scope", FakeSession()) == "scope-2"  # the first is Cyrillic

@@ -84,6 +84,51 @@ def test_a_guest_asking_for_a_reserved_name_gets_a_suffix_and_is_never_stored(
     assert store.claim_nickname(BOB, "zed", set()) == Claim("zed", None)  # guests reserve nothing
 
 
+def test_a_name_that_looks_like_one_reserved_to_another_key_is_taken(store: Store) -> None:
+    store.claim_nickname(ANN, "victim", set())
+    claim = store.claim_nickname(BOB, "vıctım", set())  # Latin dotless ı
+    assert claim == Claim(
+        "vıctım-2",
+        "The name vıctım looks like victim, which is reserved by another player's SSH key,"
+        " so you are vıctım-2 here.",
+    )
+    guest = store.claim_nickname(None, "ＶＩＣＴＩＭ", set())
+    assert guest.notice == (
+        "The name ＶＩＣＴＩＭ looks like victim, which belongs to a player with an SSH key"
+        " and you are a guest, so you are ＶＩＣＴＩＭ-3 here."  # -2 looks like BOB's vıctım-2
+    )
+
+
+def test_a_name_that_looks_like_one_online_is_taken(store: Store) -> None:
+    assert store.claim_nickname(None, "b0b", {"bob"}) == Claim(
+        "b0b-2",
+        "The name b0b looks like bob, and someone called bob is playing right now,"
+        " so you are b0b-2 here.",
+    )
+
+
+def test_nicknames_keyed_by_case_alone_are_keyed_again_and_the_first_claim_stays(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "lovelet.sqlite3"
+    with Store.open(path, clock=lambda: T0) as store:
+        store.claim_nickname(ANN, "victim", set())
+        store.claim_nickname(BOB, "zed", set())
+    later = (T0 + timedelta(days=1)).isoformat()
+    conn = sqlite3.connect(path)
+    with conn:  # as an older lovelet keyed them: by case alone
+        conn.execute("DELETE FROM settings WHERE key = 'name_keys'")
+        for name in ("vıctım", "ѕсоре"):
+            conn.execute(
+                "INSERT INTO nicknames VALUES (?, ?, ?, ?, ?)", (name, name, BOB, later, later)
+            )
+    conn.close()
+    with Store.open(path, clock=lambda: T0) as store:
+        rows = _rows(store, "SELECT name_key, name, fingerprint FROM nicknames ORDER BY name_key")
+        assert rows == [("scope", "ѕсоре", BOB), ("victim", "victim", ANN), ("zed", "zed", BOB)]
+        assert store.owner_of("scope") == BOB
+
+
 def test_an_online_name_is_not_given_twice(store: Store) -> None:
     claim = store.claim_nickname(ANN, "ann", {"ANN", "ann-2"})
     assert claim.name == "ann-3"
@@ -137,7 +182,19 @@ def test_a_reservation_unused_for_the_expiry_time_lapses(store: Store) -> None:
 
 
 @pytest.mark.parametrize(
-    "wanted", ["admin", "ADMIN", "Root", "ad.min", "admin-2", "lovelet_1", "Ädmin", "ａｄｍｉｎ"]
+    "wanted",
+    [
+        "admin",
+        "ADMIN",
+        "Root",
+        "ad.min",
+        "admin-2",
+        "lovelet_1",
+        "Ädmin",
+        "ａｄｍｉｎ",
+        "r00t",
+        "ѕуѕор",
+    ],
 )
 def test_names_that_could_pass_for_the_server_or_staff_are_nobodys(
     store: Store, wanted: str

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..lobby import Attachment, Identity, Lobby, Session
+from ..services.lookalikes import name_key
 from ..services.sanitize import with_suffix
 from ..ssh.gatekeeper import Admission, Gatekeeper
 from ..ssh.session import taken_notice
@@ -44,7 +45,7 @@ class _Name:
 
 
 class NameBook:
-    """The nicknames held on every front-end: case-insensitively unique, except that one
+    """The nicknames held on every front-end: no two look alike (`name_key`), except that one
     key's newest session takes its nickname over (as `SessionRegistry` does in one process)."""
 
     def __init__(self) -> None:
@@ -57,7 +58,7 @@ class NameBook:
     def claim(self, wanted: str, owner: str | None, key: Key) -> str:
         """`wanted`, or `wanted-2`, `wanted-3`... if another player holds it."""
         nickname, number = wanted, 1
-        while (held := self._held.get(nickname.casefold())) is not None:
+        while (held := self._held.get(name_key(nickname))) is not None:
             if held.key == key or (owner is not None and held.owner == owner):
                 break
             number += 1
@@ -67,13 +68,13 @@ class NameBook:
 
     def hold(self, nickname: str, owner: str | None, key: Key) -> None:
         """`key` holds `nickname` (a session back after the core restarted keeps its name)."""
-        self._held[nickname.casefold()] = _Name(nickname, owner, key)
+        self._held[name_key(nickname)] = _Name(nickname, owner, key)
 
     def release(self, nickname: str, key: Key) -> None:
         """`key` no longer holds `nickname` (nothing if another session holds it now)."""
-        held = self._held.get(nickname.casefold())
+        held = self._held.get(name_key(nickname))
         if held is not None and held.key == key:
-            del self._held[nickname.casefold()]
+            del self._held[name_key(nickname)]
 
     def release_frontend(self, frontend: str) -> None:
         """Every name held on `frontend`."""

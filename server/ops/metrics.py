@@ -43,6 +43,7 @@ REFUSAL_REASONS = (
     "chat_rate",
     "bot_guest",
     "bot_cut_off",
+    "mixed_scripts",
     "other",
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""

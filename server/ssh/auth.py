@@ -10,13 +10,14 @@ from typing import NoReturn
 import asyncssh
 
 from server.ops.logs import log_connect
-from server.services.sanitize import clean_text, name_from
+from server.services.sanitize import Name, clean_text, name_from
 from server.ssh.botapi import bot_subsystems
 from server.ssh.hooks import on_auth_failure, on_request, without_cbc_countermeasure
 from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint
 from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
 from server.ssh.session import Login, LoveletSession, SessionConfig, note_refusal
+from server.ssh.usernames import mixed_refusal
 
 CLIENT_VERSION_MAX_LEN = 100
 
@@ -53,7 +54,7 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._peer = "?"
         self._admitted = False
         self._authenticated = False
-        self._username = ""
+        self._name = Name("")
         self._candidate_key: asyncssh.SSHKey | None = None
         self._login: Login | None = None
         self._sessions = 0
@@ -139,11 +140,15 @@ class LoveletSSHServer(asyncssh.SSHServer):
     # Authentication
 
     def begin_auth(self, username: str) -> bool:
-        self._username = username
+        self._name = name_from(username)
         self._candidate_key = None
         conn = self._conn
         assert conn is not None
         self._handshake_done()
+        mixed = mixed_refusal(self._name.name) if self._refusal is None else None
+        if mixed is not None:
+            note_refusal(self._config, self._peer, label="mixed_scripts")
+            raise asyncssh.IllegalUserName(mixed)  # disconnects as for names SASLprep refuses
         if self._refusal is not None:
             conn.send_auth_banner(f"{self._refusal}\r\n")
             asyncio.get_running_loop().call_soon(_refuse, conn, self._refusal)
@@ -172,7 +177,7 @@ class LoveletSSHServer(asyncssh.SSHServer):
     def auth_completed(self) -> None:
         key, self._candidate_key = self._candidate_key, None
         identity = fingerprint(key) if key is not None else None
-        name = name_from(self._username)
+        name = self._name
         self._login = Login(
             name.name, identity, self._peer, self._client_version(), name_problem=name.problem
         )

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from server.services.lookalikes import name_key
 from server.services.sanitize import with_suffix
 
 
@@ -19,10 +20,6 @@ class Closable(Protocol):
 S = TypeVar("S", bound=Closable)
 
 
-def _key(nickname: str) -> str:
-    return nickname.casefold()
-
-
 @dataclass(frozen=True, slots=True)
 class _Held:
     nickname: str
@@ -31,34 +28,36 @@ class _Held:
 
 
 class SessionRegistry(Generic[S]):
-    """Sessions by nickname; nicknames are unique case-insensitively while held, except that
-    a player with a key is one player: their newest session holds their nickname."""
+    """Sessions by nickname; no two nicknames held look alike (`name_key`: case, width and
+    look-alike letters folded), except that a player with a key is one player: their newest
+    session holds their nickname."""
 
     def __init__(self) -> None:
         self._by_name: dict[str, _Held] = {}
 
     def register(self, wanted: str, session: S, owner: str | None = None) -> str:
         """Hold a nickname for `session`: `wanted`, or `wanted-2`, `wanted-3`... if someone
-        else holds it. A session of the same `owner` (identity) takes its nickname over."""
+        else holds it or one that looks like it. A session of the same `owner` (identity)
+        takes its nickname over."""
         nickname, number = wanted, 1
-        while (held := self._by_name.get(_key(nickname))) is not None:
+        while (held := self._by_name.get(name_key(nickname))) is not None:
             if owner is not None and held.owner == owner:
                 break
             number += 1
             nickname = with_suffix(wanted, number)
-        self._by_name[_key(nickname)] = _Held(nickname, session, owner)
+        self._by_name[name_key(nickname)] = _Held(nickname, session, owner)
         return nickname
 
     def unregister(self, nickname: str, session: S) -> None:
         """Release `session`'s nickname (nothing if it is not held, or held by a newer
         session of the same player)."""
-        held = self._by_name.get(_key(nickname))
+        held = self._by_name.get(name_key(nickname))
         if held is not None and held.session is session:
-            del self._by_name[_key(nickname)]
+            del self._by_name[name_key(nickname)]
 
     def get(self, nickname: str) -> S | None:
-        """The session holding `nickname`, if any."""
-        held = self._by_name.get(_key(nickname))
+        """The session holding `nickname`, or one that looks like it, if any."""
+        held = self._by_name.get(name_key(nickname))
         return held.session if held else None
 
     def nicknames(self) -> list[str]:

@@ -15,6 +15,7 @@ from typing import Any
 from . import bans, games, players, ratings, settings, stats, tables
 from .bans import Ban, BanKind
 from .db import connect, schema_version, transaction
+from .errors import StoreError
 from .games import ActionLog, GameLog, GameRecord, SeatRecord
 from .players import DEFAULT_NAME_RULES, Claim, NameRules, Player
 from .ratings import RatingRecord
@@ -40,11 +41,18 @@ class Store:
 
     @classmethod
     def open(cls, path: Path, clock: Callable[[], datetime] = utc_now) -> Store:
-        """Open or create the database at `path` and migrate it to the current schema.
+        """Open or create the database at `path`, migrate it to the current schema and key
+        its nicknames as this lovelet compares names (`players.rekey`).
 
         Raises `StoreError` (`SchemaTooNewError` for a file from a newer lovelet).
         """
-        return cls(connect(path), path, clock)
+        conn = connect(path)
+        try:
+            players.rekey(conn)
+        except sqlite3.Error as err:
+            conn.close()
+            raise StoreError(f"cannot key the nicknames of {path}: {err}") from err
+        return cls(conn, path, clock)
 
     def close(self) -> None:
         """Close the connection; every write is already committed."""
@@ -191,7 +199,7 @@ class Store:
         return games.finished_public_games(self._conn, limit, identity)
 
     def owner_of(self, name: str) -> str | None:
-        """The key fingerprint the nickname `name` is reserved to, if any."""
+        """The key fingerprint the nickname `name`, or one that looks like it, is reserved to."""
         return players.owner_of(self._conn, name)
 
     # ------------------------------------------------------------- stats
