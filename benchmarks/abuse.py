@@ -363,7 +363,7 @@ async def env_flood(server: ServerProcess, duration: float) -> str:
     ending = f"cut off{', told why' if told else ''}" if cut else "session still open"
     return (
         f"{answered:,} of {ENV_REQUESTS:,} requests of {ENV_VALUE // 1000} KB answered "
-        f"({kept} kept) in {took:.2f} s, then {ending}; RSS {peak:.0f} MB with the session, "
+        f"({kept} kept) in {took:.2f} s, then {ending}; RSS {peak:.0f} MB at the cut-off, "
         f"{after:.0f} MB after"
     )
 
