@@ -345,6 +345,7 @@ def spawn_server(
         "BENCH_GC_LOG": str(gc_log),
         "LOVELET_LIMITS_MAX_CONNECTIONS": str(players + 20),
         "LOVELET_LIMITS_LOGINS_PER_ADDRESS": str(PER_ADDRESS),  # logins run 16 at once
+        "LOVELET_LIMITS_LOGINS_PER_NETWORK": str(LOGIN_CONCURRENCY),  # all from 127.0.0.0/24
         "LOVELET_LIMITS_EARLY_DROP_START": "20",  # no random drop below the total cap
         "LOVELET_LIMITS_IDLE_TIMEOUT": "0",
         "BENCH_TASK_LOG": str(task_log),

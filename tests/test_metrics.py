@@ -91,7 +91,12 @@ def test_game_statuses_exist_in_the_table() -> None:
 
 def test_refusal_reasons_of_the_connection_gate() -> None:
     class Conn:
+        def get_extra_info(self, name: str, default: object = None) -> object:
+            return "SSH-2.0-OpenSSH_9.6"  # has sent its version: never dropped for silence
+
         def close(self) -> None: ...
+
+        def abort(self) -> None: ...
 
     gate = ConnectionGate(SSHLimits(max_connections=2, max_per_address=1))
     assert gate.admit("a", Conn()) is None
@@ -103,6 +108,9 @@ def test_refusal_reasons_of_the_connection_gate() -> None:
     gate = ConnectionGate(SSHLimits(max_logins_in_progress=1))
     gate.admit("a", Conn())
     assert refusal_reason(gate.admit("b", Conn()) or "") == "logins_in_progress"
+    gate = ConnectionGate(SSHLimits(max_logins_per_network=1))
+    gate.admit("192.0.2.1", Conn())
+    assert refusal_reason(gate.admit("192.0.2.2", Conn()) or "") == "logins_per_network"
     assert refusal_reason("something else") == "other"
 
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import asyncssh
 import pytest
+from asyncssh.constants import MSG_KEXINIT
 from e2e_helpers import create_table, screen_text, wait_text
 from ptyterm import LOVELET
 from sshclient import LoginRefused, SSHTerminal
@@ -263,6 +264,8 @@ async def test_logins_in_progress_are_capped(tmp_path: Path) -> None:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         try:
             assert (await reader.readline()).startswith(b"SSH-2.0-")  # admitted, not logged in
+            writer.write(b"SSH-2.0-stalled\r\n")  # it spoke: not dropped to make room
+            assert (await reader.readexactly(6))[5] == MSG_KEXINIT
             banner = await refused_login(server.port)
             assert one_line(banner) == "Too many logins in progress, please try again in a moment."
             assert server.refusals("logins_in_progress") == 1

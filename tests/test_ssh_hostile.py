@@ -16,6 +16,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from asyncssh.constants import MSG_KEXINIT
 from asyncssh.public_key import SSHLocalKeyPair
 from e2e_helpers import wait_text
 from sshclient import LoginRefused, SSHTerminal
@@ -26,6 +27,8 @@ from server.services.addresses import address_key
 from server.ssh.auth import FORWARDING_REFUSED
 from server.ssh.limits import ConnectionGate, SSHLimits
 
+STALLED = b"SSH-2.0-stalled\r\n"
+"""The version string of a client that sends it, then stalls in key exchange."""
 DROP_WAIT = 5.0
 """Seconds a test waits for the server to drop a connection (its deadline is shorter)."""
 ATTACKER, SECOND_ATTACKER, BYSTANDER = "127.0.0.2", "127.0.0.4", "127.0.0.3"
@@ -43,11 +46,18 @@ def refusals(caplog: pytest.LogCaptureFixture, reason: str) -> list[str]:
 
 
 @asynccontextmanager
-async def half_open(port: int, source: str) -> AsyncIterator[asyncio.StreamReader]:
-    """A TCP connection from `source` that reads the server's version and sends nothing."""
+async def half_open(
+    port: int, source: str, version: bytes = b""
+) -> AsyncIterator[asyncio.StreamReader]:
+    """A TCP connection from `source` that reads the server's version and sends nothing; or
+    only `version`, its own version string: then it yields once the server has answered it
+    (began key exchange) and stalls there."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     try:
         assert (await reader.readline()).startswith(b"SSH-2.0-")
+        if version:
+            writer.write(version)
+            assert (await reader.readexactly(6))[5] == MSG_KEXINIT
         yield reader
     finally:
         writer.close()
@@ -112,7 +122,7 @@ async def test_logins_in_progress_past_the_start_are_dropped_at_random(
     tmp_path: Path, events: pytest.LogCaptureFixture
 ) -> None:
     settings = {"early_drop_start": 1, "early_drop_rate": 1.0, "concurrent_logins": 5}
-    async with serving(tmp_path, **settings) as server, half_open(server.port, ATTACKER):
+    async with serving(tmp_path, **settings) as server, half_open(server.port, ATTACKER, STALLED):
         reader, writer = await asyncio.open_connection(
             "127.0.0.1", server.port, local_addr=(BYSTANDER, 0)
         )
@@ -123,13 +133,30 @@ async def test_logins_in_progress_past_the_start_are_dropped_at_random(
         assert refusals(events, "early_drop") == [BYSTANDER]
 
 
+class FakeConn:
+    """A connection as the gate sees it: whether its client sent a version, whether it was
+    dropped."""
+
+    def __init__(self, version: str | None = "SSH-2.0-OpenSSH_9.6") -> None:
+        self.version = version
+        self.aborted = False
+
+    def get_extra_info(self, name: str, default: object = None) -> object:
+        return self.version if name == "client_version" else default
+
+    def close(self) -> None: ...
+
+    def abort(self) -> None:
+        self.aborted = True
+
+
 def test_the_early_drop_chance_rises_from_the_rate_at_start_to_one_when_full() -> None:
     limits = SSHLimits(early_drop_start=2, early_drop_rate=0.3, max_logins_in_progress=4)
     gate = ConnectionGate(limits, chance=lambda: 0.99)  # never drops below a chance of 1
     chances = []
     for number in range(4):
         chances.append(gate.drop_chance())
-        assert gate.admit(f"192.0.2.{number}", object()) is None  # type: ignore[arg-type]
+        assert gate.admit(f"192.0.2.{number}", FakeConn()) is None
     assert chances == [0.0, 0.0, 0.3, pytest.approx(0.65)]
     assert gate.drop_chance() == 1.0
 
@@ -147,15 +174,15 @@ def test_ipv6_addresses_count_by_their_network() -> None:
 
 def test_one_ipv6_host_with_a_64_cannot_pass_the_per_address_caps() -> None:
     gate = ConnectionGate(SSHLimits(max_logins_per_address=2, max_per_address=3))
-    conn = object()
-    assert gate.admit("2001:db8::1", conn) is None  # type: ignore[arg-type]
-    assert gate.admit("2001:db8::2", conn) is None  # type: ignore[arg-type]
-    assert "from your address" in (gate.admit("2001:db8::3", conn) or "")  # type: ignore[arg-type]
-    assert gate.admit("2001:db8:0:1::1", conn) is None  # type: ignore[arg-type]
-    gate.logged_in("2001:db8::1")
-    gate.logged_in("2001:db8::2")
-    assert gate.admit("2001:db8::4", conn) is None  # type: ignore[arg-type]
-    assert "Too many connections" in (gate.admit("2001:db8::5", conn) or "")  # type: ignore[arg-type]
+    first, second = FakeConn(), FakeConn()
+    assert gate.admit("2001:db8::1", first) is None
+    assert gate.admit("2001:db8::2", second) is None
+    assert "from your address" in (gate.admit("2001:db8::3", FakeConn()) or "")
+    assert gate.admit("2001:db8:0:1::1", FakeConn()) is None
+    gate.logged_in(first)
+    gate.logged_in(second)
+    assert gate.admit("2001:db8::4", FakeConn()) is None
+    assert "Too many connections" in (gate.admit("2001:db8::5", FakeConn()) or "")
 
 
 # ---------------------------------------------------------------- authentication attempts

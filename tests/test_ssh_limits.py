@@ -9,6 +9,7 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+from asyncssh.constants import MSG_KEXINIT
 from sshclient import LoginRefused, SSHTerminal
 from test_ssh_server import EchoApp
 
@@ -26,10 +27,14 @@ async def serving(tmp_path: Path, **limits: object) -> AsyncIterator[SSHService]
 
 
 @asynccontextmanager
-async def raw_tcp(port: int) -> AsyncIterator[asyncio.StreamReader]:
-    """A TCP connection that never logs in; yields once the server has sent its version."""
+async def raw_tcp(port: int, version: bytes = b"") -> AsyncIterator[asyncio.StreamReader]:
+    """A TCP connection that never logs in; yields once the server has sent its version (and
+    with a `version` of the client's, once the server has answered it: key exchange began)."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
     await reader.readline()
+    if version:
+        writer.write(version)
+        assert (await reader.readexactly(6))[5] == MSG_KEXINIT
     try:
         yield reader
     finally:
@@ -81,7 +86,7 @@ async def test_total_connections_are_capped(tmp_path: Path) -> None:
 
 async def test_logins_in_progress_are_capped_and_floods_dropped(tmp_path: Path) -> None:
     async with serving(tmp_path, max_logins_in_progress=1) as service:
-        async with raw_tcp(service.port):
+        async with raw_tcp(service.port, b"SSH-2.0-stalled\r\n"):  # no silent one to drop
             with pytest.raises(LoginRefused, match="Too many logins in progress"):
                 async with SSHTerminal.connect(service.port):
                     pass

@@ -76,8 +76,12 @@ class Limits:
     concurrent_logins: int = 20
     login_timeout: float = 30.0
     logins_per_address: int = 4
+    logins_per_network: int = 10
+    ipv4_network_prefix: int = 24
+    ipv6_network_prefix: int = 64
     early_drop_start: int = 10
     early_drop_rate: float = 0.3
+    version_timeout: float = 1.0
     handshake_timeout: float = 10.0
     auth_tries: int = 6
     ipv6_prefix: int = 64
@@ -502,6 +506,22 @@ SETTINGS: tuple[Setting, ...] = (
         "Connections still authenticating from one IP address (IPv6: one ipv6_prefix network).",
     ),
     Setting(
+        "limits.logins_per_network",
+        Number(1, 10_000, integer=True),
+        "Connections still authenticating from one network (IPv4: one ipv4_network_prefix "
+        "network, IPv6: one ipv6_network_prefix network).",
+    ),
+    Setting(
+        "limits.ipv4_network_prefix",
+        Number(0, 32, integer=True),
+        "IPv4 addresses in one network of this prefix length count as one network.",
+    ),
+    Setting(
+        "limits.ipv6_network_prefix",
+        Number(0, 128, integer=True),
+        "IPv6 addresses in one network of this prefix length count as one network.",
+    ),
+    Setting(
         "limits.early_drop_start",
         Number(1, 10_000, integer=True),
         "From this many connections authenticating, new ones are dropped at random.",
@@ -509,7 +529,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "limits.early_drop_rate",
         Number(0, 1),
-        "The chance of that drop at early_drop_start, rising to 1 at concurrent_logins.",
+        "The chance of that drop at early_drop_start, rising to 1 at concurrent_logins; it "
+        "counts only connections that have sent their SSH version string.",
+    ),
+    Setting(
+        "limits.version_timeout",
+        Number(0, 600),
+        "From early_drop_start on, a connection that has not sent its SSH version string "
+        "within this many seconds is dropped first (at concurrent_logins, the one silent "
+        "longest makes room for a new one).",
     ),
     Setting(
         "limits.handshake_timeout",

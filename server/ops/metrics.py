@@ -31,7 +31,9 @@ REFUSAL_REASONS = (
     "full",
     "per_address",
     "logins_per_address",
+    "logins_per_network",
     "logins_in_progress",
+    "silent",
     "early_drop",
     "handshake_timeout",
     "auth_tries",
@@ -49,6 +51,7 @@ REFUSAL_REASONS = (
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
 _GATE_MESSAGES = {
     "in progress from your address": "logins_per_address",
+    "in progress from your network": "logins_per_network",
     "banned": "banned",
     "open with this key": "sessions_per_identity",
     "shutting down": "shutting_down",

@@ -52,8 +52,6 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._config = config
         self._conn: asyncssh.SSHServerConnection | None = None
         self._peer = "?"
-        self._admitted = False
-        self._authenticated = False
         self._name = Name("")
         self._candidate_key: asyncssh.SSHKey | None = None
         self._login: Login | None = None
@@ -87,7 +85,6 @@ class LoveletSSHServer(asyncssh.SSHServer):
         on_request(conn, self._request_allowed)
         without_cbc_countermeasure(conn)
         if reason is None:
-            self._admitted = True
             return
         note_refusal(self._config, self._peer, reason)
         if self._gate.begin_refusal():
@@ -130,10 +127,9 @@ class LoveletSSHServer(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._handshake_done()
-        if self._admitted:
-            self._admitted = False
-            self._gate.release(self._peer, self._conn, logged_in=self._authenticated)
-        elif self._refusal is not None:
+        if self._conn is not None:
+            self._gate.release(self._conn)  # nothing for one refused, or dropped meanwhile
+        if self._refusal is not None:
             self._refusal = None
             self._gate.end_refusal()
 
@@ -181,9 +177,8 @@ class LoveletSSHServer(asyncssh.SSHServer):
         self._login = Login(
             name.name, identity, self._peer, self._client_version(), name_problem=name.problem
         )
-        self._authenticated = True
-        if self._admitted:
-            self._gate.logged_in(self._peer)
+        if self._conn is not None:
+            self._gate.logged_in(self._conn)
         log.debug(
             "authenticated %s as %r (%s)",
             self._peer,

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import random
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from server.ops.config import DEFAULTS, Config
-from server.services.addresses import address_key
+from server.services.addresses import address_key, network_key
 
 _LIMITS = DEFAULTS.limits
 
@@ -24,10 +25,19 @@ class SSHLimits:
     """Connections not yet logged in, in total: at this many every new one is dropped."""
     max_logins_per_address: int = _LIMITS.logins_per_address
     """Connections not yet logged in from one address (IPv6: one /`ipv6_prefix` network)."""
+    max_logins_per_network: int = _LIMITS.logins_per_network
+    """Connections not yet logged in from one network (`ipv4_network_prefix`,
+    `ipv6_network_prefix`)."""
+    ipv4_network_prefix: int = _LIMITS.ipv4_network_prefix
+    ipv6_network_prefix: int = _LIMITS.ipv6_network_prefix
     early_drop_start: int = _LIMITS.early_drop_start
     """From this many connections not yet logged in, new ones are dropped at random."""
     early_drop_rate: float = _LIMITS.early_drop_rate
-    """The chance of that drop at `early_drop_start`, rising to 1 at `max_logins_in_progress`."""
+    """The chance of that drop at `early_drop_start`, rising to 1 at `max_logins_in_progress`
+    (counting only connections that have sent their SSH version string)."""
+    version_timeout: float = _LIMITS.version_timeout
+    """From `early_drop_start` on, connections silent this long (no SSH version string) are
+    dropped first."""
     ipv6_prefix: int = _LIMITS.ipv6_prefix
     """IPv6 addresses in one network of this prefix length count as one address."""
     max_sessions_per_connection: int = 1
@@ -87,8 +97,10 @@ class SSHLimits:
     def __post_init__(self) -> None:
         if not 0 <= self.early_drop_rate <= 1:
             raise ValueError("SSHLimits needs 0 <= early_drop_rate <= 1")
-        if not 0 <= self.ipv6_prefix <= 128:
-            raise ValueError("SSHLimits needs 0 <= ipv6_prefix <= 128")
+        if not (0 <= self.ipv6_prefix <= 128 and 0 <= self.ipv6_network_prefix <= 128):
+            raise ValueError("SSHLimits needs IPv6 prefixes of 0 to 128")
+        if not 0 <= self.ipv4_network_prefix <= 32:
+            raise ValueError("SSHLimits needs 0 <= ipv4_network_prefix <= 32")
         if not 0 <= self.output_low_water <= self.output_high_water:
             raise ValueError("SSHLimits needs 0 <= output_low_water <= output_high_water")
         (min_w, min_h), (max_w, max_h) = self.min_size, self.max_size
@@ -108,6 +120,10 @@ class SSHLimits:
             key_burst=limits.key_burst,
             key_flood=limits.key_flood,
             max_logins_per_address=limits.logins_per_address,
+            max_logins_per_network=limits.logins_per_network,
+            ipv4_network_prefix=limits.ipv4_network_prefix,
+            ipv6_network_prefix=limits.ipv6_network_prefix,
+            version_timeout=limits.version_timeout,
             early_drop_start=limits.early_drop_start,
             early_drop_rate=limits.early_drop_rate,
             handshake_timeout=limits.handshake_timeout,
@@ -131,26 +147,57 @@ EARLY_DROP = "Dropped at random: too many logins in progress."
 
 
 class Connection(Protocol):
-    """What the gate needs from a connection."""
+    """What the gate needs from a connection (an `asyncssh.SSHServerConnection`)."""
 
+    def get_extra_info(self, name: str, default: Any = None) -> Any: ...
     def close(self) -> None: ...
+    def abort(self) -> None: ...
+
+
+def greeted(conn: Connection) -> bool:
+    """Whether the client has sent its SSH version string (asyncssh's public extra info)."""
+    return conn.get_extra_info("client_version") is not None
+
+
+@dataclass(frozen=True, slots=True)
+class Admitted:
+    """An admitted connection: its address, what the limits count it as, when it came."""
+
+    address: str
+    key: str
+    network: str
+    opened: float
 
 
 class ConnectionGate:
-    """Counts connections by state and address and decides whether to admit another.
+    """Counts connections by state, address and network and decides whether to admit another.
 
-    Addresses are counted by `address_key`. Connections not yet logged in are capped per
-    address and in total, and dropped at random in between (OpenSSH's MaxStartups).
+    Addresses are counted by `address_key`, networks by `network_key`. Connections not yet
+    logged in are capped per address, per network and in total, and new ones are dropped at
+    random in between (OpenSSH's MaxStartups), by a chance that counts only the connections
+    that have sent their SSH version string. A real client sends it at once, so silent ones go
+    first: from `early_drop_start` on, a new connection first drops those silent for
+    `version_timeout` seconds, and at `max_logins_in_progress` it takes the place of the one
+    silent longest. `dropped(address)` hears of each connection dropped so.
     """
 
-    def __init__(self, limits: SSHLimits, chance: Callable[[], float] = random.random) -> None:
+    def __init__(
+        self,
+        limits: SSHLimits,
+        chance: Callable[[], float] = random.random,
+        clock: Callable[[], float] = time.monotonic,
+        dropped: Callable[[str], None] = lambda address: None,
+    ) -> None:
         self._limits = limits
         self._chance = chance
+        self._clock = clock
+        self._dropped = dropped
+        self._open: dict[Connection, Admitted] = {}
+        self._starting: dict[Connection, Admitted] = {}
+        """The open connections not yet logged in, oldest first."""
         self._per_address: Counter[str] = Counter()
-        self._logging_in_from: Counter[str] = Counter()
-        self._total = 0
-        self._logging_in = 0
-        self._open: set[Connection] = set()
+        self._starting_from: Counter[str] = Counter()
+        self._starting_in: Counter[str] = Counter()
         self._refusing = 0
         self._open_for_business = True
 
@@ -166,69 +213,109 @@ class ConnectionGate:
     @property
     def total(self) -> int:
         """Open connections."""
-        return self._total
+        return len(self._open)
 
     def key(self, address: str) -> str:
         """The address as the per-address limits count it."""
         return address_key(address, self._limits.ipv6_prefix)
+
+    def network(self, address: str) -> str:
+        """The network of the address, as the per-network limits count it."""
+        limits = self._limits
+        return network_key(address, limits.ipv4_network_prefix, limits.ipv6_network_prefix)
 
     def admit(self, address: str, conn: Connection) -> str | None:
         """Register a new connection; return a refusal reason instead if over a limit.
 
         `EARLY_DROP` is returned for a connection dropped at random: close it without a word.
         """
-        limits, key = self._limits, self.key(address)
         if not self._open_for_business:
             return "The server is shutting down."
-        if self._total >= limits.max_connections:
+        now = self._clock()
+        if len(self._starting) >= self._limits.early_drop_start:
+            self._drop_silent(opened_by=now - self._limits.version_timeout)
+        new = Admitted(address, self.key(address), self.network(address), now)
+        reason = self._refusal(new)
+        if reason is None:
+            self._open[conn] = self._starting[conn] = new
+            self._per_address[new.key] += 1
+            self._starting_from[new.key] += 1
+            self._starting_in[new.network] += 1
+        return reason
+
+    def _refusal(self, new: Admitted) -> str | None:
+        limits = self._limits
+        if len(self._open) >= limits.max_connections:
             return "Server is full, please try again later."
-        if self._per_address[key] >= limits.max_per_address:
+        if self._per_address[new.key] >= limits.max_per_address:
             return "Too many connections from your address."
-        if self._logging_in_from[key] >= limits.max_logins_per_address:
+        if self._starting_from[new.key] >= limits.max_logins_per_address:
             return "Too many logins in progress from your address, please try again in a moment."
-        if self._logging_in >= limits.max_logins_in_progress:
+        if self._starting_in[new.network] >= limits.max_logins_per_network:
+            return "Too many logins in progress from your network, please try again in a moment."
+        if len(self._starting) >= limits.max_logins_in_progress and not self._drop_oldest_silent():
             return "Too many logins in progress, please try again in a moment."
         if self._chance() < self.drop_chance():
             return EARLY_DROP
-        self._total += 1
-        self._per_address[key] += 1
-        self._logging_in_from[key] += 1
-        self._logging_in += 1
-        self._open.add(conn)
         return None
 
     def drop_chance(self) -> float:
-        """The chance a new connection is dropped at random, given the logins in progress."""
+        """The chance a new connection is dropped at random, given the logins in progress
+        whose client has sent its version string."""
         limits = self._limits
         start, full = limits.early_drop_start, limits.max_logins_in_progress
-        if self._logging_in < start:
+        if len(self._starting) < start:
+            return 0.0
+        progressing = sum(map(greeted, self._starting))
+        if progressing < start:
             return 0.0
         if full <= start:
             return limits.early_drop_rate
-        rising = (self._logging_in - start) / (full - start)
+        rising = (progressing - start) / (full - start)
         return limits.early_drop_rate + (1 - limits.early_drop_rate) * rising
 
-    def logged_in(self, address: str) -> None:
-        """A connection admitted earlier from `address` finished authenticating."""
-        self._logging_in -= 1
-        self._forget_login(self.key(address))
+    def _drop_silent(self, opened_by: float) -> None:
+        """Drop every connection not logged in, opened by `opened_by`, still silent."""
+        silent = []
+        for conn, admitted in self._starting.items():
+            if admitted.opened > opened_by:
+                break
+            if not greeted(conn):
+                silent.append(conn)
+        for conn in silent:
+            self._drop(conn)
 
-    def release(self, address: str, conn: Connection, *, logged_in: bool) -> None:
-        """An admitted connection closed."""
-        key = self.key(address)
-        self._open.discard(conn)
-        self._total -= 1
-        self._per_address[key] -= 1
-        if self._per_address[key] <= 0:
-            del self._per_address[key]
-        if not logged_in:
-            self._logging_in -= 1
-            self._forget_login(key)
+    def _drop_oldest_silent(self) -> bool:
+        """Drop the connection silent longest; False if every one not logged in has spoken."""
+        conn = next((conn for conn in self._starting if not greeted(conn)), None)
+        if conn is not None:
+            self._drop(conn)
+        return conn is not None
 
-    def _forget_login(self, key: str) -> None:
-        self._logging_in_from[key] -= 1
-        if self._logging_in_from[key] <= 0:
-            del self._logging_in_from[key]
+    def _drop(self, conn: Connection) -> None:
+        address = self._open[conn].address
+        self.release(conn)
+        conn.abort()
+        self._dropped(address)
+
+    def logged_in(self, conn: Connection) -> None:
+        """An admitted connection finished authenticating."""
+        admitted = self._starting.pop(conn, None)
+        if admitted is not None:
+            self._forget_start(admitted)
+
+    def release(self, conn: Connection) -> None:
+        """A connection closed (nothing for one the gate does not hold)."""
+        admitted = self._open.pop(conn, None)
+        if admitted is None:
+            return
+        _decrement(self._per_address, admitted.key)
+        if self._starting.pop(conn, None) is not None:
+            self._forget_start(admitted)
+
+    def _forget_start(self, admitted: Admitted) -> None:
+        _decrement(self._starting_from, admitted.key)
+        _decrement(self._starting_in, admitted.network)
 
     def begin_refusal(self) -> bool:
         """May a refused connection stay open until it can be told why? (False under flood.)"""
@@ -245,3 +332,9 @@ class ConnectionGate:
         """Close every admitted connection."""
         for conn in list(self._open):
             conn.close()
+
+
+def _decrement(counter: Counter[str], key: str) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

@@ -17,7 +17,7 @@ from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.keys import fingerprint, load_or_create_host_key
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.registry import SessionRegistry
-from server.ssh.session import AppFactory, LoveletSession, SessionConfig
+from server.ssh.session import AppFactory, LoveletSession, SessionConfig, note_refusal
 
 if TYPE_CHECKING:
     from server.ops.metrics import Metrics
@@ -87,7 +87,6 @@ async def start_ssh_server(
     host_key = load_or_create_host_key(data_dir)
     usernames.install()
     registry: SessionRegistry[LoveletSession | BotSession] = SessionRegistry()
-    gate = ConnectionGate(limits)
     config = SessionConfig(
         app_factory,
         registry,
@@ -97,6 +96,9 @@ async def start_ssh_server(
         gatekeeper or OpenDoor(),
         metrics,
         bot_factory,
+    )
+    gate = ConnectionGate(
+        limits, dropped=lambda address: note_refusal(config, address, label="silent")
     )
     acceptor = await asyncssh.create_server(
         server_factory(gate, config),
