@@ -130,8 +130,10 @@ def test_every_level_of_precedence_for_every_key(tmp_path: Path) -> None:
         if setting.key in samples:
             in_file, in_env, in_flag = samples[setting.key]
         else:
-            low, high = setting.kind.low, setting.kind.high  # type: ignore[attr-defined]
-            in_file, in_env, in_flag = low, str(high), str((low + high) // 2)
+            kind = setting.kind
+            low, high = kind.low, kind.high  # type: ignore[attr-defined]
+            middle = (low + high) // 2 if kind.integer else (low + high) / 2  # type: ignore[attr-defined]
+            in_file, in_env, in_flag = low, str(high), str(middle)
         section, name = setting.section, setting.name
         toml_value = setting.kind.to_toml(setting.kind.from_toml(in_file))
         body = f"[{section}]\n{name} = {toml_value}\n" if section else f"{name} = {toml_value}\n"

@@ -95,6 +95,10 @@ class Limits:
     keys_per_second: float = 50.0
     key_burst: int = 200
     key_flood: int = 2000
+    cpu_share: float = 0.05
+    cpu_burst: float = 1.0
+    cpu_pool: float = 0.25
+    cpu_cut_off: float = 60.0
     names_per_key: int = _NAMES.per_key  # the store's own defaults (it reads no config)
     name_expiry_days: float = _NAMES.expire_after / timedelta(days=1)
     code_tries: int = 10
@@ -604,6 +608,28 @@ SETTINGS: tuple[Setting, ...] = (
         "limits.key_flood",
         Number(1, 1_000_000, integer=True),
         "Dropped keys (forgiven at keys_per_second) after which a session is disconnected.",
+    ),
+    Setting(
+        "limits.cpu_share",
+        Number(0.001, 1),
+        "Seconds of the server's time a second one session may cause, sustained (its screen "
+        "updates and the work its keys set off); past it and the pool, its keys wait.",
+    ),
+    Setting(
+        "limits.cpu_burst",
+        Number(0.01, 60),
+        "Seconds of the server's time one session may use at once before cpu_share applies.",
+    ),
+    Setting(
+        "limits.cpu_pool",
+        Number(0, 1),
+        "Seconds a second the server lends, in all, to sessions past their cpu_share.",
+    ),
+    Setting(
+        "limits.cpu_cut_off",
+        Number(1, 86_400),
+        "Seconds a session may be held back to its share (with no 10 s of rest) before it "
+        "is disconnected.",
     ),
     Setting(
         "limits.names_per_key",

@@ -178,15 +178,21 @@ def log_login(
 
 
 def log_disconnect(
-    address: str, name: str | None, duration: float, reason: str | None = None
+    address: str,
+    name: str | None,
+    duration: float,
+    reason: str | None = None,
+    cost: tuple[float, int] | None = None,
 ) -> None:
-    """A session or connection ended after `duration` seconds."""
+    """A session or connection ended after `duration` seconds; `cost` is the server time
+    the session caused (seconds) and how often its input was held back to its share."""
     event(
         "disconnect",
         address=address,
         name=name,
         duration_seconds=round(duration, 3),
         reason=reason,
+        **({"cpu_seconds": round(cost[0], 3), "held": cost[1]} if cost else {}),
     )
 
 

@@ -46,6 +46,7 @@ REFUSAL_REASONS = (
     "bot_guest",
     "bot_cut_off",
     "mixed_scripts",
+    "cpu_cut_off",
     "other",
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
@@ -103,6 +104,17 @@ class Metrics:
         self.logins = Counter(
             "lovelet_logins", "Successful logins, by kind (key or guest).", ["kind"], registry=reg
         )
+        self.session_cpu = Counter(
+            "lovelet_session_cpu_seconds",
+            "Event-loop time charged to sessions (their screen updates and what their keys "
+            "set off), counted as each session ends.",
+            registry=reg,
+        )
+        self.sessions_held = Counter(
+            "lovelet_sessions_held",
+            "Times a session's keys waited for its share of the server's time.",
+            registry=reg,
+        )
         self.update_latency = Histogram(
             "lovelet_update_latency_seconds",
             "Time from a change at a table to its update being handed to every session.",
@@ -142,6 +154,14 @@ class Metrics:
     def login(self, guest: bool) -> None:
         """Count a successful login."""
         self.logins.labels(kind="guest" if guest else "key").inc()
+
+    def session_ended(self, cpu_seconds: float) -> None:
+        """Count the server time an ended session was charged."""
+        self.session_cpu.inc(cpu_seconds)
+
+    def session_held(self) -> None:
+        """Count one wait of a session's keys for its share of the server's time."""
+        self.sessions_held.inc()
 
     def game_finished(self, edition: str) -> None:
         """Count a game played to the end."""

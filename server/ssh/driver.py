@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from codecs import getincrementaldecoder
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
@@ -47,6 +48,9 @@ RESTORE_TERMINAL = (
 )
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
+HANDLED_WAIT = 0.25
+"""Seconds an input event may take to show on the screen before the next is handed over
+regardless (the screen it was sent to may be gone)."""
 OUTPUT_OVERFLOW = "Your connection is too slow to keep up; disconnected."
 PASTE_TOO_LONG = "That paste was too long; disconnected."
 INPUT_FLOOD = "Too much input; disconnected."
@@ -147,7 +151,10 @@ class SSHDriver(Driver):
         self._keys = keys
         self._decode = getincrementaldecoder("utf-8")(errors="replace").decode
         self._parser = compat.XTermParser(debug=False)
+        self._parsed: deque[Message] = deque()
         self._tick_handle: asyncio.TimerHandle | None = None
+        self._retry_handle: asyncio.TimerHandle | None = None
+        self._handing = 0  # the event the app is handling, counted (or the wait after it)
 
     @property
     def keys_dropped(self) -> int:
@@ -262,32 +269,69 @@ class SSHDriver(Driver):
         """Stop turning input into events, and release the parser's state."""
         self._input_enabled = False
         self._pump.close()
+        self._parsed.clear()
         self._cancel_tick()
+        self._cancel_retry()
         compat.close_parser(self._parser)
 
     def close(self) -> None:
         """Release timers."""
         self._cancel_tick()
+        self._cancel_retry()
         self._cancel_stall()
 
     # Input
 
     def _consume(self, data: bytes) -> bool:
-        """Turn a chunk of input into events; True when some went to the app (wait for it)."""
+        """Turn a chunk of input into events and hand the first to the app; True when one
+        went (the pump then waits for `release`)."""
         if not self._input_enabled:
             return False
         text = self._decode(data)
         if not self._paste.watch(text):
             self._kick(PASTE_TOO_LONG)
             return False
-        posted = False
         if text:
-            for message in self._parser.feed(text):
-                posted = self._admit(message) or posted
-                if not self._input_enabled:
-                    return False
+            self._parsed.extend(self._parser.feed(text))
         self._schedule_tick()
-        return posted and self._session_app.call_later(self._pump.release)
+        if self._retry_handle is not None:  # an event is with the app: `_handled` goes on
+            return True
+        return self._hand_next()
+
+    def _hand_next(self) -> bool:
+        """Hand the next event the key budget admits to the app; True if one went (`_handled`
+        follows once the screen shows what it did)."""
+        while self._parsed and self._input_enabled:
+            if self._admit(self._parsed.popleft()):
+                self._handing += 1
+                handing = self._handing
+                self._retry_handle = self._event_loop.call_later(
+                    HANDLED_WAIT, self._handled, handing
+                )
+                return self._session_app.call_after_refresh(self._handled, handing)
+        return False
+
+    def _handled(self, handing: int) -> None:
+        """The screen shows what event `handing` did (or `HANDLED_WAIT` passed: a screen
+        removed before its refresh never says): hand the app the next event once the session
+        is within its share of the server's time; with none left, the pump goes on. One event
+        at a time, so a session's dear keys are paid for before more are taken."""
+        if handing != self._handing:
+            return  # already handled, or input ended
+        self._handing += 1
+        self._cancel_retry()
+        if not self._input_enabled:
+            return
+        wait = self._pump.cost_wait()
+        if wait > 0:
+            self._retry_handle = self._event_loop.call_later(wait, self._handled, self._handing)
+        elif not self._hand_next():
+            self._pump.release()
+
+    def _cancel_retry(self) -> None:
+        if self._retry_handle is not None:
+            self._retry_handle.cancel()
+            self._retry_handle = None
 
     def _admit(self, message: Message) -> bool:
         """Hand `message` to the app if the key budget allows; True if it did."""
@@ -327,8 +371,9 @@ class SSHDriver(Driver):
         self._tick_handle = None
         if not self._input_enabled:
             return
-        for message in self._parser.tick():
-            self._admit(message)
+        self._parsed.extend(self._parser.tick())
+        if self._retry_handle is None:  # not waiting on an event handed earlier
+            self._hand_next()
         self._schedule_tick()
 
     def _cancel_tick(self) -> None:

@@ -12,7 +12,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from server.ssh.cost import CostBudget
 
 
 class TokenBucket:
@@ -46,6 +49,27 @@ class TokenBucket:
         self._tokens -= amount
         return 0.0 if self._tokens >= 0 else -self._tokens / self._rate
 
+    @property
+    def rate(self) -> float:
+        """Tokens a second."""
+        return self._rate
+
+    def debt(self) -> float:
+        """Tokens owed (0 when none are)."""
+        self._refill()
+        return max(0.0, -self._tokens)
+
+    def take_up_to(self, amount: float) -> float:
+        """Take as many of `amount` tokens as there are; the number taken."""
+        self._refill()
+        taken = min(amount, max(0.0, self._tokens))
+        self._tokens -= taken
+        return taken
+
+    def repay(self, amount: float) -> None:
+        """Add `amount` tokens (up to `burst`)."""
+        self._tokens = min(self._burst, self._tokens + amount)
+
 
 class Reader(Protocol):
     """The part of an asyncssh channel that delivers input."""
@@ -63,21 +87,38 @@ class InputPump:
     """Bytes from one channel to one consumer: bounded, paced, a chunk per loop turn.
 
     `rate`/`burst` bound the bytes read per second (reading pauses until the debt is repaid);
-    at most `buffer` bytes wait for the consumer before reading pauses.
+    at most `buffer` bytes wait for the consumer before reading pauses. With a `cost` budget,
+    no chunk is handed over while the session is past its share of the server's time (the
+    handing over itself is charged to it): `on_held` is called each time its input waits for
+    it, and `on_persistent`, after which input stops, once the session is persistently past it.
     """
 
-    def __init__(self, reader: Reader, *, rate: float, burst: int, buffer: int, chunk: int) -> None:
+    def __init__(
+        self,
+        reader: Reader,
+        *,
+        rate: float,
+        burst: int,
+        buffer: int,
+        chunk: int,
+        cost: CostBudget | None = None,
+        on_held: Callable[[], None] | None = None,
+        on_persistent: Callable[[], None] | None = None,
+    ) -> None:
         self._reader: Reader | None = reader
         self._budget = TokenBucket(rate, burst)
         self._buffer = buffer
         self._chunk = chunk
+        self._cost = cost
+        self._on_held = on_held
+        self._on_persistent = on_persistent
         self._inbox = bytearray()
         self._consumer: Consumer | None = None
         self._held = False
         self._scheduled = False
         self._pumping = False
         self._pauses: set[str] = set()
-        self._budget_timer: asyncio.TimerHandle | None = None
+        self._timers: dict[str, asyncio.TimerHandle] = {}
 
     @property
     def waiting(self) -> int:
@@ -95,10 +136,8 @@ class InputPump:
             return
         self._inbox += data
         wait = self._budget.spend(len(data))
-        if wait > 0 and self._budget_timer is None:
-            self._pause("budget")
-            loop = asyncio.get_running_loop()
-            self._budget_timer = loop.call_later(wait, self._budget_repaid)
+        if wait > 0:
+            self._pause_for("budget", wait)
         if len(self._inbox) >= self._buffer:
             self._pause("buffer")
         self._pump()
@@ -118,16 +157,19 @@ class InputPump:
         self._reader = None
         self._consumer = None
         self._inbox.clear()
-        if self._budget_timer is not None:
-            self._budget_timer.cancel()
-            self._budget_timer = None
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
 
     def _pump(self) -> None:
         """Hand over one chunk (resuming reading may deliver more input re-entrantly)."""
         consumer = self._consumer
         if self._pumping or self._held or consumer is None or not self._inbox:
             return
+        if self.cost_wait() > 0:
+            return
         self._pumping = True
+        started = time.perf_counter()
         try:
             chunk = bytes(self._inbox[: self._chunk])
             del self._inbox[: self._chunk]
@@ -136,7 +178,33 @@ class InputPump:
                 self._resume("buffer")
         finally:
             self._pumping = False
+            self._charge(time.perf_counter() - started)
         self._schedule()
+
+    def cost_wait(self) -> float:
+        """Seconds the session must wait for its share of the server's time (0: none), reading
+        paused meanwhile; past it persistently, `on_persistent` is called and input stops."""
+        if self._cost is None:
+            return 0.0
+        timer = self._timers.get("cost")
+        if timer is not None:
+            return max(0.0, timer.when() - asyncio.get_running_loop().time())
+        wait = self._cost.overdrawn()
+        if wait <= 0:
+            return 0.0
+        if self._cost.persistent and self._on_persistent is not None:
+            self._on_persistent()
+            self.close()
+            return wait
+        self._pause_for("cost", wait)
+        if self._on_held is not None:
+            self._on_held()
+        return wait
+
+    def _charge(self, seconds: float) -> None:
+        """Charge the handing over to the session, unless its task step already counts it."""
+        if self._cost is not None and asyncio.current_task() is None:
+            self._cost.charge(seconds)
 
     def _schedule(self) -> None:
         """Take the next chunk on a later turn of the loop, so other sessions go first."""
@@ -149,9 +217,17 @@ class InputPump:
         self._scheduled = False
         self._pump()
 
-    def _budget_repaid(self) -> None:
-        self._budget_timer = None
-        self._resume("budget")
+    def _pause_for(self, reason: str, seconds: float) -> None:
+        """Pause reading for `reason` until `seconds` have passed (if not paused for it)."""
+        if reason in self._timers or self._reader is None:
+            return
+        self._pause(reason)
+        self._timers[reason] = asyncio.get_running_loop().call_later(seconds, self._waited, reason)
+
+    def _waited(self, reason: str) -> None:
+        del self._timers[reason]
+        self._resume(reason)
+        self._schedule()
 
     def _pause(self, reason: str) -> None:
         if not self._pauses and self._reader is not None:

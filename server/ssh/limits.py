@@ -76,6 +76,16 @@ class SSHLimits:
     key_burst: int = _LIMITS.key_burst
     key_flood: int = _LIMITS.key_flood
     """Dropped keys (forgiven at key_rate per second) before a session is disconnected."""
+    cpu_share: float = _LIMITS.cpu_share
+    """Seconds of the server's time one session may cause a second, sustained (its app's
+    updates and renders, its input): past it, its input waits (server/ssh/cost.py)."""
+    cpu_burst: float = _LIMITS.cpu_burst
+    """Seconds of the server's time a session may use at once before its share applies."""
+    cpu_pool: float = _LIMITS.cpu_pool
+    """Seconds a second the server gives, in all, to sessions past their share (saved up to
+    twice `cpu_burst`)."""
+    cpu_cut_off: float = _LIMITS.cpu_cut_off
+    """A session held back this long, without 10 s of rest, is disconnected."""
     max_env_requests: int = 64
     """`env` requests one session may send; more disconnect it."""
     window_change_rate: float = 20.0
@@ -119,6 +129,10 @@ class SSHLimits:
             key_rate=limits.keys_per_second,
             key_burst=limits.key_burst,
             key_flood=limits.key_flood,
+            cpu_share=limits.cpu_share,
+            cpu_burst=limits.cpu_burst,
+            cpu_pool=limits.cpu_pool,
+            cpu_cut_off=limits.cpu_cut_off,
             max_logins_per_address=limits.logins_per_address,
             max_logins_per_network=limits.logins_per_network,
             ipv4_network_prefix=limits.ipv4_network_prefix,

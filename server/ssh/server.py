@@ -14,6 +14,7 @@ from server.ssh.auth import server_factory
 from server.ssh.botapi import BotFactory, BotSession
 from server.ssh.driver import COLOR_SYSTEMS
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
+from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint, load_or_create_host_key
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.registry import SessionRegistry
@@ -96,6 +97,7 @@ async def start_ssh_server(
         gatekeeper or OpenDoor(),
         metrics,
         bot_factory,
+        cpu_pool=TokenBucket(limits.cpu_pool, 2 * limits.cpu_burst) if limits.cpu_pool else None,
     )
     gate = ConnectionGate(
         limits, dropped=lambda address: note_refusal(config, address, label="silent")

@@ -13,12 +13,13 @@ import asyncssh
 
 from server.ops.logs import log_refused
 from server.ops.metrics import refusal_reason
+from server.ssh.cost import CostBudget, CostMeter, run_metered
 from server.ssh.driver import SSHDriver, prepare_app
 from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
 from server.ssh.guard import Guard
 from server.ssh.handoff import Handoff, Subsystems
 from server.ssh.info import SessionInfo
-from server.ssh.input import InputPump, KeyBudget
+from server.ssh.input import InputPump, KeyBudget, TokenBucket
 from server.ssh.limits import SSHLimits
 from server.ssh.registry import SessionRegistry
 from server.ssh.requests import intercept_env_requests
@@ -36,6 +37,7 @@ log = logging.getLogger(__name__)
 AppFactory = Callable[[SessionInfo], "App[Any]"]
 
 CRASHED = "Sorry, lovelet hit an internal error and closed this session.\r\n"
+CPU_HOG = "This session kept the server busier than any game needs; disconnected."
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class SessionConfig:
     """Where refusals and logins are counted; None counts nothing."""
     bot_factory: BotFactory | None = None
     """Attaches bot API sessions to the lobby; None: the `lovelet` subsystem is refused."""
+    cpu_pool: TokenBucket | None = None
+    """The server's time lent to sessions past their share (`SSHLimits.cpu_pool`)."""
 
 
 def note_refusal(
@@ -124,6 +128,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._app: App[Any] | None = None
         self._driver: SSHDriver | None = None
         self._pump: InputPump | None = None
+        self._meter = CostMeter()
+        self._cost: CostBudget | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._refused = False
@@ -158,12 +164,22 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._guard.conn = chan.get_connection()
         chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
         intercept_env_requests(chan, self._guard.env_requested)
+        self._cost = cost = CostBudget(
+            self._meter,
+            share=limits.cpu_share,
+            burst=limits.cpu_burst,
+            pool=self._config.cpu_pool,
+            cut_off_after=limits.cpu_cut_off,
+        )
         self._pump = InputPump(
             chan,
             rate=limits.input_rate,
             burst=limits.input_burst,
             buffer=limits.input_buffer,
             chunk=limits.input_chunk,
+            cost=cost,
+            on_held=lambda: self._log.held_back(self._nickname),
+            on_persistent=self._cut_off_for_cpu,
         )
 
     def pty_requested(
@@ -203,7 +219,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._chan.write(refusal.encode())
             self._chan.exit(1)
             return
-        self._task = asyncio.get_running_loop().create_task(self._run())
+        self._task = run_metered(self._run(), self._meter)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype is None and self._pump is not None:
@@ -346,6 +362,12 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._goodbye(reason, 1)
         self.request_close()
 
+    def _cut_off_for_cpu(self) -> None:
+        """The session stayed past its share of the server's time: count it, end it."""
+        if self._config.metrics is not None:
+            self._config.metrics.refused("cpu_cut_off")
+        self._disconnect(CPU_HOG)
+
     def _on_app_error(self, error: BaseException) -> None:
         self._log.crashed(self._nickname, error)
 
@@ -355,7 +377,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         message = CRASHED if failed else self._close_message
         self._goodbye(message, 1 if failed or self._refused else 0)
         self._app = None
-        self._log.ended(self._nickname, self._close_message)
+        self._log.ended(self._nickname, self._close_message, self._cost_so_far())
         self._mark_done()
 
     def _goodbye(self, message: str | None, status: int) -> None:
@@ -371,6 +393,10 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             chan.exit(status)
         except OSError:
             pass
+
+    def _cost_so_far(self) -> tuple[float, int]:
+        """Server time this session caused, and how often its input was held back."""
+        return self._meter.total, self._cost.held if self._cost is not None else 0
 
     def _mark_done(self) -> None:
         if not self._done.is_set():

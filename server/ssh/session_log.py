@@ -24,6 +24,7 @@ class SessionLog:
         self._metrics = metrics
         self.error: BaseException | None = None
         self._started: Stopwatch | None = None  # set when the login is logged
+        self._held_back = False
 
     def logged_in(self, nickname: str, term: str | None, size: tuple[int, int]) -> None:
         """Log and count the login, now that the nickname, TERM and size are known."""
@@ -47,10 +48,26 @@ class SessionLog:
         """The server ends the session: the client misbehaves or cannot keep up."""
         log.warning("session %s from %s: %s", nickname, self._peer, reason)
 
-    def ended(self, nickname: str | None, close_message: str | None) -> None:
-        """Log the end of a logged-in session with its duration and why it ended."""
+    def ended(
+        self, nickname: str | None, close_message: str | None, cost: tuple[float, int]
+    ) -> None:
+        """Log the end of a logged-in session: its duration, why it ended, and `cost` (the
+        server time it caused, the times its input was held back to its share)."""
         if self._started is None:
             return
         reason = "error" if self.error is not None else close_message
-        log_disconnect(self._peer, nickname, self._started.elapsed(), reason)
+        log_disconnect(self._peer, nickname, self._started.elapsed(), reason, cost)
         self._started = None
+        if self._metrics is not None:
+            self._metrics.session_ended(cost[0])
+
+    def held_back(self, nickname: str | None) -> None:
+        """The session's input waits for its share of the server's time (counted each time,
+        logged once)."""
+        if self._metrics is not None:
+            self._metrics.session_held()
+        if not self._held_back:
+            self._held_back = True
+            log.warning(
+                "session %s from %s: past its share of the server's time", nickname, self._peer
+            )

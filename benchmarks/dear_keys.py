@@ -1,0 +1,162 @@
+"""Keys that are cheap to send and dear to handle (issue 34): rows for benchmarks/abuse.py.
+
+Usage: python benchmarks/dear_keys.py [--only NAME ...] [--duration 20]
+
+Each row runs as abuse.py's rows do (a fresh `lovelet serve`, the reference player typing in
+the lobby chat and timing each key's echo, the probe logging in every two seconds), against
+guests who open and close the help screen (`?` then Esc): as fast as the server reads
+(1, 4 and 8 sessions), or paced at 29 keys a second each (8 sessions, inside the 50 keys/s
+key budget). The `honest` row is the dearest honest player: help, rules through every
+edition, stats, chat, at a fast typist's pace, each key waiting for its screen. Each row
+prints what abuse.py prints; the attacker line adds the server CPU the attackers caused (the
+row's CPU less the baseline's), per attacker, and how they ended.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from abuse import Attack, Term, login, print_row, run_attack
+from sessions import ServerProcess, say
+
+HELP_TOGGLE = b"?\x1b"
+FLOOD_WRITE = HELP_TOGGLE * 64
+PACED_KEYS_PER_SECOND = 29.0
+HONEST_PAUSE = 0.15  # seconds a fast typist takes between two keys, after the screen changed
+HONEST_KEYS = (  # (key, text on the screen once it is handled)
+    (b"?", "Close"),
+    (b"r", "edition"),
+    (b"\x1b[C", "edition"),
+    (b"\x1b[C", "edition"),
+    (b"\x1b[C", "edition"),
+    (b"\x1b", "Close"),
+    (b"\x1b", "signed in as"),
+    (b"i", "Close"),
+    (b"\x1b", "signed in as"),
+    (b"c", "Say something"),
+    (b"h", "h"),
+    (b"i", "hi"),
+    (b"\r", "hi"),
+)
+
+
+async def flood_help(server: ServerProcess, sessions: int, paced: bool, duration: float) -> str:
+    """`sessions` guests toggle help, as fast as the channel takes it or at the paced rate."""
+    terms = [await login(server.port, f"dear{i}", "127.0.0.3") for i in range(sessions)]
+    started, cpu = time.monotonic(), server.cpu_seconds()
+    flood = _paced if paced else _flat_out
+    sent = await asyncio.gather(*(flood(term, started + duration) for term in terms))
+    elapsed = time.monotonic() - started
+    share = (server.cpu_seconds() - cpu) / elapsed
+    return _verdict(terms, sum(sent), elapsed, share, started)
+
+
+async def _flat_out(term: Term, deadline: float) -> int:
+    """Write help toggles whenever the SSH window is open; keys written."""
+    keys = 0
+    while not term.closed and time.monotonic() < deadline:
+        await _writable(term, deadline)
+        term.write(FLOOD_WRITE)
+        keys += len(FLOOD_WRITE)
+    return keys
+
+
+async def _paced(term: Term, deadline: float) -> int:
+    """One key every 1/29 s; keys written."""
+    keys, start = 0, time.monotonic()
+    while not term.closed and time.monotonic() < deadline:
+        term.write(HELP_TOGGLE[keys % 2 : keys % 2 + 1])
+        keys += 1
+        await asyncio.sleep(max(0.0, start + keys / PACED_KEYS_PER_SECOND - time.monotonic()))
+    return keys
+
+
+async def _writable(term: Term, deadline: float) -> None:
+    """Wait (until `deadline` at most) for the channel to take more."""
+    remaining = deadline - time.monotonic()
+    if remaining > 0 and not term.writable.is_set():
+        try:
+            await asyncio.wait_for(term.writable.wait(), remaining)
+        except TimeoutError:
+            return
+
+
+async def honest(server: ServerProcess, duration: float) -> str:
+    """The dearest honest player: screens at a fast typist's pace, each key awaited."""
+    term = await login(server.port, "honest", "127.0.0.3")
+    started, cpu, keys = time.monotonic(), server.cpu_seconds(), 0
+    while not term.closed and time.monotonic() < started + duration:
+        key, shown = HONEST_KEYS[keys % len(HONEST_KEYS)]
+        term.write(key)
+        keys += 1
+        await term.wait_for(lambda shown=shown: shown in term.text(), 10.0)
+        await asyncio.sleep(HONEST_PAUSE)
+    elapsed = time.monotonic() - started
+    share = (server.cpu_seconds() - cpu) / elapsed
+    return _verdict([term], keys, elapsed, share, started)
+
+
+def _verdict(terms: list[Term], keys: int, elapsed: float, share: float, started: float) -> str:
+    cut = [term for term in terms if term.closed]
+    said = "; ".join(sorted({line for term in cut for line in _last_line(term)}))
+    for term in terms:
+        term.close()
+    when = f" after {min(t.closed_at or 0 for t in cut) - started:.0f} s ({said})" if cut else ""
+    return (
+        f"{len(terms)} session(s) sent {keys / elapsed:.0f} keys/s in all for {elapsed:.0f} s; "
+        f"server CPU with them {100 * share:.0f}% of a core; cut off {len(cut)}/{len(terms)}"
+        f"{when}"
+    )
+
+
+def _last_line(term: Term) -> list[str]:
+    text = term.raw[-400:].decode(errors="replace").strip().splitlines()
+    return text[-1:] if text else []
+
+
+ATTACKS = (
+    Attack("baseline", "no attack", lambda server, duration: _idle(duration)),
+    Attack("honest", "the dearest honest player", honest),
+    Attack("help-1", "1 session toggling help flat out", lambda s, d: flood_help(s, 1, False, d)),
+    Attack("help-4", "4 sessions toggling help flat out", lambda s, d: flood_help(s, 4, False, d)),
+    Attack("help-8", "8 sessions toggling help flat out", lambda s, d: flood_help(s, 8, False, d)),
+    Attack(
+        "help-8-paced",
+        "8 sessions toggling help at 29 keys/s each",
+        lambda s, d: flood_help(s, 8, True, d),
+    ),
+)
+
+
+async def _idle(duration: float) -> str:
+    await asyncio.sleep(duration)
+    return "none"
+
+
+async def run(args: argparse.Namespace) -> None:
+    """Every row asked for, one after another."""
+    chosen = [a for a in ATTACKS if not args.only or a.name in args.only]
+    with tempfile.TemporaryDirectory(prefix="lovelet-dear-") as tmp:
+        for attack in chosen:
+            say(f"{attack.name}: {attack.what}")
+            print_row(await run_attack(attack, args.duration, Path(tmp)))
+            sys.stdout.flush()
+    print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--only", nargs="*", choices=[a.name for a in ATTACKS], default=[])
+    parser.add_argument("--duration", type=float, default=20.0, help="seconds per row (max)")
+    asyncio.run(run(parser.parse_args(argv)))
+
+
+if __name__ == "__main__":
+    main()

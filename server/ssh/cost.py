@@ -1,0 +1,187 @@
+"""What each session costs the server's event loop, and its fair share of it.
+
+A session's app runs in tasks started in a context that names the session's `CostMeter`
+(`run_metered`); the event loop's task factory (`install_task_factory`) wraps each such
+task's coroutine so that every step it takes is timed and charged to that meter, whichever
+widget, screen or timer of the app the task belongs to. The loop runs one step at a time on
+one thread, so a step's wall time is the CPU it cost (`time.perf_counter`, no system call).
+A `CostBudget` holds a session to a share of that time: past it the session's input waits
+(server/ssh/input.py), and a session held back for long is cut off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import time
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any, TypeVar
+
+from server.ssh.input import TokenBucket
+
+T = TypeVar("T")
+
+
+class CostMeter:
+    """Seconds of event-loop time charged to one session and not yet settled."""
+
+    __slots__ = ("spent", "total")
+
+    def __init__(self) -> None:
+        self.spent = 0.0
+        self.total = 0.0
+        """Every second charged so far."""
+
+    def charge(self, seconds: float) -> None:
+        """Add `seconds` of work done for the session."""
+        self.spent += seconds
+        self.total += seconds
+
+    def take(self) -> float:
+        """The seconds charged since the last `take`."""
+        spent, self.spent = self.spent, 0.0
+        return spent
+
+
+METER: contextvars.ContextVar[CostMeter | None] = contextvars.ContextVar(
+    "lovelet_cost_meter", default=None
+)
+"""The meter of the session whose code runs (None outside sessions)."""
+
+
+class Metered(Coroutine[Any, Any, T]):
+    """A coroutine whose every step is charged to a meter (what a metered task runs)."""
+
+    __slots__ = ("_coro", "_meter")
+
+    def __init__(self, coro: Coroutine[Any, Any, T], meter: CostMeter) -> None:
+        self._coro = coro
+        self._meter = meter
+
+    def send(self, value: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._coro.send(value)
+        finally:
+            self._meter.charge(time.perf_counter() - start)
+
+    def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Any:
+        start = time.perf_counter()
+        try:
+            if val is None and tb is None:
+                return self._coro.throw(typ)
+            return self._coro.throw(typ, val, tb)
+        finally:
+            self._meter.charge(time.perf_counter() - start)
+
+    def close(self) -> None:
+        self._coro.close()
+
+    def __await__(self) -> Generator[Any, None, T]:
+        return self._coro.__await__()
+
+    @property
+    def cr_frame(self) -> Any:
+        """The wrapped coroutine's frame (for task stacks and reprs)."""
+        return getattr(self._coro, "cr_frame", None)
+
+    def __repr__(self) -> str:
+        return f"<metered {self._coro!r}>"
+
+
+TaskFactory = Callable[..., "asyncio.Future[Any]"]
+
+
+def install_task_factory(loop: asyncio.AbstractEventLoop) -> None:
+    """Make `loop` meter the tasks started in a session's context (idempotent)."""
+    previous = loop.get_task_factory()
+    if getattr(previous, "lovelet_metered", False):
+        return
+
+    def factory(
+        loop: asyncio.AbstractEventLoop, coro: Any, *, context: contextvars.Context | None = None
+    ) -> asyncio.Future[Any]:
+        meter = (context or contextvars.copy_context()).get(METER)
+        if meter is not None:
+            coro = Metered(coro, meter)
+        if previous is not None:
+            return (
+                previous(loop, coro) if context is None else previous(loop, coro, context=context)
+            )
+        return asyncio.Task(coro, loop=loop, context=context)
+
+    factory.lovelet_metered = True  # type: ignore[attr-defined]
+    loop.set_task_factory(factory)
+
+
+def run_metered(coro: Coroutine[Any, Any, T], meter: CostMeter) -> asyncio.Task[T]:
+    """Start `coro` as a task charged to `meter`, as is every task it starts in turn."""
+    context = contextvars.copy_context()
+    context.run(METER.set, meter)
+    loop = asyncio.get_running_loop()
+    install_task_factory(loop)
+    return loop.create_task(coro, context=context)
+
+
+class CostBudget:
+    """A session's share of the event loop: `share` seconds of work a second, `burst` saved.
+
+    Work past its own share is paid from `pool`, the time the server sets aside for all
+    sessions past theirs (shared: several dear sessions together get no more than one).
+    `overdrawn()` settles what the meter charged and says how many seconds the session's
+    input must wait until it is paid for. A session held back again and again, with no
+    `rest` seconds free between, for `cut_off_after` seconds is `persistent`.
+    """
+
+    def __init__(
+        self,
+        meter: CostMeter,
+        *,
+        share: float,
+        burst: float,
+        pool: TokenBucket | None,
+        cut_off_after: float,
+        rest: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._meter = meter
+        self._own = TokenBucket(share, burst, clock)
+        self._pool = pool
+        self._clock = clock
+        self._cut_off_after = cut_off_after
+        self._rest = rest
+        self._held_since: float | None = None
+        self._held_until = 0.0
+        self.held = 0
+        """How many times the session's input was held back."""
+
+    def charge(self, seconds: float) -> None:
+        """Charge work done for the session outside its tasks."""
+        self._meter.charge(seconds)
+
+    def overdrawn(self) -> float:
+        """Seconds the session's input must wait (0: its work is paid for)."""
+        own, pool = self._own, self._pool
+        own.spend(self._meter.take())
+        debt = own.debt()
+        if debt > 0 and pool is not None:
+            own.repay(pool.take_up_to(debt))
+            debt = own.debt()
+        if debt <= 0:
+            return 0.0
+        wait = debt / (own.rate + (pool.rate if pool is not None else 0.0))
+        self._note_held(wait)
+        return wait
+
+    def _note_held(self, wait: float) -> None:
+        now = self._clock()
+        if self._held_since is None or now - self._held_until > self._rest:
+            self._held_since = now
+        self._held_until = now + wait
+        self.held += 1
+
+    @property
+    def persistent(self) -> bool:
+        """Held back without a rest for `cut_off_after` seconds."""
+        since = self._held_since
+        return since is not None and self._held_until - since >= self._cut_off_after

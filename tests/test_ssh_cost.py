@@ -1,0 +1,139 @@
+"""What a session costs the server, and its fair share: the meter follows every task its app
+starts; past its share (and the pool the server lends) its keys wait, the others' do not; a
+session held back without rest is told and disconnected."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+
+import pytest
+from sshclient import SSHTerminal
+from test_ssh_input import until
+from test_ssh_limits import app_of
+from test_ssh_server import EchoApp
+from textual import events
+
+from server.ssh import SSHLimits, start_ssh_server
+from server.ssh.cost import METER, CostBudget, CostMeter, Metered, run_metered
+from server.ssh.input import TokenBucket
+from server.ssh.session import CPU_HOG
+
+DEAR = 0.05
+"""Seconds of CPU each key costs a DearApp."""
+
+
+class DearApp(EchoApp):
+    """An EchoApp whose every key costs `DEAR` seconds of work in its own task."""
+
+    def on_key(self, event: events.Key) -> None:
+        busy(DEAR)
+        super().on_key(event)
+
+
+def busy(seconds: float) -> None:
+    end = time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        pass
+
+
+# ---------------------------------------------------------------- the meter
+
+
+async def test_every_task_started_from_a_metered_one_is_charged_to_its_meter() -> None:
+    meter, seen = CostMeter(), []
+
+    async def grandchild() -> None:
+        seen.append(METER.get())
+        busy(0.01)
+
+    async def child() -> None:
+        await asyncio.get_running_loop().create_task(grandchild())
+        busy(0.01)
+
+    async def session() -> None:
+        task = asyncio.create_task(child())
+        assert isinstance(task.get_coro(), Metered)
+        await task
+
+    await run_metered(session(), meter)
+    outside = asyncio.create_task(grandchild())
+    await outside
+    assert not isinstance(outside.get_coro(), Metered)
+    assert seen == [meter, None]
+    assert 0.02 <= meter.total < 1.0  # the grandchild's and the child's, none of the outsider's
+
+
+def test_a_budget_lends_from_the_pool_then_holds_back_and_says_when_it_is_persistent() -> None:
+    now = [0.0]
+    clock = lambda: now[0]  # noqa: E731
+    pool = TokenBucket(rate=0.5, burst=1.0, clock=clock)
+    meters = [CostMeter(), CostMeter()]
+    budgets = [
+        CostBudget(m, share=0.1, burst=0.5, pool=pool, cut_off_after=10.0, rest=2.0, clock=clock)
+        for m in meters
+    ]
+    meters[0].charge(1.5)  # its burst and the whole pool
+    assert budgets[0].overdrawn() == 0.0
+    meters[1].charge(0.75)  # its burst; the pool is empty: 0.25 s at 0.6 s a second
+    assert budgets[1].overdrawn() == pytest.approx(0.25 / 0.6)
+    assert budgets[1].held == 1 and not budgets[1].persistent
+    for _ in range(12):  # held again and again, never 2 s free
+        now[0] += 1.0
+        meters[1].charge(1.0)
+        budgets[1].overdrawn()
+    assert budgets[1].persistent
+    now[0] += 100.0  # a long rest: the next hold starts a new streak
+    meters[1].charge(2.0)
+    assert budgets[1].overdrawn() > 0 and not budgets[1].persistent
+
+
+# ---------------------------------------------------------------- over real SSH
+
+
+async def test_a_dear_session_waits_and_the_others_do_not(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    limits = SSHLimits(cpu_share=0.01, cpu_burst=0.5, cpu_pool=0.0, cpu_cut_off=3600)
+    service = await start_ssh_server("127.0.0.1", 0, tmp_path, DearApp, limits)
+    held = "dear from 127.0.0.1: past its share of the server's time"
+    try:
+        async with (
+            SSHTerminal.connect(service.port, username="dear") as dear,
+            SSHTerminal.connect(service.port, username="other") as other,
+        ):
+            await dear.wait_for_text("keys 0")
+            await other.wait_for_text("keys 0")
+            await dear.send("k" * 40)  # 2 s of work, 4 times its burst
+            await until(lambda: held in caplog.text, "the dear session held back")
+            handled = app_of(service, "dear").keys
+            assert handled < 20
+            before = app_of(service, "other").keys
+            await other.send_keys("k")
+            await until(lambda: app_of(service, "other").keys > before, "the other's key")
+            assert app_of(service, "dear").keys <= handled + 1, "its next key waits 5 s"
+            assert not dear.closed
+    finally:
+        await service.close()
+
+
+async def test_a_session_held_back_without_rest_is_told_and_disconnected(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    limits = SSHLimits(cpu_share=0.05, cpu_burst=0.5, cpu_pool=0.0, cpu_cut_off=0.5)
+    service = await start_ssh_server("127.0.0.1", 0, tmp_path, DearApp, limits)
+    try:
+        async with SSHTerminal.connect(service.port, username="dear") as dear:
+            await dear.wait_for_text("keys 0")
+            await dear.send("k" * 100)
+            assert await dear.wait_closed() == 1
+        assert dear.modes_not_restored == []
+        assert dear.said_after_restoring(CPU_HOG)
+    finally:
+        await service.close()
+    assert f"from 127.0.0.1: {CPU_HOG}" in caplog.text
+    [ended] = [r.fields for r in caplog.records if r.getMessage() == "disconnect"]
+    assert ended["cpu_seconds"] >= 2 * DEAR and ended["held"] >= 1
