@@ -11,6 +11,7 @@ quiet_library_warnings()  # before the libraries that warn as they are imported
 import argparse
 import asyncio
 import os
+import secrets
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from .bots import LEVELS
 from .engine import DEFAULT_EDITION, EDITIONS
 from .ops.admin import add_admin_parser
 from .ops.config import Config, add_config_flags
+from .ops.logs import ProcessTag
 
 
 def _scenario(args: argparse.Namespace) -> int:
@@ -46,7 +48,7 @@ def _serve(args: argparse.Namespace) -> int:
     import logging
 
     from .ops.config import ConfigError, flags_from_args, load_config, unknown_environment
-    from .ops.logs import setup_logging
+    from .ops.logs import say, setup_logging
     from .services.bot_pool import shared_pool
     from .ssh.keys import HostKeyError
     from .store import StoreError
@@ -56,21 +58,30 @@ def _serve(args: argparse.Namespace) -> int:
     except ConfigError as err:
         print(f"lovelet serve: {err}", file=sys.stderr)
         return 2
-    setup_logging(config.log_format, config.log_level)
+    tag = process_tag(config)
+    setup_logging(config.log_format, config.log_level, tag=tag)
     for name in unknown_environment(os.environ):
         logging.getLogger("server.ops.config").warning("ignoring unknown variable %s", name)
     problem = _role_problem(config)
     if problem is not None:
-        print(f"lovelet serve: {problem}", file=sys.stderr)
+        say(f"lovelet serve: {problem}", error=True)
         return 2
     try:
         with asyncio.Runner(loop_factory=_event_loop_factory()) as runner:
-            return runner.run(_run_role(config, args.argv))
+            return runner.run(_run_role(config, args.argv, tag.id))
     except (HostKeyError, StoreError, ValueError, OSError) as err:
-        print(f"lovelet serve: {err}", file=sys.stderr)
+        say(f"lovelet serve: {err}", error=True)
         return 1
     finally:
         shared_pool().kill()  # the exit would otherwise wait for each hard-bot worker
+
+
+def process_tag(config: Config) -> ProcessTag:
+    """What this process's log lines call it: `supervisor` for `--workers`, a core or a
+    front-end with the id it goes by on the broker, or `all`."""
+    if config.role in ("core", "frontend") and config.broker is not None:
+        return ProcessTag(config.role, secrets.token_hex(6))
+    return ProcessTag("supervisor" if config.workers else config.role)
 
 
 def _role_problem(config: Config) -> str | None:
@@ -82,18 +93,19 @@ def _role_problem(config: Config) -> str | None:
     return None
 
 
-async def _run_role(config: Config, argv: Sequence[str]) -> int:
-    """The whole server in this process, one part of it, or a core and N front-ends."""
+async def _run_role(config: Config, argv: Sequence[str], part_id: str | None) -> int:
+    """The whole server in this process, one part of it (`part_id`: its id on the broker),
+    or a core and N front-ends."""
     from .commands.serve import serve
 
     if config.role == "core":
         from .commands.cluster import serve_core
 
-        return await serve_core(config)
+        return await serve_core(config, part_id)
     if config.role == "frontend":
         from .commands.cluster import serve_frontend
 
-        return await serve_frontend(config)
+        return await serve_frontend(config, part_id)
     if config.workers:
         from .commands.cluster import supervise
 

@@ -137,9 +137,9 @@ class ServerProcess:
     async def listening(self) -> tuple[str, int]:
         """(host, port) from "lovelet is listening on HOST:PORT"."""
         line = await self.wait_line(
-            self.stdout, LISTENING.match, "the listening line", START_TIMEOUT
+            self.stdout, lambda x: LISTENING.match(said(x)), "the listening line", START_TIMEOUT
         )
-        match = LISTENING.match(line)
+        match = LISTENING.match(said(line))
         assert match is not None
         return match[1], int(match[2])
 
@@ -162,9 +162,9 @@ class ServerProcess:
         """The host key fingerprint the server printed."""
         prefix = "host key fingerprint: "
         line = await self.wait_line(
-            self.stdout, lambda x: x.startswith(prefix), "the fingerprint", START_TIMEOUT
+            self.stdout, lambda x: said(x).startswith(prefix), "the fingerprint", START_TIMEOUT
         )
-        return line.removeprefix(prefix)
+        return said(line).removeprefix(prefix)
 
     async def event(self, message: str, timeout: float = 10.0, **fields: object) -> dict:
         """The first JSON log line with this message and these field values."""
@@ -198,6 +198,11 @@ def environment(lovelet: Mapping[str, str]) -> dict[str, str]:
     """This process's environment without its LOVELET_* variables, plus `lovelet`."""
     kept = {k: v for k, v in os.environ.items() if not k.startswith("LOVELET_")}
     return {**kept, **lovelet}
+
+
+def said(line: str) -> str:
+    """What a line says: the message of a JSON record (the JSON log format), else the line."""
+    return str(_json(line).get("message", line))
 
 
 def _json(line: str) -> dict:

@@ -20,7 +20,7 @@ from e2e_helpers import GAME_TIMEOUT, answer_yes, create_table, phase, screen_te
 from ptyterm import lovelet_lines
 from redis_helpers import free_port, redis_server
 from sshclient import SSHTerminal
-from test_ops_process import START_TIMEOUT, ServerProcess, decide, fast_env, game_logs
+from test_ops_process import START_TIMEOUT, ServerProcess, decide, fast_env, game_logs, said
 
 from server.bus.frontend import BACK, NOT_DELIVERED, RESTARTING
 
@@ -32,6 +32,16 @@ SLOW_LEASE = "6"
 second: their heartbeat finds no listener)."""
 RUNNING = re.compile(r"^lovelet core \w+ is running")
 STANDBY = re.compile(r"another core holds the lease: waiting as a standby")
+
+
+def running(line: str) -> bool:
+    """The core says it runs."""
+    return RUNNING.match(said(line)) is not None
+
+
+def waiting(line: str) -> bool:
+    """The core says it waits as a standby."""
+    return STANDBY.search(said(line)) is not None
 
 
 def part_env(data_dir: Path, url: str, role: str, **more: str) -> dict[str, str]:
@@ -47,7 +57,7 @@ async def core_process(
     """`lovelet serve --role core`, once it holds the lease."""
     env = part_env(data_dir, url, "core", LOVELET_CORE_LEASE=lease)
     async with ServerProcess.run(env) as core:
-        await core.wait_line(core.stdout, RUNNING.match, "the core running", START_TIMEOUT)
+        await core.wait_line(core.stdout, running, "the core running", START_TIMEOUT)
         yield core
 
 
@@ -136,7 +146,7 @@ async def test_kill_9_of_the_core_mid_round_the_standby_takes_over_and_players_c
             part_env(tmp_path, redis.url, "core", LOVELET_CORE_LEASE=SLOW_LEASE)
         ) as standby,
     ):
-        await standby.wait_line(standby.stdout, STANDBY.search, "a standby", START_TIMEOUT)
+        await standby.wait_line(standby.stdout, waiting, "a standby", START_TIMEOUT)
         await wait_online(ana, "ana", "bo")
         code = await sit_together(ana, bo)
         core.process.send_signal(signal.SIGKILL)
@@ -145,7 +155,7 @@ async def test_kill_9_of_the_core_mid_round_the_standby_takes_over_and_players_c
             await wait_text(term, RESTARTING[:40])
         await ana.send_keys("l", "y")  # leave the table: a frame no core receives
         await wait_text(ana, NOT_DELIVERED[:30])
-        await standby.wait_line(standby.stdout, RUNNING.match, "the standby taking over", 20)
+        await standby.wait_line(standby.stdout, running, "the standby taking over", 20)
         for term in (ana, bo):  # the table rebuilt from the store, each back in their seat
             await wait_text(term, BACK)
             await wait_text(term, f"you are at table {code} again")
@@ -213,7 +223,7 @@ async def test_workers_run_a_core_and_front_ends_on_one_port(tmp_path: Path) -> 
             await wait_online(bo, "ana", "bo")
         await server.wait_line(
             server.stdout,
-            lambda _: sum("lovelet is listening on" in x for x in server.stdout) == 2,
+            lambda _: sum("lovelet is listening on" in said(x) for x in server.stdout) == 2,
             "both front-ends listening",
             START_TIMEOUT,
         )
@@ -224,7 +234,7 @@ async def test_workers_run_a_core_and_front_ends_on_one_port(tmp_path: Path) -> 
 async def test_a_role_without_a_broker_is_refused(tmp_path: Path) -> None:
     async with ServerProcess.run(fast_env(tmp_path, LOVELET_ROLE="frontend")) as server:
         assert await server.exited(START_TIMEOUT) == 2
-    assert lovelet_lines(server.stderr) == [
+    assert lovelet_lines([said(line) for line in server.stderr]) == [
         "lovelet serve: role frontend needs a broker (--broker redis://HOST:PORT/DB)"
     ]
 
@@ -261,6 +271,6 @@ async def test_a_standby_core_stops_at_sigterm(tmp_path: Path) -> None:
     async with redis_server() as redis, core_process(tmp_path, redis.url, SLOW_LEASE):
         env = part_env(tmp_path, redis.url, "core", LOVELET_CORE_LEASE=SLOW_LEASE)
         async with ServerProcess.run(env) as standby:
-            await standby.wait_line(standby.stdout, STANDBY.search, "the standby", START_TIMEOUT)
+            await standby.wait_line(standby.stdout, waiting, "the standby", START_TIMEOUT)
             standby.process.send_signal(signal.SIGTERM)
             assert await standby.exited(10) == 0

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..lobby import Attachment, Identity, Lobby, Session
+from ..ops.logs import event
 from ..services.lookalikes import name_key
 from ..services.sanitize import with_suffix
 from ..ssh.gatekeeper import Admission, Gatekeeper
@@ -183,6 +184,7 @@ class CoreHost:
         )
         frontend.sessions[sid] = attachment
         self._where[attachment.session] = (fe, sid)
+        event("session attached", frontend=fe, session=sid, name=attachment.session.name)
         if hello is not None:
             attachment.receive(hello)
 
@@ -234,6 +236,7 @@ class CoreHost:
         self._where.pop(session, None)
         self.names.release(session.name, (frontend.id, sid))
         attachment.detach()
+        event("session detached", frontend=frontend.id, session=sid, name=session.name)
 
     def _send(self, fe: str, message: Message) -> None:
         self._frontend(fe).outbox.put(message)

@@ -89,8 +89,8 @@ class RemoteAttachment:
 class FrontEnd:
     """The core, through the broker, for this process's sessions (and their gatekeeper)."""
 
-    def __init__(self, url: str) -> None:
-        self.id = secrets.token_hex(6)
+    def __init__(self, url: str, id: str | None = None) -> None:
+        self.id = id or secrets.token_hex(6)
         self.broker = Broker(
             url,
             [frontend_channel(self.id), CORES_CHANNEL],

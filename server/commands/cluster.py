@@ -26,7 +26,7 @@ from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
 from ..bus.frontend import FrontEnd
 from ..lobby import Lobby, LobbySettings
 from ..ops.config import Config, invite_command, name_rules
-from ..ops.logs import event, log_stopped, log_stopping
+from ..ops.logs import event, log_stopped, log_stopping, say
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
 from ..render.collector import Collector
 from ..ssh.keys import load_or_create_host_key
@@ -113,14 +113,18 @@ class RunningCore:
 
 
 async def start_core(
-    config: Config, settings: LobbySettings | None = None, metrics: Metrics | None = None
+    config: Config,
+    settings: LobbySettings | None = None,
+    metrics: Metrics | None = None,
+    core_id: str | None = None,
 ) -> RunningCore:
-    """Wait for the lease (a standby waits here), then open the store and serve the lobby."""
+    """Wait for the lease (a standby waits here), then open the store and serve the lobby
+    (`core_id`: this core's id on the broker, random if None)."""
     assert config.broker is not None
     metrics = metrics or Metrics(VERSION)
-    core_id = secrets.token_hex(6)
+    core_id = core_id or secrets.token_hex(6)
     lease = Lease(connect(config.broker), LEASE_KEY, core_id, config.core_lease)
-    await lease.acquire(lambda why: print(f"lovelet core: {why}", flush=True))
+    await lease.acquire(lambda why: say(f"lovelet core: {why}"))
     hosts: list[CoreHost] = []
     store, lobby = open_lobby(
         config, settings, metrics, lambda session, reason: hosts[0].close_session(session, reason)
@@ -141,15 +145,17 @@ async def start_core(
     collector.start()
     core = RunningCore(host, broker, lease, lobby, store, collector, metrics_server)
     core._keeper = asyncio.get_running_loop().create_task(core.keep_lease())
-    print(f"lovelet core {core_id} is running (broker {shown_url(config.broker)})", flush=True)
+    say(f"lovelet core {core_id} is running (broker {shown_url(config.broker)})")
     event("core started", core=core_id, broker=shown_url(config.broker), version=VERSION)
     return core
 
 
-async def serve_core(config: Config) -> int:
+async def serve_core(config: Config, core_id: str | None = None) -> int:
     """The core until SIGTERM or SIGINT (0), or until another core takes the lease (1)."""
     stop = stop_signals()
-    core = await until_started(start_core(config), stop)  # a standby waits for the lease
+    core = await until_started(
+        start_core(config, core_id=core_id), stop
+    )  # a standby waits for the lease
     if core is None:
         return 0
     lost = asyncio.ensure_future(core.lost.wait())
@@ -201,11 +207,14 @@ class RunningFrontend:
         log_stopped()
 
 
-async def start_frontend(config: Config, metrics: Metrics | None = None) -> RunningFrontend:
-    """Join the broker, wait a little for the core, then listen for SSH on a shared port."""
+async def start_frontend(
+    config: Config, metrics: Metrics | None = None, frontend_id: str | None = None
+) -> RunningFrontend:
+    """Join the broker, wait a little for the core, then listen for SSH on a shared port
+    (`frontend_id`: this front-end's id on the broker, random if None)."""
     assert config.broker is not None
     metrics = metrics or Metrics(VERSION)
-    frontend = FrontEnd(config.broker)
+    frontend = FrontEnd(config.broker, frontend_id)
     frontend.start()
     try:
         await asyncio.wait_for(frontend.core_found.wait(), CORE_WAIT)
@@ -229,10 +238,12 @@ async def start_frontend(config: Config, metrics: Metrics | None = None) -> Runn
     return RunningFrontend(service, frontend, collector, metrics_server)
 
 
-async def serve_frontend(config: Config) -> int:
+async def serve_frontend(config: Config, frontend_id: str | None = None) -> int:
     """A front-end until SIGTERM or SIGINT."""
     stop = stop_signals()
-    running = await until_started(start_frontend(config), stop)  # it may wait for a core
+    running = await until_started(
+        start_frontend(config, frontend_id=frontend_id), stop
+    )  # it may wait for a core
     if running is None:
         return 0
     await stop.wait()

@@ -12,7 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 from ..lobby import Lobby, LobbySettings, resume_tables
 from ..lobby.lobby import CloseSession
 from ..ops.config import Config, invite_command, name_rules
-from ..ops.logs import log_started, log_stopped, log_stopping
+from ..ops.logs import log_started, log_stopped, log_stopping, say
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
 from ..render.collector import Collector
 from ..services.clock import LoopClock
@@ -107,9 +107,9 @@ async def go_live(
     if config.metrics_address is not None:
         metrics_server = await start_metrics_server(*config.metrics_address, metrics)
     shown_host = "localhost" if host in ("0.0.0.0", "::") else host
-    print(f"lovelet is listening on {host}:{service.port}", flush=True)
-    print(f"host key fingerprint: {service.fingerprint}", flush=True)
-    print(f"connect with: ssh -p {service.port} yourname@{shown_host}", flush=True)
+    say(f"lovelet is listening on {host}:{service.port}", listen=f"{host}:{service.port}")
+    say(f"host key fingerprint: {service.fingerprint}", host_key=service.fingerprint)
+    say(f"connect with: ssh -p {service.port} yourname@{shown_host}")
     event_loop = type(asyncio.get_running_loop()).__module__.split(".")[0]
     log_started(
         f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop

@@ -1,7 +1,11 @@
 """Logging to stderr as text or JSON lines, and one helper per event the server logs.
 
 Structured fields travel as `extra={"fields": {...}}`. Tracebacks are the standard ones:
-file, line and code, never local variables.
+file, line and code, never local variables. Given a `ProcessTag`, every line names the process
+that wrote it (role, core or front-end id, pid): `lovelet serve --workers N` runs several.
+What the server says to the person who started it (where it listens, its host key) goes to
+stdout through `say`: plain lines in the text format, JSON records like every log line in the
+JSON format.
 """
 
 from __future__ import annotations
@@ -12,12 +16,15 @@ import math
 import sys
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import IO, Any
 
 EVENTS = "lovelet.events"
 """The logger every helper below writes to."""
-RESERVED = ("time", "level", "logger", "message", "exception")
+SAID = "lovelet.said"
+"""The logger of `say` (stdout); `lovelet.said.error` goes to stderr."""
+RESERVED = ("time", "level", "logger", "message", "exception", "role", "pid")
 NOISY_LOGGERS = ("asyncssh",)
 """Libraries that log every connection at INFO; kept at WARNING unless the level is DEBUG."""
 
@@ -25,6 +32,41 @@ log = logging.getLogger(EVENTS)
 
 
 # --------------------------------------------------------------------------- formatters
+
+
+@dataclass(frozen=True)
+class ProcessTag:
+    """The process every log line names: its role (`all`, `core`, `frontend`, or
+    `supervisor` for `--workers`) and, for a core or a front-end, its id on the broker."""
+
+    role: str
+    id: str | None = None
+
+    def fields(self, pid: int | None) -> dict[str, object]:
+        """`role`, the id under the role's name (`core` or `frontend`) and `pid`."""
+        named = {self.role: self.id} if self.id is not None else {}
+        return {"role": self.role, **named, "pid": pid}
+
+    def label(self, pid: int | None) -> str:
+        """`[frontend 09ca86e3ee47 pid 4242]`, for text lines."""
+        return f"[{' '.join(str(v) for v in (self.role, self.id) if v)} pid {pid}]"
+
+
+class _Tagger(logging.Filter):
+    """Puts the process's tag on every record a handler writes."""
+
+    def __init__(self, tag: ProcessTag) -> None:
+        super().__init__()
+        self.tag = tag
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.tag = self.tag
+        return True
+
+
+def _tag(record: logging.LogRecord) -> ProcessTag | None:
+    tag = getattr(record, "tag", None)
+    return tag if isinstance(tag, ProcessTag) else None
 
 
 def _fields(record: logging.LogRecord) -> Mapping[str, Any]:
@@ -47,6 +89,9 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "message": record.getMessage(),
         }
+        tag = _tag(record)
+        if tag is not None:
+            entry.update(tag.fields(record.process))
         for name, value in _fields(record).items():
             entry[f"field_{name}" if name in RESERVED else str(name)] = _finite(value)
         if record.exc_info:
@@ -63,7 +108,10 @@ class TextFormatter(logging.Formatter):
     """`TIME LEVEL logger: message key=value ...`; values quoted when needed, one line each."""
 
     def format(self, record: logging.LogRecord) -> str:
-        parts = [_timestamp(record), record.levelname, f"{record.name}:", _one_line(record)]
+        tag = _tag(record)
+        parts = [_timestamp(record), record.levelname]
+        parts += [tag.label(record.process)] if tag is not None else []
+        parts += [f"{record.name}:", _one_line(record)]
         parts += [f"{name}={_quote(value)}" for name, value in _fields(record).items()]
         line = " ".join(parts)
         if record.exc_info:
@@ -91,8 +139,22 @@ def _quote(value: object) -> str:
 # --------------------------------------------------------------------------- set-up
 
 
-def setup_logging(format: str = "text", level: str = "info", stream: IO[str] | None = None) -> None:
-    """Send every log record to stderr (or `stream`) as text or JSON lines, from `level` up.
+class _MessageOnly(logging.Formatter):
+    """The message alone: what `say` prints in the text format."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return record.getMessage()
+
+
+def setup_logging(
+    format: str = "text",
+    level: str = "info",
+    stream: IO[str] | None = None,
+    tag: ProcessTag | None = None,
+    said: IO[str] | None = None,
+) -> None:
+    """Send every log record to stderr (or `stream`) as text or JSON lines, from `level` up,
+    each naming the process when `tag` is given; `say` writes to stdout (or `said`).
 
     Replaces the root logger's handlers, so calling it again reconfigures logging.
     """
@@ -101,17 +163,49 @@ def setup_logging(format: str = "text", level: str = "info", stream: IO[str] | N
     numeric = logging.getLevelName(level.upper())
     if not isinstance(numeric, int):
         raise ValueError(f"unknown log level {level!r}")
-    handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(JsonFormatter() if format == "json" else TextFormatter())
+    errors = stream or sys.stderr
+    handler = _handler(errors, JsonFormatter() if format == "json" else TextFormatter(), tag)
+    _replace_handlers(logging.getLogger(), handler)
     root = logging.getLogger()
-    for old in root.handlers[:]:
-        root.removeHandler(old)
-        old.close()  # a StreamHandler leaves its stream open
-    root.addHandler(handler)
     root.setLevel(numeric)
+    plain = JsonFormatter() if format == "json" else _MessageOnly()
+    for name, out in ((SAID, said or sys.stdout), (f"{SAID}.error", errors)):
+        said_logger = logging.getLogger(name)
+        _replace_handlers(said_logger, _handler(out, plain, tag))
+        said_logger.propagate = False
+        said_logger.setLevel(logging.INFO)
     for name in NOISY_LOGGERS:
         logging.getLogger(name).setLevel(numeric if numeric <= logging.DEBUG else logging.WARNING)
     logging.captureWarnings(True)
+
+
+def _handler(
+    stream: IO[str], formatter: logging.Formatter, tag: ProcessTag | None
+) -> logging.Handler:
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(formatter)
+    if tag is not None:
+        handler.addFilter(_Tagger(tag))
+    return handler
+
+
+def _replace_handlers(logger: logging.Logger, handler: logging.Handler) -> None:
+    for old in logger.handlers[:]:
+        logger.removeHandler(old)
+        old.close()  # a StreamHandler leaves its stream open
+    logger.addHandler(handler)
+
+
+def say(text: str, error: bool = False, **fields: object) -> None:
+    """Tell whoever started the server `text`: a plain line on stdout (stderr for an
+    `error`), or a JSON record there in the JSON format. Printed as is before logging is set
+    up (a server started by a test)."""
+    logger = logging.getLogger(f"{SAID}.error" if error else SAID)
+    if not logger.handlers:
+        print(text, file=sys.stderr if error else sys.stdout, flush=True)
+        return
+    kept = {name: value for name, value in fields.items() if value is not None}
+    logger.log(logging.ERROR if error else logging.INFO, text, extra={"fields": kept})
 
 
 # --------------------------------------------------------------------------- events

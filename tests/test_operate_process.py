@@ -1,0 +1,68 @@
+"""Operating `lovelet serve --workers N` as real processes with a real redis-server: which
+process wrote each log line, JSON on every line, one metrics endpoint for every process.
+
+Synchronisation is on what the processes print and what players' screens show, never on
+sleeps.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+from pathlib import Path
+
+from redis_helpers import redis_server
+from sshclient import SSHTerminal
+from test_ops_process import LISTENING, ServerProcess, fast_env, said
+from test_scaling_process import SIZE, wait_online
+
+ROLES = {"supervisor", "core", "frontend"}
+
+
+def records(lines: list[str], stream: str) -> list[dict]:
+    """Every line as a JSON object; a line that is not one fails the test, named."""
+    entries = []
+    for line in lines:
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            entry = None
+        assert isinstance(entry, dict), f"not a JSON object on {stream}: {line!r}"
+        entries.append(entry)
+    return entries
+
+
+async def test_json_logs_every_line_of_workers_names_its_process(tmp_path: Path) -> None:
+    async with (
+        redis_server() as redis,
+        ServerProcess.run(fast_env(tmp_path), ["--workers", "2", "--broker", redis.url]) as server,
+    ):
+        _, port = await server.listening()
+        async with SSHTerminal.connect(port, username="ana", size=SIZE) as ana:
+            await wait_online(ana, "ana")
+        login = await server.event("login", name="ana")
+        await server.event("disconnect", name="ana")
+        await server.event("session detached", name="ana")
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(60) == 0
+    out, err = records(server.stdout, "stdout"), records(server.stderr, "stderr")
+    for entry in out + err:
+        assert entry["role"] in ROLES and isinstance(entry["pid"], int), entry
+    assert login["role"] == "frontend" and login["frontend"], login
+    attached = [e for e in err if e["message"] == "session attached" and e["name"] == "ana"]
+    assert attached and attached[0]["frontend"] == login["frontend"], "the core names it"
+    listening = [e for e in out if LISTENING.match(e["message"])]
+    assert len({(e["frontend"], e["pid"]) for e in listening}) == 2, listening
+    assert any(e["role"] == "core" and "is running" in e["message"] for e in out)
+
+
+async def test_text_logs_keep_the_banner_and_name_the_process(tmp_path: Path) -> None:
+    env = {**fast_env(tmp_path), "LOVELET_LOG_FORMAT": "text"}
+    async with ServerProcess.run(env) as server:
+        await server.ready()
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(20) == 0
+    assert LISTENING.match(server.stdout[0]) and said(server.stdout[0]) == server.stdout[0]
+    assert server.stdout[1].startswith("host key fingerprint: SHA256:")
+    started = next(line for line in server.stderr if "server started" in line)
+    assert f"[all pid {server.process.pid}]" in started
