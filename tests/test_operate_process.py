@@ -11,12 +11,17 @@ import json
 import signal
 from pathlib import Path
 
-from redis_helpers import redis_server
+from prometheus_client.parser import text_string_to_metric_families
+from redis_helpers import free_port, redis_server
 from sshclient import SSHTerminal
 from test_ops_process import LISTENING, ServerProcess, fast_env, said
 from test_scaling_process import SIZE, wait_online
 
+from server.ops.gather import read_metrics
+
 ROLES = {"supervisor", "core", "frontend"}
+LOGINS = 16
+"""Logins at most until both front-ends have one (all on one: a chance of 2**-15)."""
 
 
 def records(lines: list[str], stream: str) -> list[dict]:
@@ -66,3 +71,39 @@ async def test_text_logs_keep_the_banner_and_name_the_process(tmp_path: Path) ->
     assert server.stdout[1].startswith("host key fingerprint: SHA256:")
     started = next(line for line in server.stderr if "server started" in line)
     assert f"[all pid {server.process.pid}]" in started
+
+
+def logins_by_process(text: str) -> dict[str, float]:
+    """Guest logins counted by each front-end, from the one endpoint's text."""
+    (family,) = (f for f in text_string_to_metric_families(text) if f.name == "lovelet_logins")
+    return {
+        s.labels["process"]: s.value
+        for s in family.samples
+        if s.name == "lovelet_logins_total"
+        and s.labels["kind"] == "guest"
+        and s.labels["role"] == "frontend"
+    }
+
+
+async def test_one_endpoint_serves_every_process_of_workers(tmp_path: Path) -> None:
+    metrics_port = free_port()
+    async with redis_server() as redis:
+        args = ["--workers", "2", "--broker", redis.url]
+        args += ["--metrics-listen", f"127.0.0.1:{metrics_port}"]
+        async with ServerProcess.run(fast_env(tmp_path), args) as server:
+            _, port = await server.listening()
+            seen: dict[str, float] = {}
+            for n in range(LOGINS):  # the kernel spreads connections: log in until both have
+                async with SSHTerminal.connect(port, username=f"p{n}", size=SIZE) as term:
+                    await wait_online(term, f"p{n}")
+                text = await read_metrics("127.0.0.1", metrics_port)
+                assert text is not None
+                seen = logins_by_process(text)
+                if len(seen) == 2 and all(seen.values()):
+                    break
+            assert seen.keys() == {"frontend-1", "frontend-2"} and sum(seen.values()) == n + 1
+            assert 'lovelet_process_up{process="core",role="core"} 1.0' in text
+            assert 'lovelet_tables{process="core",role="core"}' in text
+            assert 'process_resident_memory_bytes{process="supervisor",role="supervisor"}' in text
+            server.process.send_signal(signal.SIGTERM)
+            assert await server.exited(60) == 0

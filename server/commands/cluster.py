@@ -26,6 +26,7 @@ from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
 from ..bus.frontend import FrontEnd
 from ..lobby import Lobby, LobbySettings
 from ..ops.config import Config, invite_command, name_rules
+from ..ops.gather import Gathered, Scraped
 from ..ops.logs import event, log_stopped, log_stopping, say
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
 from ..render.collector import Collector
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 CORE_WAIT = 30.0
 """Seconds a new front-end waits for a core before it listens anyway (logins are then told
 the game server is restarting until one answers)."""
+LOOPBACK = "127.0.0.1"
+"""Where the children of `--workers` serve their metrics to the supervisor."""
 RESTART_DELAY = 1.0
 """Seconds before `--workers` restarts a process that died."""
 
@@ -312,16 +315,43 @@ class Child:
             await self.process.wait()
 
 
+def child_metrics(config: Config) -> list[Scraped]:
+    """Where the core and each front-end serve their metrics for the supervisor to read (a
+    free loopback port each), or none when `metrics_listen` is not set."""
+    if config.metrics_address is None:
+        return []
+    names = [("core", "core")]
+    names += [("frontend", f"frontend-{n}") for n in range(1, config.workers + 1)]
+    return [Scraped(role, name, LOOPBACK, free_port(LOOPBACK)) for role, name in names]
+
+
+def metrics_flag(scraped: list[Scraped], index: int) -> list[str]:
+    """The `--metrics-listen` of the child at `index` (empty: it serves none)."""
+    return ["--metrics-listen", f"{LOOPBACK}:{scraped[index].port}" if scraped else ""]
+
+
 async def supervise(config: Config, argv: Sequence[str]) -> int:
-    """One core and `config.workers` front-ends on one port, until SIGTERM or SIGINT."""
+    """One core and `config.workers` front-ends on one port, until SIGTERM or SIGINT; with
+    `metrics_listen`, one endpoint serving every process's metrics."""
     stop = stop_signals()
     load_or_create_host_key(config.data_dir)  # made once, before the front-ends share it
     host, port = config.listen_address
     port = port or free_port(host)
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
-    core = Child("the core", child_command(argv, "core", "--listen", listen))  # invites
-    frontend = child_command(argv, "frontend", "--listen", listen, "--metrics-listen", "")
-    frontends = [Child(f"front-end {n}", frontend) for n in range(1, config.workers + 1)]
+    scraped = child_metrics(config)
+    core = Child(
+        "the core", child_command(argv, "core", "--listen", listen, *metrics_flag(scraped, 0))
+    )
+    frontends = [
+        Child(
+            f"front-end {n}",
+            child_command(argv, "frontend", "--listen", listen, *metrics_flag(scraped, n)),
+        )
+        for n in range(1, config.workers + 1)
+    ]
+    metrics_server = None
+    if config.metrics_address is not None:
+        metrics_server = await start_metrics_server(*config.metrics_address, Gathered(scraped))
     stopping = asyncio.Event()
     runs = [asyncio.ensure_future(child.run(stopping)) for child in (core, *frontends)]
     await stop.wait()
@@ -331,4 +361,7 @@ async def supervise(config: Config, argv: Sequence[str]) -> int:
     for frontend in frontends:
         frontend.terminate()
     await asyncio.gather(*runs)
+    if metrics_server is not None:
+        metrics_server.close()
+        await metrics_server.wait_closed()
     return 0

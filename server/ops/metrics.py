@@ -68,6 +68,13 @@ READ_TIMEOUT = 5.0
 MAX_CLIENTS = 32
 
 
+class Exposition(Protocol):
+    """What the endpoint serves at `GET /metrics`: `Metrics`, or the supervisor's
+    `Gathered` (every process of `--workers`)."""
+
+    async def exposition(self) -> bytes: ...
+
+
 class LobbyGauges(Protocol):
     """What the gauges read from the lobby at each scrape."""
 
@@ -177,6 +184,10 @@ class Metrics:
         """The Prometheus text exposition of every metric."""
         return generate_latest(self.registry)
 
+    async def exposition(self) -> bytes:
+        """`render`, for the endpoint."""
+        return self.render()
+
 
 def refusal_reason(message: str) -> str:
     """The reason label for a refusal message of `ConnectionGate.admit` or `StorePolicy`."""
@@ -190,7 +201,7 @@ def refusal_reason(message: str) -> str:
 class MetricsServer:
     """The running HTTP endpoint: `close()` stops listening and drops any client."""
 
-    def __init__(self, metrics: Metrics) -> None:
+    def __init__(self, metrics: Exposition) -> None:
         self.metrics = metrics
         self.port = 0
         self._server: asyncio.Server | None = None
@@ -226,7 +237,7 @@ class MetricsServer:
             await self._server.wait_closed()
 
 
-async def start_metrics_server(host: str, port: int, metrics: Metrics) -> MetricsServer:
+async def start_metrics_server(host: str, port: int, metrics: Exposition) -> MetricsServer:
     """Serve `GET /metrics` and `GET /health` on host:port (port 0 = any free port).
 
     Stop it with `server.close(); await server.wait_closed()`; `server.port` is the bound port.
@@ -238,11 +249,11 @@ async def start_metrics_server(host: str, port: int, metrics: Metrics) -> Metric
 
 
 async def _serve_one(
-    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, metrics: Metrics
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, metrics: Exposition
 ) -> None:
     try:
         head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), READ_TIMEOUT)
-        status, content_type, body = _respond(head, metrics)
+        status, content_type, body = await _respond(head, metrics)
     except (asyncio.LimitOverrunError, ValueError):
         status, content_type, body = 431, "text/plain", b"request too large\n"
     except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
@@ -262,7 +273,7 @@ async def _serve_one(
             await asyncio.wait_for(writer.wait_closed(), READ_TIMEOUT)
 
 
-def _respond(head: bytes, metrics: Metrics) -> tuple[int, str, bytes]:
+async def _respond(head: bytes, metrics: Exposition) -> tuple[int, str, bytes]:
     """(status, content type, body) for one request head."""
     request_line = head.split(b"\r\n", 1)[0]
     parts = request_line.split(b" ")
@@ -272,7 +283,7 @@ def _respond(head: bytes, metrics: Metrics) -> tuple[int, str, bytes]:
     if method != b"GET":
         return 405, "text/plain", b"method not allowed\n"
     if target == b"/metrics":
-        return 200, CONTENT_TYPE_LATEST, metrics.render()
+        return 200, CONTENT_TYPE_LATEST, await metrics.exposition()
     if target == b"/health":
         return 200, "text/plain; charset=utf-8", b"ok\n"
     return 404, "text/plain", b"not found\n"
