@@ -9,12 +9,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Static
 
 from lovelet_tui.actions import ACTIONS, SCOPES, bindings, key_label
 from lovelet_tui.editions import catalogue_of, edition_name, reference
 from lovelet_tui.screens.rules import RulesScreen, card_table
 from lovelet_tui.widgets.key_bar import KeyBar
+from lovelet_tui.widgets.prerendered import Prerendered
 from lovelet_tui.widgets.too_small import TooSmall
 
 ADMIN_ONLY = "admin"  # the lobby's admin action and the admin command line's scope
@@ -41,7 +41,8 @@ class HelpScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield TooSmall()
         with VerticalScroll(id="main"):
-            yield Static(Group(*self._sections()))
+            key = ("help", catalogue_of(self), self.edition, self.admin)
+            yield Prerendered(key, lambda: Group(*self._sections()))
         yield KeyBar()
 
     def _sections(self) -> list[RenderableType]:
