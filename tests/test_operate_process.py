@@ -7,15 +7,20 @@ sleeps.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
+import stat
+import subprocess
 from pathlib import Path
 
+import asyncssh
 from prometheus_client.parser import text_string_to_metric_families
+from ptyterm import LOVELET
 from redis_helpers import free_port, redis_server
 from sshclient import SSHTerminal
 from test_ops_process import LISTENING, ServerProcess, fast_env, said
-from test_scaling_process import SIZE, wait_online
+from test_scaling_process import SIZE, core_process, frontend_process, wait_online
 
 from server.ops.gather import read_metrics
 
@@ -107,3 +112,43 @@ async def test_one_endpoint_serves_every_process_of_workers(tmp_path: Path) -> N
             assert 'process_resident_memory_bytes{process="supervisor",role="supervisor"}' in text
             server.process.send_signal(signal.SIGTERM)
             assert await server.exited(60) == 0
+
+
+def admin(data_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`lovelet admin --data-dir DATA_DIR ARGS`, as an operator runs it."""
+    command = [LOVELET, "admin", "--data-dir", str(data_dir), *args]
+    return subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+
+
+async def test_a_backup_taken_while_the_server_runs_is_private_and_restores(
+    tmp_path: Path,
+) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    copy, elsewhere = tmp_path / "lovelet-backup.db", tmp_path / "restored"
+    async with ServerProcess.run(fast_env(tmp_path / "data")) as server:
+        _, port = await server.ready()
+        async with SSHTerminal.connect(port, username="ana", key=key, size=SIZE) as ana:
+            await wait_online(ana, "ana")
+            made = await asyncio.to_thread(admin, tmp_path / "data", "backup", str(copy))
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(20) == 0
+    assert made.returncode == 0, made.stderr
+    assert stat.S_IMODE(copy.stat().st_mode) == 0o600
+    restored = admin(elsewhere, "restore", str(copy))
+    assert restored.returncode == 0, restored.stderr
+    listed = admin(elsewhere, "players")
+    assert key.get_fingerprint("sha256") in listed.stdout, listed.stdout
+    assert stat.S_IMODE(elsewhere.stat().st_mode) == 0o700
+
+
+async def test_a_front_end_makes_its_data_directory_private(tmp_path: Path) -> None:
+    shared = tmp_path / "frontend"
+    shared.mkdir(mode=0o755)  # made by hand, to copy the host key in (docs/scaling.md)
+    shared.chmod(0o755)
+    async with (
+        redis_server() as redis,
+        core_process(tmp_path / "core", redis.url),
+        frontend_process(shared, redis.url),
+    ):
+        assert stat.S_IMODE(shared.stat().st_mode) == 0o700
+        assert stat.S_IMODE((tmp_path / "core").stat().st_mode) == 0o700

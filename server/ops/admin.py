@@ -7,6 +7,8 @@ lovelet admin players                          list keyed players
 lovelet admin motd [TEXT | --clear]            show or set the message of the day
 lovelet admin games [--limit N]                list the latest games, newest first
 lovelet admin ratings [--recompute]            list ratings (or rebuild them from the games)
+lovelet admin backup PATH                      a consistent copy (mode 0600), server running or not
+lovelet admin restore PATH                     put a backup back (stop the server first)
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from protocol.registry import MAX_MOTD
 from ..services.sanitize import clean_text
 from ..store import MOTD, Ban, SeatRecord, Store, StoreError, database_path
 from ..store.times import now as utc_now
+from .backup import BackupError, backup, restore
 
 CELL_MAX = 80
 _DURATION = re.compile(r"(\d+)([mhdw])")
@@ -98,6 +101,14 @@ def _add_actions(parser: argparse.ArgumentParser, parents: list[argparse.Argumen
         "--recompute", action="store_true", help="rebuild every rating from the finished games"
     )
     ratings.set_defaults(action=_ratings, creates=False)
+
+    copy = actions.add_parser("backup", parents=parents, help="copy the database, consistently")
+    copy.add_argument("path", type=Path, help="the copy to write (replaced if it exists)")
+    copy.set_defaults(action=_backup, creates=False)
+
+    back = actions.add_parser("restore", parents=parents, help="put a backup back (server stopped)")
+    back.add_argument("path", type=Path, help="a file `lovelet admin backup` wrote")
+    back.set_defaults(action=_restore, creates=True)
 
 
 def duration(text: str) -> timedelta:
@@ -237,6 +248,26 @@ def _ratings(args: argparse.Namespace, store: Store) -> int:
         for row in board
     ]
     print(table(["NICKNAME", "RATING", "±", "RATED GAMES", "FINGERPRINT"], rows))
+    return 0
+
+
+def _backup(args: argparse.Namespace, store: Store) -> int:
+    try:
+        pages = backup(store.path, args.path)
+    except (BackupError, OSError) as err:
+        _fail(str(err))
+        return 1
+    print(f"Backed up {store.path} to {args.path} ({pages} pages, integrity ok, mode 0600).")
+    return 0
+
+
+def _restore(args: argparse.Namespace, store: Store) -> int:
+    try:
+        pages = restore(args.path, store.path)
+    except (BackupError, OSError) as err:
+        _fail(str(err))
+        return 1
+    print(f"Restored {store.path} from {args.path} ({pages} pages). Start the server now.")
     return 0
 
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import asyncssh
 
+from ..store.private import private_dir
+
 HOST_KEY_NAME = "ssh_host_ed25519_key"
 
 log = logging.getLogger(__name__)
@@ -30,9 +32,9 @@ def load_or_create_host_key(data_dir: Path) -> asyncssh.SSHKey:
     would make every client warn about a man-in-the-middle, so it is never regenerated.
     """
     path = data_dir / HOST_KEY_NAME
+    private_dir(data_dir)  # a front-end's directory holds no database to make it private
     if path.exists() or path.is_symlink():
         return _read_host_key(path)
-    data_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
     key = asyncssh.generate_private_key("ssh-ed25519")
     _write_new_file(path, key.export_private_key())
     log.info("generated SSH host key %s (%s)", path, fingerprint(key))

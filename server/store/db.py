@@ -6,18 +6,15 @@ import contextlib
 import logging
 import os
 import sqlite3
-import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import MigrationError, SchemaTooNewError, StoreError
+from .private import PRIVATE_FILE, private_dir, tighten
 from .schema import MIGRATIONS
 
 BUSY_TIMEOUT_MS = 5000
-PRIVATE_DIR = 0o700
-PRIVATE_FILE = 0o600
-"""The data directory and the database files (fingerprints, addresses, bans): owner only."""
 SIDE_FILES = ("-wal", "-shm", "-journal")
 
 log = logging.getLogger(__name__)
@@ -51,24 +48,12 @@ def connect(path: Path, migrations: Sequence[str] = MIGRATIONS) -> sqlite3.Conne
 def make_private(path: Path) -> None:
     """Create `path`'s directory (0700) and the empty file (0600) if missing; tighten both,
     and any side file SQLite left, if group or others may read them."""
-    path.parent.mkdir(mode=PRIVATE_DIR, parents=True, exist_ok=True)
-    _tighten(path.parent, PRIVATE_DIR)
+    private_dir(path.parent)
     with contextlib.suppress(FileExistsError):
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE))
     for file in (path, *(path.with_name(path.name + suffix) for suffix in SIDE_FILES)):
         if file.exists():
-            _tighten(file, PRIVATE_FILE)
-
-
-def _tighten(path: Path, mode: int) -> None:
-    current = stat.S_IMODE(path.stat().st_mode)
-    if current & ~mode:
-        try:
-            path.chmod(current & mode)
-        except OSError as error:
-            log.warning("cannot make %s private (mode %o): %s", path, current, error)
-        else:
-            log.info("made %s private: mode %o, was %o", path, current & mode, current)
+            tighten(file, PRIVATE_FILE)
 
 
 def _configure(conn: sqlite3.Connection) -> None:
