@@ -318,7 +318,7 @@ async def test_closing_an_overlay_leaves_the_lobby_where_it_was() -> None:
 
 async def test_help_opened_again_renders_no_table(monkeypatch: pytest.MonkeyPatch) -> None:
     """Help's reference text is drawn once per width for every session: opening it again
-    renders no Rich table (each open rendered ~1,300, ~100 ms of the server's time)."""
+    renders no Rich table (each open rendered both of its tables at every layout)."""
     renders = [0]
     render = Table.__rich_console__
 
