@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 
 import asyncssh
+from e2e_helpers import wait_text
 from prometheus_client.parser import text_string_to_metric_families
 from ptyterm import LOVELET
 from redis_helpers import free_port, redis_server
@@ -22,6 +23,8 @@ from sshclient import SSHTerminal
 from test_ops_process import LISTENING, ServerProcess, fast_env, said
 from test_scaling_process import SIZE, core_process, frontend_process, wait_online
 
+from server.bus.broker import BACKOFF_MAX
+from server.bus.frontend import BACK, RESTARTING
 from server.ops.gather import read_metrics
 
 ROLES = {"supervisor", "core", "frontend"}
@@ -152,3 +155,41 @@ async def test_a_front_end_makes_its_data_directory_private(tmp_path: Path) -> N
     ):
         assert stat.S_IMODE(shared.stat().st_mode) == 0o700
         assert stat.S_IMODE((tmp_path / "core").stat().st_mode) == 0o700
+
+
+def attached_again(lines: list[str]) -> bool:
+    """The front-end gave the core its session again (it logged in while none was)."""
+    return any("attached 1 sessions" in line for line in lines)
+
+
+def retries_at_most(lines: list[str]) -> int:
+    """How many times the broker has retried at its longest backoff."""
+    return sum(f"retrying in {BACKOFF_MAX:.1f} s" in line for line in lines)
+
+
+async def test_a_redis_outage_longer_than_frontend_timeout_drops_no_session(
+    tmp_path: Path,
+) -> None:
+    """Redis away for longer than `frontend_timeout` (3 s here): the core heard nobody
+    meanwhile, so it counts no front-end as dead once Redis is back."""
+    async with (
+        redis_server() as redis,
+        core_process(tmp_path, redis.url) as core,
+        frontend_process(tmp_path, redis.url) as (_, port),
+        SSHTerminal.connect(port, username="ana", size=SIZE) as ana,
+    ):
+        await wait_online(ana, "ana")
+        await redis.kill()
+        await wait_text(ana, RESTARTING[:40])
+        # 0.1 + 0.2 + 0.4 + 0.8 + 1.6 + 2 + 2 s of retries: past the 3 s frontend_timeout
+        await core.wait_line(
+            core.stderr, lambda _: retries_at_most(core.stderr) >= 2, "an outage", 30
+        )
+        await redis.start()
+        await wait_text(ana, BACK, timeout=20)
+        await wait_online(ana, "ana")
+        await core.wait_line(
+            core.stderr, lambda _: attached_again(core.stderr), "the sessions re-attached", 20
+        )
+        assert not ana.closed
+    assert not [line for line in core.stderr if "silent for" in line], core.output

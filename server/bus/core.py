@@ -135,6 +135,14 @@ class CoreHost:
             await frontend.outbox.drained()
         await self._broker.publish(CORES_CHANNEL, self._announcement("stopping"))
 
+    def broker_back(self) -> None:
+        """The broker answers again: every front-end gets `frontend_timeout` afresh to be
+        heard, since this core heard nobody while Redis was away (an outage of any length
+        drops no session)."""
+        now = time.monotonic()
+        for frontend in self._frontends.values():
+            frontend.seen = now
+
     def session_count(self) -> int:
         """Sessions attached through the broker."""
         return len(self._where)

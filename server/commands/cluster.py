@@ -135,7 +135,12 @@ async def start_core(
     policy = StorePolicy(store, config.limits.sessions_per_identity, name_rules(config))
     invite = invite_command(config, config.listen_address[1])  # the front-ends' port
     lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
-    broker = Broker(config.broker, [CORE_CHANNEL], lambda c, d: hosts[0].on_batch(c, d))
+    broker = Broker(
+        config.broker,
+        [CORE_CHANNEL],
+        lambda c, d: hosts[0].on_batch(c, d),
+        on_up=lambda: hosts[0].broker_back(),
+    )
     host = CoreHost(broker, lobby, policy, core_id, config.frontend_timeout)
     hosts.append(host)
     broker.start()
