@@ -95,9 +95,9 @@ class Limits:
     keys_per_second: float = 50.0
     key_burst: int = 200
     key_flood: int = 2000
-    cpu_share: float = 0.05
-    cpu_burst: float = 1.0
-    cpu_pool: float = 0.25
+    cpu_share: float = 0.02
+    cpu_burst: float = 0.5
+    cpu_pool: float = 0.2
     cpu_cut_off: float = 60.0
     names_per_key: int = _NAMES.per_key  # the store's own defaults (it reads no config)
     name_expiry_days: float = _NAMES.expire_after / timedelta(days=1)
