@@ -35,7 +35,7 @@ def test_self_hosting_covers_the_operations_topics() -> None:
         "CAP_NET_BIND_SERVICE",
         "sshd_config",
         "ssh-keygen -lf",
-        ".backup",
+        "admin backup",
         "WAL",
         "migrat",
         "deploy/lovelet.service",
