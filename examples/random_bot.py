@@ -13,7 +13,7 @@ import struct
 import asyncssh
 import msgpack
 
-PROTOCOL_VERSION = 12
+PROTOCOL_VERSION = 13
 
 
 async def send(writer: asyncssh.SSHWriter, message: dict) -> None:

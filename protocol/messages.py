@@ -78,7 +78,9 @@ class CreateTable:
     """Open a table and sit at it; `timer` is seconds per decision, None for no timer;
     `takeover`: players who join a started game may take a bot's seat at the next round;
     `private`: not listed in the lobby, reachable by its (long) code only;
-    `hints`: whether players may ask for hints (None: only at a table with a bot)."""
+    `hints`: whether players may ask for hints (None: only at a table with a bot);
+    `bot_level`: the level of the bots that take the seats still empty at the start (None:
+    the server's weakest)."""
 
     TYPE: ClassVar[str] = "create_table"
     name: str
@@ -89,6 +91,7 @@ class CreateTable:
     takeover: bool = False
     private: bool = False
     hints: bool | None = None  # None: allowed if a bot plays at the table, else not
+    bot_level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -193,6 +193,7 @@ TO_SERVER = Tagged(
             },
         ),
         Record(m.Join, {"code": CODE}),
+                "bot_level": Nullable(LEVEL),
         Record(m.Visit, {"code": CODE}),
         Record(m.RejoinSeat, {"code": CODE}),
         Record(m.Spectate, {"code": CODE}),

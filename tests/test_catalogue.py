@@ -152,7 +152,8 @@ async def test_the_form_offers_an_edition_and_a_bot_level_only_the_catalogue_has
         await pilot.press("enter")
         await pilot.pause()
     bots = (BotSpec(1, "grandmaster"),)
-    assert link.sent[1:] == [CreateTable("Ana's table", "duel", 3, 90, bots)]
+    sent = CreateTable("Ana's table", "duel", 3, 90, bots, bot_level="grandmaster")
+    assert link.sent[1:] == [sent]
 
 
 async def test_rules_help_and_the_table_read_the_catalogue() -> None:

@@ -111,6 +111,17 @@ async def test_a_human_plays_a_whole_game_against_bots(lobby: Lobby) -> None:
     assert [s.bot for s in state.info.seats] == [None, "easy", "medium", "easy"]
 
 
+async def test_the_seats_empty_at_the_start_get_the_tables_bot_level(lobby: Lobby) -> None:
+    ana = await greeted(lobby, "ana")
+    bots = (BotSpec(1, "medium"), BotSpec(2, "medium"))
+    ana.send(CreateTable("ana's", "classic", 4, None, bots, bot_level="medium"))
+    await ana.wait_for(lambda c: c.state)
+    ana.send(Start())
+    await ana.wait_for(lambda c: c.state.info.status == "playing")
+    seats = [(s.name, s.bot) for s in ana.state.info.seats[1:]]
+    assert seats == [(f"medium bot {n}", "medium") for n in (2, 3, 4)]
+
+
 async def test_illegal_and_out_of_turn_actions_are_refused_and_change_nothing(
     lobby: Lobby,
 ) -> None:
@@ -159,10 +170,13 @@ async def test_a_bot_level_the_server_does_not_have_is_refused_and_changes_nothi
         and "easy, medium, hard" in ana.errors()[-1].message
     )
     assert ana.state is None and not ana.lobby.tables
+    ana.send(CreateTable("t", "2019", 3, bot_level="expert"))
+    await ana.wait_for(lambda c: len(c.errors()) == 2)
+    assert ana.errors()[-1].code == "no_such_level" and ana.state is None
     ana.send(CreateTable("t", "2019", 3))
     await ana.wait_for(lambda c: c.state)
     ana.send(AddBot(1, "expert"))
-    await ana.wait_for(lambda c: len(c.errors()) == 2)
+    await ana.wait_for(lambda c: len(c.errors()) == 3)
     assert ana.errors()[-1].code == "no_such_level"
     assert [seat.bot for seat in ana.state.info.seats] == [None, None, None]
 

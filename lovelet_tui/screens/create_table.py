@@ -119,6 +119,7 @@ class CreateTableScreen(ModalScreen[None]):
             takeover=self._value("takeover"),
             private=self._value("private"),
             hints=self._value("hints"),
+            bot_level=level,
         )
         send(self, request)
         self.dismiss()

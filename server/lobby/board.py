@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from protocol import AddBot, CreateTable, Message, TableSummary
 
+from ..bots import LEVELS
 from ..engine import find_edition
 from ..ops.metrics import GAME_STATUSES
 from ..services.sanitize import clean_text
@@ -67,8 +68,9 @@ class Board:
             edition.check_players(message.seats)
         except (KeyError, ValueError) as err:
             raise TableError("bad_table", str(err).strip("'\"")) from None
-        for bot in message.bots:
-            require_level(bot.level)
+        fill = message.bot_level or LEVELS[0]
+        for level in (*(bot.level for bot in message.bots), fill):
+            require_level(level)
         name = clean_text(message.name, TABLE_NAME_MAX) or f"{host.name}'s table"
         code = self.new_code(message.private)
         table = Table(
@@ -83,6 +85,7 @@ class Board:
             message.takeover,
             message.private,
             HintRule(message.hints),
+            bot_level=fill,
         )
         self.tables[code] = table
         table.submit(host, Host())

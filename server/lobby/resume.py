@@ -16,6 +16,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..bots import LEVELS
 from ..engine import Event, Game, choice_from_dict, find_edition
 from ..ops.logs import log_error, log_tables_resumed
 from ..services.replay import ReplayError
@@ -91,6 +92,7 @@ def rebuild_table(kept: KeptTable, settings: TableSettings, board: Board, deps: 
         bool(record.settings.get("takeover", False)),
         private,
         HintRule(record.settings.get("hints")),
+        bot_level=record.settings.get("bot_level", LEVELS[0]),
     )
     board.adopt(table)
     _seat_everyone(table, kept)

@@ -31,6 +31,7 @@ from protocol import (
     Visit,
 )
 
+from ..bots import LEVELS
 from ..engine import Edition, Game
 from ..ops.logs import log_table_closed
 from ..services.views import engine_choice
@@ -99,10 +100,12 @@ class Table:
         private: bool = False,
         hints: HintRule | None = None,
         tutorial: bool = False,
+        bot_level: str = LEVELS[0],
     ) -> None:
         edition.check_players(seats)
         self.code, self.name, self.edition = code, name, edition
         self.private = private  # not listed in the lobby (but to administrators)
+        self.bot_level = bot_level  # the bots' level that fills empty seats at the start
         self.settings = settings
         self.seating = Seating(seats)
         self.runner = GameRunner(
@@ -189,6 +192,7 @@ class Table:
                 "takeover": self.doors.takeover,
                 "private": self.private,
                 "hints": self.hints.rule.allowed,
+                "bot_level": self.bot_level,
             },
             None if host is None else self.seating.seat_of_identity(host),
         )
@@ -235,7 +239,7 @@ class Table:
     def _start(self, member: Member) -> None:
         self.seating.require_host(member)
         self.runner.require_waiting()
-        self.seating.fill_with_bots("easy")
+        self.seating.fill_with_bots(self.bot_level)
         self._new_game()
         for index in range(len(self.seats)):
             self.doors.tell_code(index)
@@ -306,7 +310,7 @@ def _routes(table: Table) -> dict[type, Handler]:
         Start: lambda m, c: table._start(m),
         Rematch: lambda m, c: table._rematch(m),
         ContinueRound: lambda m, c: runner.continue_round(seated(m)),
-        Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice)),
+        Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice), c.decision),
         HintRequest: lambda m, c: table.hints.ask(m, seated(m)),
         Leave: lambda m, c: doors.depart(m, gone=True),
         Disconnect: lambda m, c: doors.depart(m, gone=False),
