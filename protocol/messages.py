@@ -381,7 +381,8 @@ class OnlineRating:
 @dataclass(frozen=True, slots=True)
 class SeatInfo:
     """A seat: its player's name (None if empty), bot level (None if human), connection;
-    `api_bot`: a program plays it through the bot API (docs/bot-api.md)."""
+    `api_bot`: a program plays it through the bot API (docs/bot-api.md); `ready`: at a
+    finished table, its player has asked for a rematch."""
 
     name: str | None
     bot: str | None
@@ -390,6 +391,7 @@ class SeatInfo:
 
 
 @dataclass(frozen=True, slots=True)
+    ready: bool = False
 class TableInfo:
     """A table's setup; `you` is the receiver's seat, None for a spectator."""
 

@@ -244,7 +244,13 @@ TABLE_SUMMARY = Record(
 
 SEAT_INFO = Record(
     m.SeatInfo,
-    {"name": Nullable(NAME), "bot": Nullable(LEVEL), "connected": Bool(), "api_bot": Bool()},
+    {
+        "name": Nullable(NAME),
+        "bot": Nullable(LEVEL),
+        "connected": Bool(),
+        "api_bot": Bool(),
+        "ready": Bool(),
+    },
 )
 
 TABLE_INFO = Record(

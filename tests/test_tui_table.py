@@ -132,6 +132,29 @@ async def test_game_over_offers_a_rematch() -> None:
     assert link.sent[1:] == [Rematch()]
 
 
+async def test_after_a_game_each_player_sees_who_is_ready_and_the_host_may_start_now() -> None:
+    game = new_game("classic", 3)
+    _finish_round(game, until_game_over=True)
+    ready = (SeatInfo("Ana", None, True), SeatInfo("Bo", None, True, ready=True))
+    seats = (*ready, SeatInfo("Cy", None, True))
+    link = FakeLink()
+    app = served(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, table_state(game, 0, status="finished", seats=seats), pilot)
+        text = screen_text(app)
+        standings = [line for line in text.splitlines() if "♥" in line and " round" in line]
+        assert [line.rstrip().endswith("ready") for line in standings] == [True, False, False]
+        assert "r: ready for a rematch" in text and "g: start now, bots for the rest" in text
+        await pilot.press("r")
+        seats = (SeatInfo("Ana", None, True, ready=True), *seats[1:])
+        await _open(app, table_state(game, 0, status="finished", seats=seats), pilot)
+        text = screen_text(app)
+        assert "Ready. The rematch waits for Cy." in text
+        await pilot.press("r", "g")
+        await pilot.pause()
+    assert link.sent[1:] == [Rematch(), Start()]
+
+
 async def test_the_last_step_of_a_move_reaches_the_link_before_the_key_handler_returns() -> None:
     game = new_game("2019", 4, GUARD_FIRST)
     link = FakeLink()

@@ -60,7 +60,7 @@ async def test_game_over_lists_each_place_with_tokens_and_rounds_won_then_the_ke
     won = rounds[winner]
     assert f"1st {name}  ♥{game.tokens[winner]}  {won} round{'s' if won != 1 else ''}" in text
     assert text.count("♥") >= 3 + 3  # a standings line per player besides the seat rows
-    assert "r: rematch · l: leave" in text
+    assert "r: ready for a rematch · l: leave" in text
 
 
 async def test_the_host_is_told_to_start_and_the_others_who_starts() -> None:

@@ -353,11 +353,30 @@ class TableScreen(Screen[str], Backdrop):
             rounds = self.rounds_won[seat]
             won = f"{rounds} round{'s' if rounds != 1 else ''}"
             name = names.player(seat, capital=True)
-            line = f"\n{place} {name}  ♥{state.tokens}  {won}"
+            ready = "  ready" if self.info.seats[seat].ready else ""
+            line = f"\n{place} {name}  ♥{state.tokens}  {won}{ready}"
             text.append(line, style="bold" if seat == self.info.you else "")
-        if self.info.you is not None:
-            text.append("\nr: rematch · l: leave")
+        text.append(self._rematch_keys())
         return text
+
+    def _rematch_keys(self) -> str:
+        """Game over: the keys for a rematch, or who it waits for once the receiver is ready."""
+        info = self.info
+        assert info is not None
+        you = info.you
+        if you is None:
+            return ""
+        host = "\ng: start now, bots for the rest" if self._hosting() else ""
+        if not info.seats[you].ready:
+            return f"\nr: ready for a rematch · l: leave{host}"
+        others = [
+            i
+            for i, seat in enumerate(info.seats)
+            if seat.name and not seat.bot and seat.connected and not seat.ready
+        ]
+        if not others:
+            return "\nStarting the rematch…"
+        return f"\nReady. The rematch waits for {self.names.group(others)}.{host}"
 
     # ---------------------------------------------------------------- actions
 
@@ -399,11 +418,11 @@ class TableScreen(Screen[str], Backdrop):
             "choose": self.staging is not None,
             "back": self.staging is not None and self.staging.can_back,
             "next_round": _round_break(view) and seated and not self.continued,
-            "rematch": bool(view and view.game_over) and seated,
+            "rematch": self._game_over() and seated and not self._ready(),
             "sit": waiting and self._cursor_seat_empty(),
             "stand": waiting and seated,
             "bot": waiting and self._hosting(),
-            "start": waiting and self._hosting(),
+            "start": (waiting or self._game_over()) and self._hosting(),
             "tracker": view is not None,
             "hint": self.staging is not None and bool(self.info and self.info.hints),
         }
@@ -485,7 +504,7 @@ class TableScreen(Screen[str], Backdrop):
         self._draw()
 
     def action_rematch(self) -> None:
-        """Play again with the same seats."""
+        """Ready to play again with the same seats."""
         self._send(Rematch())
 
     def action_sit(self) -> None:
@@ -506,8 +525,17 @@ class TableScreen(Screen[str], Backdrop):
         if bot in cycle[:-2]:
             self._send(AddBot(self.cursor, cycle[cycle.index(bot) + 1]))
 
+    def _game_over(self) -> bool:
+        return bool(self.view and self.view.game_over)
+
+    def _ready(self) -> bool:
+        """The receiver has asked for a rematch."""
+        info = self.info
+        return bool(info and info.you is not None and info.seats[info.you].ready)
+
     def action_start(self) -> None:
-        """Host: start the game (empty seats get bots)."""
+        """Host: start the game (empty seats get bots); after a game, the rematch now (bots
+        take the seats of who is not ready)."""
         self._send(Start())
 
     def action_tracker(self) -> None:

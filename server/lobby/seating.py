@@ -52,6 +52,7 @@ class Seat:
     rejoin: str | None = None  # a guest's one-time code to take the seat back
     awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
     api_bot: bool = False  # a program on the bot API plays this human seat
+    ready: bool = False  # at a finished table: its player wants a rematch
 
     @property
     def empty(self) -> bool:
@@ -259,6 +260,7 @@ class Seating:
                 seat.bot_level,
                 not seat.played_by_bot or bool(seat.bot_level),
                 seat.api_bot,
+                seat.ready,
             )
             for seat in self.seats
         )

@@ -20,6 +20,7 @@ from protocol import (
     HintRequest,
     Join,
     Leave,
+    Notice,
     RejoinSeat,
     Rematch,
     RemoveBot,
@@ -36,7 +37,7 @@ from ..engine import Edition, Game
 from ..ops.logs import log_table_closed
 from ..services.views import engine_choice
 from ..store import TableRecord
-from . import tutorial
+from . import rematch, tutorial
 from .broadcast import Broadcaster, Header
 from .doors import Doors, Hooks
 from .errors import TableError
@@ -238,6 +239,9 @@ class Table:
 
     def _start(self, member: Member) -> None:
         self.seating.require_host(member)
+        if self.runner.status == "finished":
+            self._rematch_now(member)
+            return
         self.runner.require_waiting()
         self.seating.fill_with_bots(self.bot_level)
         self._new_game()
@@ -251,11 +255,34 @@ class Table:
         self._start(member)
 
     def _rematch(self, member: Member) -> None:
-        self.seating.require_seated(member)
+        """`member` is ready for a rematch; it starts once every player there is."""
+        index = self.seating.require_seated(member)
         self.runner.require_finished()
+        self.seats[index].ready = True
+        self._changed()
+        self._rematch_if_ready()
+
+    def _rematch_if_ready(self) -> None:
+        if self.runner.status == "finished" and rematch.everyone_ready(self.seating):
+            self._new_game()
+
+    def _rematch_now(self, host: Member) -> None:
+        """The host starts the rematch: who is not ready watches, bots take their seats."""
+        index = self.seating.seat_of(host)
+        if index is not None:
+            self.seats[index].ready = True
+        for member in rematch.unready(self.seating):
+            self._output.send(member, Notice("The host started the rematch: you watch it."))
+        rematch.bots_for_the_unready(self.seating, self.bot_level)
         self._new_game()
 
+    def _depart(self, member: Member, gone: bool) -> None:
+        self.doors.depart(member, gone)
+        if not self.closed:
+            self._rematch_if_ready()
+
     def _new_game(self) -> None:
+        rematch.clear(self.seating)
         self._broadcast.rewind()
         self.runner.new_game()
 
@@ -312,8 +339,8 @@ def _routes(table: Table) -> dict[type, Handler]:
         ContinueRound: lambda m, c: runner.continue_round(seated(m)),
         Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice), c.decision),
         HintRequest: lambda m, c: table.hints.ask(m, seated(m)),
-        Leave: lambda m, c: doors.depart(m, gone=True),
-        Disconnect: lambda m, c: doors.depart(m, gone=False),
+        Leave: lambda m, c: table._depart(m, gone=True),
+        Disconnect: lambda m, c: table._depart(m, gone=False),
         Say: lambda m, c: table._say(c.line),
         Close: lambda m, c: table._close(c.keep),
     }
