@@ -77,9 +77,8 @@ class Program:
     async def play(self, games: int, rng: random.Random) -> None:
         bots = [{"seat": seat, "level": "easy"} for seat in (1, 2, 3)]
         table = {"name": "bench", "edition": "2019", "seats": 4, "timer": None, "bots": bots}
-        self.send(
-            {"type": "create_table", **table, "takeover": False, "private": False, "hints": None}
-        )
+        options = {"takeover": False, "private": False, "hints": None, "bot_level": None}
+        self.send({"type": "create_table", **table, **options})
         self.send({"type": "start"})
         sent_at, continued, played = None, None, 0
         while played < games:
@@ -91,7 +90,8 @@ class Program:
                 sent_at = None
             view, info = message["view"], message["info"]
             if view and view["choices"] and view["pending"]["seat"] == info["you"] and not sent_at:
-                self.send({"type": "act", "choice": rng.choice(view["choices"])})
+                choice, decision = rng.choice(view["choices"]), view["pending"]["decision"]
+                self.send({"type": "act", "choice": choice, "decision": decision})
                 sent_at = time.perf_counter()
             if info["status"] == "round_over" and view["round"] != continued:
                 self.send({"type": "continue_round"})

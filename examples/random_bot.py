@@ -13,7 +13,7 @@ import struct
 import asyncssh
 import msgpack
 
-PROTOCOL_VERSION = 13
+PROTOCOL_VERSION = 14
 
 
 async def send(writer: asyncssh.SSHWriter, message: dict) -> None:
@@ -42,10 +42,10 @@ async def play(args: argparse.Namespace) -> None:
         else:
             bots = [{"seat": seat, "level": "easy"} for seat in (1, 2, 3)]
             table = {"name": "random bot", "edition": "2019", "seats": 4, "timer": None}
-            options = {"bots": bots, "takeover": False, "private": False, "hints": None}
-            await send(writer, {"type": "create_table", **table, **options})
+            options = {"takeover": False, "private": False, "hints": None, "bot_level": None}
+            await send(writer, {"type": "create_table", **table, "bots": bots, **options})
             await send(writer, {"type": "start"})
-        acted, continued = False, None
+        answered, continued = None, None
         while True:
             message = await receive(reader)
             if message["type"] == "error":
@@ -53,10 +53,13 @@ async def play(args: argparse.Namespace) -> None:
             if message["type"] != "table":
                 continue
             view, info = message["view"], message["info"]
-            acted = acted and not message["events"]  # acting always brings new events
-            if view and view["choices"] and view["pending"]["seat"] == info["you"] and not acted:
-                await send(writer, {"type": "act", "choice": random.choice(view["choices"])})
-                acted = True
+            pending = view and view["pending"]
+            if pending and view["choices"] and pending["decision"] != answered:
+                choice = random.choice(view["choices"])  # each decision once, by its id
+                await send(
+                    writer, {"type": "act", "choice": choice, "decision": pending["decision"]}
+                )
+                answered = pending["decision"]
             if info["status"] == "round_over" and view["round"] != continued:
                 await send(writer, {"type": "continue_round"})  # once a round
                 continued = view["round"]

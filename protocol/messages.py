@@ -182,10 +182,13 @@ class Rematch:
 
 @dataclass(frozen=True, slots=True)
 class Act:
-    """Answer the pending decision of this session's seat."""
+    """Answer the pending decision of this session's seat: `decision` is the id of the
+    decision answered (`view.pending.decision`), refused as `stale_decision` once another
+    decision is pending; None answers whichever is pending when it arrives."""
 
     TYPE: ClassVar[str] = "act"
     choice: Choice
+    decision: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -388,10 +391,10 @@ class SeatInfo:
     bot: str | None
     connected: bool
     api_bot: bool = False
+    ready: bool = False
 
 
 @dataclass(frozen=True, slots=True)
-    ready: bool = False
 class TableInfo:
     """A table's setup; `you` is the receiver's seat, None for a spectator."""
 
@@ -435,11 +438,12 @@ class SeatView:
 
 @dataclass(frozen=True, slots=True)
 class PendingView:
-    """Whose decision the table waits for, and its kind: "play", "chancellor",
-    "cardinal_look" or "bishop_redraw"."""
+    """Whose decision the table waits for, its kind ("play", "chancellor", "cardinal_look" or
+    "bishop_redraw") and its id, unique at its table (`act` names it in `decision`)."""
 
     seat: int
     kind: str
+    decision: int = 0
 
 
 @dataclass(frozen=True, slots=True)

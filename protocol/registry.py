@@ -79,6 +79,7 @@ EDITION = Ident(32)
 RATING = Int(0, MAX_RATING)
 GUESS = Nullable(ByType({str: CARD, int: Int(0, 255)}))
 GAME_ID = Int(1, MAX_GAME_ID)
+DECISION = Int(0, MAX_TALLY)  # a pending decision's id, unique at its table
 
 CHOICE = Tagged(
     [
@@ -162,7 +163,9 @@ VIEW = Record(
             min_items=2,
         ),
         "turn": Nullable(SEAT),
-        "pending": Nullable(Record(m.PendingView, {"seat": SEAT, "kind": OneOf(*DECISIONS)})),
+        "pending": Nullable(
+            Record(m.PendingView, {"seat": SEAT, "kind": OneOf(*DECISIONS), "decision": DECISION})
+        ),
         "choices": ListOf(CHOICE, MAX_CHOICES),
         "marked": Nullable(SEAT),
         "jester": Nullable(ListOf(SEAT, 2, min_items=2)),
@@ -190,10 +193,10 @@ TO_SERVER = Tagged(
                 "takeover": Bool(),
                 "private": Bool(),
                 "hints": Nullable(Bool()),
+                "bot_level": Nullable(LEVEL),
             },
         ),
         Record(m.Join, {"code": CODE}),
-                "bot_level": Nullable(LEVEL),
         Record(m.Visit, {"code": CODE}),
         Record(m.RejoinSeat, {"code": CODE}),
         Record(m.Spectate, {"code": CODE}),
@@ -204,7 +207,7 @@ TO_SERVER = Tagged(
         Record(m.RemoveBot, {"seat": SEAT}),
         Record(m.Start, {}),
         Record(m.Rematch, {}),
-        Record(m.Act, {"choice": CHOICE}),
+        Record(m.Act, {"choice": CHOICE, "decision": Nullable(DECISION)}),
         Record(m.HintRequest, {}),
         Record(m.Tutorial, {}),
         Record(m.Chat, {"text": Text(MAX_CHAT)}),

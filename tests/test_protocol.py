@@ -302,9 +302,10 @@ def test_wire_tags_are_written_down() -> None:
 
 def test_golden_bytes() -> None:
     assert encode(Hello(1, "ann")) == b"\x83\xa4type\xa5hello\xa7version\x01\xa4name\xa3ann"
-    assert to_wire(Act(PlayChoice("guard", (2,), "priest"))) == {
+    assert to_wire(Act(PlayChoice("guard", (2,), "priest"), 7)) == {
         "type": "act",
         "choice": {"type": "play", "card": "guard", "targets": [2], "guess": "priest"},
+        "decision": 7,
     }
 
 

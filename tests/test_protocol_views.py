@@ -35,7 +35,10 @@ def test_the_engine_and_the_protocol_records_have_the_same_fields(
     def names(cls: type) -> list[str]:
         return [field.name for field in dataclasses.fields(cls)]
 
-    assert names(engine_record) == names(wire_record)
+    table_numbers = (
+        ["decision"] if wire_record is PendingView else []
+    )  # the table's, not the game's
+    assert names(engine_record) + table_numbers == names(wire_record)
 
 
 @pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
@@ -65,7 +68,7 @@ def assert_same(made: engine.View, arrived: View) -> None:
         elif field.name == "seats":
             assert list(map(_values, mine)) == list(map(_values, theirs))
         elif field.name == "pending":
-            assert _values(mine) == _values(theirs)
+            assert _values(mine) == (_values(theirs)[:-1] if theirs else None)
         else:
             assert mine == theirs, field.name
 

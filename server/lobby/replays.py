@@ -54,8 +54,8 @@ def replay_for(
         played.round,
         played.rounds,
         tuple(
-            ReplayFrame(f.actor, wire_view(f.view), wire_events(f.events, request.seat))
-            for f in played.frames
+            ReplayFrame(f.actor, wire_view(f.view, i), wire_events(f.events, request.seat))
+            for i, f in enumerate(played.frames)
         ),
     )
 

@@ -89,7 +89,7 @@ class GameRunner:
         self.game: Game | None = None
         self.log: list[Event] = []
         self.epoch = 0  # which game of this table the log belongs to
-        self.step = 0  # bumped on every change of the pending decision
+        self.step = 0  # bumped on every change of the pending decision: its id
         self.record = GameRecord(code, edition.id, deps.clock, deps.store, deps.metrics)
         self.closed = False
         self._changed = changed
@@ -137,9 +137,12 @@ class GameRunner:
         if not self.seating.connected_seats() - self._ready:
             self._start_round()
 
-    def act(self, index: int, choice: Choice) -> None:
-        """A player's choice: only from the seat whose decision is pending, only a legal one."""
+    def act(self, index: int, choice: Choice, decision: int | None = None) -> None:
+        """A player's choice: only from the seat whose decision is pending, only a legal one,
+        and only for decision `decision` if given (`stale_decision` once another is pending)."""
         game = self.game
+        if decision is not None and (decision != self.step or self.status != "playing"):
+            raise TableError("stale_decision", f"decision {decision} is not the one pending")
         if game is None or self.status != "playing":
             raise TableError("no_game", "no round is being played")
         if game.pending is None or game.pending.seat != index:
@@ -253,7 +256,7 @@ class GameRunner:
         step = self.scripted_step()
         if step is not None and view.choices:
             view = replace(view, choices=(step.choice,))
-        return wire_view(view)
+        return wire_view(view, self.step)
 
     def guide(self, index: int | None) -> str | None:
         """The tutorial's words for the player at `index` now (None: none)."""

@@ -27,8 +27,8 @@ from protocol import (
 from .. import engine
 
 
-def wire_view(view: engine.View) -> View:
-    """The protocol record of `view`."""
+def wire_view(view: engine.View, decision: int = 0) -> View:
+    """The protocol record of `view`, its pending decision numbered `decision`."""
     pending = view.pending
     return View(
         view.edition,
@@ -43,7 +43,7 @@ def wire_view(view: engine.View) -> View:
         view.hand,
         tuple(map(_seat, view.seats)),
         view.turn,
-        PendingView(pending.seat, pending.kind) if pending is not None else None,
+        PendingView(pending.seat, pending.kind, decision) if pending is not None else None,
         tuple(map(wire_choice, view.choices)),
         view.marked,
         view.jester,
