@@ -6,6 +6,7 @@ alone, and hints come once it is over."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -140,9 +141,83 @@ async def test_the_scripted_round_offers_and_takes_only_its_plays(lobby: Lobby) 
     await ana.wait_for(lambda c: any(isinstance(m, Hint) for m in c.messages))
 
 
+# A guide's claim of a card in another player's hand now: "Cy still holds the Guard", "Bo has
+# your Prince", "beats Cy's Guard" (past tense, "held", speaks of what was seen then).
+CLAIMS = (
+    re.compile(r"\b(Bo|Cy) (?:still )?(?:holds|has) (?:the |your )?([A-Z][a-z]+)"),
+    re.compile(r"\bbeats (Bo|Cy)'s ([A-Z][a-z]+)"),
+)
+
+
+def claims(guide: str) -> list[tuple[int, str]]:
+    """Each (seat, card id) a guide says another player holds now."""
+    seats = {name: seat for seat, name in BOTS}
+    return [(seats[name], card.lower()) for claim in CLAIMS for name, card in claim.findall(guide)]
+
+
+def known_hands(me: int, events: list[dict]) -> dict[int, list[str | None]]:
+    """What seat `me` knows for certain of each other hand from its own log: a card it saw,
+    or None for one it did not; a card seen stays known until its holder may have played it."""
+    hands: dict[int, list[str | None]] = {}
+    for event in events:
+        kind, seat = event["kind"], event["seat"]
+        if seat == me and kind not in ("compare", "look", "swap"):
+            continue
+        if kind in ("deal", "draw"):
+            hands.setdefault(seat, []).append(None)
+        elif kind in ("play", "discard"):
+            hand, card = hands[seat], event["card"]
+            if card in hand and None in hand:
+                hands[seat] = [None] * (len(hand) - 1)  # the card seen, or the one drawn?
+            else:
+                hand.remove(card if card in hand else None)
+        elif kind == "look" and seat == me:
+            hands[event["target"]] = list(event["cards"])
+        elif kind == "compare" and me in (seat, event["target"]):
+            other = event["target"] if seat == me else seat
+            hands[other] = [event["cards"][str(other)]]
+        elif kind == "swap":
+            a, b = event["seats"]
+            if me in (a, b):
+                hands[b if a == me else a] = list(event["cards"][str(me)])
+            else:
+                hands[a], hands[b] = hands[b], hands[a]
+        elif kind == "knocked_out":
+            hands[seat] = []
+    return hands
+
+
+async def test_every_guide_claims_only_cards_the_player_knows_another_holds(
+    lobby: Lobby,
+) -> None:
+    ana = await greeted(lobby, "ana")
+    ana.send(Tutorial())
+    checked = 0
+    for step in (s for s in STEPS if s.seat == PLAYER):
+        await ana.wait_for(lambda c, s=step: c.my_turn() and c.state.guide == s.guide)
+        hands = known_hands(PLAYER, ana.events)
+        for seat, card in claims(step.guide):
+            assert hands[seat] == [card], (step.guide, seat, card, hands[seat])
+            checked += 1
+        before = len(ana.events)
+        ana.send(act_message(ana.state.view.choices[0]))
+        await ana.wait_for(lambda c, n=before: len(c.events) > n)
+    assert checked == 4  # "Cy still holds the Guard", two "beats", "Bo has your Prince"
+
+
 def _wire(step) -> Choice:
     """A scripted choice as a view lists it."""
     return choice_from_wire(choice_to_dict(step.choice))
+
+
+async def test_a_tutorial_table_is_private(lobby: Lobby) -> None:
+    bo = await greeted(lobby, "bo")
+    ana = await greeted(lobby, "ana")
+    ana.send(Tutorial())
+    await ana.wait_for(lambda c: c.state)
+    await bo.wait_for(lambda c: "ana" in c.lobby.online)
+    assert ana.state.info.private
+    assert len(lobby.tables) == 1 and bo.lobby.tables == () and ana.lobby.tables == ()
 
 
 async def test_the_tutorial_starts_only_from_the_lobby(lobby: Lobby) -> None:

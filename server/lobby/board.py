@@ -95,8 +95,9 @@ class Board:
 
     def open_tutorial(self, host: Session, settings: TableSettings, deps: Deps) -> Table:
         """The tutorial's table for `host`, with its bots, started. Its games are not
-        recorded: they count for no one's stats and are not kept across a restart."""
-        code = self.new_code()
+        recorded: they count for no one's stats and are not kept across a restart. It is
+        private: nobody else is shown it in the lobby."""
+        code = self.new_code(private=True)
         edition = find_edition(tutorial.EDITION)
         seats = 1 + len(tutorial.BOTS)
         table = Table(
@@ -108,6 +109,7 @@ class Board:
             settings,
             self,
             replace(deps, store=None),
+            private=True,
             hints=HintRule(True),
             tutorial=True,
         )

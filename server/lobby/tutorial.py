@@ -21,7 +21,7 @@ TABLE_NAME = "Tutorial"
 DECK = (
     *("handmaid", "guard", "princess", "guard"),
     *("priest", "prince", "guard", "guard", "baron", "handmaid"),
-    *("guard", "prince", "priest", "countess", "king", "baron"),
+    *("priest", "prince", "guard", "countess", "king", "baron"),
 )
 
 
@@ -49,26 +49,27 @@ STEPS = (
     Step(
         PLAYER,
         Play("priest", (2,)),
-        "Your Guard missed: Bo holds no Baron. Bo's Prince made Cy discard his card and draw "
+        "Your Guard missed: Bo held no Baron. Bo's Prince made Cy discard his card and draw "
         "a new one. Cy's Guard named the Baron at you and missed: you held the Priest. A "
         "Priest shows you a player's card. Play the Priest on Cy and keep your Baron.",
     ),
     Step(1, Play("handmaid", ())),
-    Step(2, Play("guard", (PLAYER,), "prince")),
+    Step(2, Play("priest", (PLAYER,))),
     Step(
         PLAYER,
         Play("baron", (2,)),
         "You saw Cy's Guard. Bo played a Handmaid: no card can choose Bo until Bo's next "
-        "turn. Cy's Guard missed again. A Baron compares your other card with a player's: "
-        "the lower is out. Your Prince (5) beats Cy's Guard (1): play the Baron on Cy.",
+        "turn. Cy drew, then played a Priest on you, so Cy still holds the Guard. A Baron "
+        "compares your other card with a player's: the lower is out. Your Prince (5) beats "
+        "Cy's Guard (1): play the Baron on Cy.",
     ),
-    Step(1, Play("priest", (PLAYER,))),
+    Step(1, Play("guard", (PLAYER,), "countess")),
     Step(
         PLAYER,
         Play("countess", ()),
-        "Cy is out. Bo's Priest saw your Prince. You drew the Countess (7): while you hold "
-        "her with a King or a Prince, you must play her, so she is your only play now. "
-        "Play the Countess.",
+        "Cy is out. Bo's Guard named the Countess at you and missed. You drew the Countess "
+        "(7): while you hold her with a King or a Prince, you must play her, so she is your "
+        "only play now. Play the Countess.",
     ),
     Step(1, Play("king", (PLAYER,))),
     Step(
@@ -76,7 +77,7 @@ STEPS = (
         Play("baron", (1,)),
         "Bo's King traded hands with you: Bo has your Prince and you hold the Princess (8), "
         "the highest card. Whoever discards her is out, so you never play her. Play the "
-        "Baron on Bo: your Princess beats his Prince.",
+        "Baron on Bo: your Princess beats Bo's Prince.",
     ),
 )
 
