@@ -90,7 +90,8 @@ def test_every_token_has_a_reason(edition_id: str, players: int) -> None:
 def resample_hidden(game: Game, seat: int | None, rng: random.Random) -> None:
     """Re-deal every card `seat` cannot see among the places it cannot see into."""
     hidden_places = [game.deck, game.set_aside]
-    hidden_places += [game.hands[s] for s in range(game.players) if s != seat]
+    if not game.shown_down:
+        hidden_places += [game.hands[s] for s in range(game.players) if s != seat]
     pool = [card for place in hidden_places for card in place]
     rng.shuffle(pool)
     for place in hidden_places:
@@ -119,6 +120,22 @@ def test_views_do_not_depend_on_hidden_cards(
         before = game.view(seat)
         resample_hidden(game, seat, rng)
         assert game.view(seat) == before
+
+
+@pytest.mark.parametrize(("edition_id", "players"), CONFIGS)
+def test_after_a_showdown_no_hand_shown_counts_as_unseen(edition_id: str, players: int) -> None:
+    rng = random.Random(players)
+    for _ in range(50):
+        game = Game(find_edition(edition_id), players, rng)
+        game.start_round()
+        while not game.round_over:
+            game.act(game.pending.seat, rng.choice(game.pending.choices))
+        if game.shown_down:
+            break
+    assert game.shown_down
+    for seat in [None, *range(players)]:
+        hidden = Counter(c.id for c in game.deck + game.set_aside)  # the deck is empty
+        assert Counter({k: v for k, v in game.view(seat).unseen.items() if v}) == hidden
 
 
 def test_illegal_actions_leave_the_state_unchanged() -> None:

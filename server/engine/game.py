@@ -409,6 +409,11 @@ class Game:
             return hand[0].value
         return hand[0].value + [c.role for c in self.discards[seat]].count(Role.COUNT)
 
+    @property
+    def shown_down(self) -> bool:
+        """The round ended at a showdown: the hands still held were shown to everyone."""
+        return self.round_over and bool(self.round_winners) and self.remaining > 1
+
     def _showdown(self) -> None:
         hands = self.hands
         contenders = [seat for seat in range(self.players) if self.alive[seat]]

@@ -91,7 +91,7 @@ def make_view(game: Game, seat: int | None) -> View:
         tuple(pending.choices) if pending is not None and seat == pending.seat else (),
         game.marked,
         game.jester,
-        _unseen(game, own_hand),
+        _unseen(game, seat, own_hand),
         game.round_over,
         tuple(game.round_winners),
         game.game_over,
@@ -110,8 +110,9 @@ def _seat_view(game: Game, seat: int) -> SeatView:
     )
 
 
-def _unseen(game: Game, own_hand: tuple[str, ...]) -> dict[str, int]:
-    """How many copies of each card this seat has not seen: not in its hand, discards, face up."""
+def _unseen(game: Game, seat: int | None, own_hand: tuple[str, ...]) -> dict[str, int]:
+    """How many copies of each card this seat has not seen: not in its hand, discards, face
+    up, or another's hand shown at the showdown."""
     unseen = {card.id: card.count for card in game.edition.cards}
     for card_id in own_hand:
         unseen[card_id] -= 1
@@ -120,4 +121,8 @@ def _unseen(game: Game, own_hand: tuple[str, ...]) -> dict[str, int]:
     for pile in game.discards:
         for card in pile:
             unseen[card.id] -= 1
+    if game.shown_down:
+        for other, hand in enumerate(game.hands):
+            for card in hand if other != seat else ():
+                unseen[card.id] -= 1
     return unseen
