@@ -96,11 +96,10 @@ def rebuild_table(kept: KeptTable, settings: TableSettings, board: Board, deps: 
     )
     board.adopt(table)
     _seat_everyone(table, kept)
-    recorder = GameRecorder.resume(
-        deps.store, kept.game_id, len(kept.events), len(kept.actions.actions), game.round
-    )
+    actions = len(kept.actions.actions)
+    recorder = GameRecorder.resume(deps.store, kept.game_id, len(kept.events), actions, game.round)
     age = (utc_now() - kept.started_at).total_seconds()
-    table.runner.resume(game, log, recorder, max(age, 0.0))
+    table.runner.resume(game, log, recorder, max(age, 0.0), actions)
     return table
 
 

@@ -179,14 +179,17 @@ class GameRunner:
         if not keep:
             self.record.abandon()
 
-    def resume(self, game: Game, log: list[Event], recorder: GameRecorder, age: float) -> None:
-        """Carry on `game`, rebuilt after a restart with its `log`, `age` seconds after it
-        started: a round's pending decision gets its timer afresh, a pause its whole length."""
+    def resume(
+        self, game: Game, log: list[Event], recorder: GameRecorder, age: float, actions: int
+    ) -> None:
+        """Carry on `game`, rebuilt after a restart with its `log` and `actions` decisions taken,
+        `age` seconds after it started: a round's pending decision gets its timer afresh, a
+        pause its whole length. Its decision keeps its id if it is the table's first game."""
         self.game, self.log = game, log
         self.record.resume(recorder, age)
         self.epoch += 1
         self._engine_seen = len(game.events)
-        self.step += 1
+        self.step = game.round + actions  # a step per round started and per decision taken
         if game.round_over:
             self.status = "round_over"
             self.turns.schedule(self.settings.round_pause, self._next_round_due, ("pause", None))
