@@ -2,7 +2,8 @@
 
     python examples/random_bot.py --host localhost --port 2222 --key ~/.ssh/id_ed25519 robo
 
-Needs only `pip install asyncssh msgpack`. Exits 0 when the game is over.
+Needs only `pip install asyncssh msgpack`. Leaves the table and exits 0 when the game is over,
+so each run plays a new game.
 """
 
 import argparse
@@ -66,6 +67,9 @@ async def play(args: argparse.Namespace) -> None:
             if info["status"] == "finished":
                 winners = [info["seats"][seat]["name"] for seat in view["game_winners"]]
                 print("game over, winners:", ", ".join(winners))
+                await send(writer, {"type": "leave"})  # give the seat up: a next run starts afresh
+                writer.write_eof()  # then the server answers what we sent and closes
+                await reader.read()
                 return
 
 

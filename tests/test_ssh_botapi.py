@@ -137,9 +137,10 @@ async def greeted(port: int, key: asyncssh.SSHKey, stack: contextlib.AsyncExitSt
 # ---------------------------------------------------------------- the example, the way it runs
 
 
-async def test_the_example_client_plays_a_whole_game(server: Server, key_file: Path) -> None:
+async def run_example(port: int, key_file: Path) -> list[str]:
+    """`python examples/random_bot.py` as a process against the server: its output lines."""
     process = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-u", str(EXAMPLE), "--host", "127.0.0.1", "--port", str(server.port)),
+        *(sys.executable, "-u", str(EXAMPLE), "--host", "127.0.0.1", "--port", str(port)),
         *("--key", str(key_file), "robo"),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
@@ -152,13 +153,19 @@ async def test_the_example_client_plays_a_whole_game(server: Server, key_file: P
             out, err = await process.communicate()
             print(out.decode(), err.decode())
     assert process.returncode == 0, (out + err).decode()
-    lines = out.decode().splitlines()
-    assert lines[0] == "signed in as robo"
-    assert lines[-1].startswith("game over, winners: ")
-    (table,) = server.lobby.tables.values()
-    assert table.runner.status == "finished"
-    assert table.seats[0].name == "robo" and table.seats[0].api_bot
-    assert all(seat.bot_level == "easy" for seat in table.seats[1:])
+    return out.decode().splitlines()
+
+
+async def test_the_example_client_plays_a_whole_game_each_time_it_runs(
+    server: Server, key_file: Path
+) -> None:
+    for _ in range(2):
+        lines = await run_example(server.port, key_file)
+        assert lines[0] == "signed in as robo", lines
+        assert lines[-1].startswith("game over, winners: ") and len(lines) == 2, lines
+        assert not server.lobby.tables  # it left; its table, with bots only, closed
+    games = server.running.store.games()
+    assert [game.status for game in games] == ["finished"] * 2
 
 
 # ---------------------------------------------------------------- OpenSSH

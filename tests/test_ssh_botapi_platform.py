@@ -11,7 +11,9 @@ from typing import Any
 import asyncssh
 import pytest
 from e2e_helpers import Server, running_server
-from test_ssh_botapi import FAST, BotClient, framed, greeted
+from test_ssh_botapi import FAST, BotClient, bot, framed, greeted, hello
+
+from server.lobby import TableSettings
 
 TWO_SEATS = {"name": "t", "edition": "2019", "seats": 2, "bots": [{"seat": 1, "level": "easy"}]}
 OPTIONS = {"takeover": False, "private": False, "hints": None, "bot_level": None}
@@ -84,14 +86,116 @@ async def test_an_act_after_the_round_ended_is_stale_and_changes_nothing(
     async with contextlib.AsyncExitStack() as stack:
         client = await greeted(server.port, key, stack)
         client.send(create_table())
-        last = state = await next_turn(client)
-        while state["info"]["status"] == "playing":
-            last = state
-            client.send(act(last))
-            state = await next_turn(client, last["view"]["pending"]["decision"])
+        last: dict[str, Any] | None = None
+        state = await next_turn(client)
+        while last is None or state["info"]["status"] == "playing":
+            if ours(state):
+                last = state
+                client.send(act(last))
+            else:  # the round ended before our first decision
+                client.send(framed({"type": "continue_round"}))
+            state = await next_turn(client, last["view"]["pending"]["decision"] if last else -1)
         (table,) = server.lobby.tables.values()
         step, log = table.runner.step, len(table.runner.log)
         client.send(act(last) + framed({"type": "stats_request"}))
         assert (await client.receive_type("error"))["code"] == "stale_decision"
         await client.receive_type("stats")
         assert (table.runner.step, len(table.runner.log)) == (step, log)
+
+
+# ---------------------------------------------------------------- leaving, finished tables
+
+
+async def play_game(client: BotClient) -> dict[str, Any]:
+    """Play our decisions (and read each round's summary) until the game is over."""
+    state, answered, continued = await next_turn(client), -1, 0
+    while state["info"]["status"] != "finished":
+        if state["info"]["status"] == "round_over" and state["view"]["round"] != continued:
+            continued = state["view"]["round"]
+            client.send(framed({"type": "continue_round"}))
+        elif ours(state):
+            answered = state["view"]["pending"]["decision"]
+            client.send(act(state))
+        state = await next_turn(client, answered)
+    return state
+
+
+async def watching(port: int, stack: contextlib.AsyncExitStack) -> BotClient:
+    """Another program (its own key and name) in the lobby."""
+    other = asyncssh.generate_private_key("ssh-ed25519")
+    watcher = await stack.enter_async_context(bot(port, other, "watcher"))
+    watcher.send(hello("watcher"))
+    assert (await watcher.receive())["type"] == "welcome"
+    return watcher
+
+
+async def gone_from_the_lobby(watcher: BotClient, name: str = "robo") -> None:
+    """Wait for a `lobby` frame that no longer lists `name` online."""
+    while name in (await watcher.receive_type("lobby"))["online"]:
+        pass
+
+
+async def test_closing_the_channel_after_the_game_leaves_the_table(
+    server: Server, key: asyncssh.SSHKey
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        watcher = await watching(server.port, stack)
+        async with contextlib.AsyncExitStack() as first:
+            client = await greeted(server.port, key, first)
+            client.send(create_table())
+            finished = await play_game(client)
+        await gone_from_the_lobby(watcher)
+        again = await greeted(server.port, key, stack)
+        assert (await again.receive())["type"] == "lobby"
+        again.send(create_table())
+        state = await again.receive_type("table")
+        assert state["info"]["code"] != finished["info"]["code"] and state["info"]["you"] == 0
+
+
+async def test_a_game_that_ended_while_away_is_told_and_the_player_is_in_the_lobby(
+    tmp_path: Path, key: asyncssh.SSHKey
+) -> None:
+    no_pause = TableSettings(bot_delay=0, grace=60, round_pause=0)
+    async with (
+        running_server(tmp_path / "data", no_pause) as server,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        watcher = await watching(server.port, stack)
+        async with contextlib.AsyncExitStack() as first:
+            client = await greeted(server.port, key, first)
+            client.send(create_table())
+            code = (await next_turn(client))["info"]["code"]  # then it drops, mid-game
+        await gone_from_the_lobby(watcher)
+        watcher.send(framed({"type": "spectate", "code": code}))
+        while (await watcher.receive_type("table"))["info"]["status"] != "finished":
+            pass
+        again = await greeted(server.port, key, stack)
+        notice, lobby = await again.receive(), await again.receive()
+        assert (
+            notice["type"] == "notice"
+            and f"table {code} ended while you were away" in notice["text"]
+        )
+        assert lobby["type"] == "lobby"
+        assert server.table(code).seats[0].name != "robo"
+
+
+async def test_a_leave_sent_before_eof_is_handled_however_far_behind_the_server_reads(
+    server: Server, key: asyncssh.SSHKey
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        watcher = await watching(server.port, stack)
+        async with asyncssh.connect(
+            "127.0.0.1", server.port, username="robo", client_keys=[key], known_hosts=None
+        ) as conn:
+            writer, reader, _ = await conn.open_session(subsystem="lovelet", encoding=None)
+            client = BotClient(writer, reader)
+            client.send(hello())
+            client.send(create_table())
+            state = await next_turn(client)  # mid-game
+            code = state["info"]["code"]
+            stale = act(state, decision=0)  # refused as stale, and past the bytes' burst
+            client.send(stale * (9000 // len(stale)) + framed({"type": "leave"}))
+            writer.write_eof()
+            assert await client.closed()
+        await gone_from_the_lobby(watcher)
+        assert code not in server.lobby.tables  # left by its only human, not held for them

@@ -112,6 +112,21 @@ class Doors:
         elif member.identity.guest:
             self._remind(member)
 
+    def welcome_back(self, member: Member) -> None:
+        """A keyed player just signed in: their seat back, unless its game is over (then the
+        seat is given up and they are told the result, in the lobby)."""
+        index = self.seating.seat_of_identity(member.identity.id)
+        if index is None or self.runner.status != "finished" or self.seats[index].member:
+            self.rejoin(member)
+            return
+        winners = ", ".join(self.seats[s].name or "?" for s in self.runner.game.game_winners)
+        self._hand_to_bot(index)
+        self._output.send(
+            member,
+            Notice(f"The game at table {self.code} ended while you were away: {winners} won."),
+        )
+        self._after_departure()
+
     def rejoin_by_code(self, member: Member, code: str) -> None:
         index = self.seating.seat_of_code(code)
         if index is None:
@@ -172,9 +187,11 @@ class Doors:
         self._changed()
 
     def depart(self, member: Member, gone: bool) -> None:
-        """A spectator just goes; a seat empties before the game, else is held or given away."""
+        """A spectator just goes; a seat empties before the game, is given away after it, and
+        in between is held (a drop) or given away (`gone`: a leave)."""
         self.claims.unclaim(member)
         index = self.seating.seat_of(member)
+        gone = gone or self.runner.status == "finished"  # no seat is held after the game
         if index is not None and self.runner.status != "waiting":
             self.seats[index].member = None
             if gone:

@@ -327,7 +327,7 @@ def _routes(table: Table) -> dict[type, Handler]:
         Tutor: lambda m, c: table._tutor(m),
         Join: lambda m, c: doors.join(m),
         Visit: lambda m, c: doors.visit(m),
-        Rejoin: lambda m, c: doors.rejoin(m),
+        Rejoin: lambda m, c: doors.welcome_back(m),
         RejoinSeat: lambda m, c: doors.rejoin_by_code(m, c.code),
         Spectate: lambda m, c: doors.spectate(m),
         Sit: lambda m, c: table._sit(m, c.seat),
