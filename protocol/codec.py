@@ -12,6 +12,7 @@ import msgpack
 
 from protocol.errors import ErrorCode, LocalProtocolError, ProtocolError, RemoteProtocolError
 from protocol.events import Event
+from protocol.framing import text_hint
 from protocol.limits import LIMITS, Direction, Limits
 from protocol.messages import Choice, Message
 from protocol.registry import CHOICE, DIRECTION_OF, EVENT, MESSAGES
@@ -146,15 +147,21 @@ def _unpack(data: bytes | bytearray | memoryview, limits: Limits) -> Any:
         )
     except msgpack.StackError:
         raise RemoteProtocolError(ErrorCode.TOO_DEEP, "nesting too deep") from None
-    except msgpack.ExtraData:
-        raise RemoteProtocolError(ErrorCode.MALFORMED, "trailing bytes after the message") from None
+    except msgpack.ExtraData as extra:
+        reason = text_hint(data) or (
+            f"trailing bytes after the message: {len(extra.extra)} bytes follow a whole"
+            " msgpack value (one frame holds one map)"
+        )
+        raise RemoteProtocolError(ErrorCode.MALFORMED, reason) from None
     except _ExtNotAllowed:
         raise RemoteProtocolError(ErrorCode.MALFORMED, "ext types are not allowed") from None
     except Exception as err:  # msgpack reports most failures as ValueError; never leak any
-        raise RemoteProtocolError(*_unpack_failure(err, limits)) from None
+        raise RemoteProtocolError(*_unpack_failure(err, data, limits)) from None
 
 
-def _unpack_failure(err: Exception, limits: Limits) -> tuple[ErrorCode, str]:
+def _unpack_failure(
+    err: Exception, data: bytes | bytearray | memoryview, limits: Limits
+) -> tuple[ErrorCode, str]:
     text = str(err)
     if "max_str_len" in text:
         return ErrorCode.TOO_LONG, f"a string is longer than {limits.max_str_bytes} bytes"
@@ -166,7 +173,16 @@ def _unpack_failure(err: Exception, limits: Limits) -> tuple[ErrorCode, str]:
         return ErrorCode.MALFORMED, "binary and ext values are not allowed"
     if isinstance(err, UnicodeDecodeError):
         return ErrorCode.MALFORMED, "invalid UTF-8 in a string"
-    return ErrorCode.MALFORMED, f"invalid msgpack ({type(err).__name__}: {text[:80]})"
+    hint = text_hint(data)
+    if hint:
+        return ErrorCode.MALFORMED, hint
+    if "incomplete" in text:
+        return ErrorCode.MALFORMED, "truncated msgpack: the frame ends inside a value"
+    start = bytes(data[:8]).hex(" ")
+    return ErrorCode.MALFORMED, (
+        f"invalid msgpack ({type(err).__name__}{': ' + text[:80] if text else ''}): the frame"
+        f" starts {start or '(empty)'}; a message is a msgpack map (0x80-0x8f, 0xde or 0xdf first)"
+    )
 
 
 def check_structure(root: Any, max_depth: int, *, root_name: str = "message") -> None:

@@ -14,6 +14,23 @@ _HEADER = struct.Struct(">I")
 HEADER_SIZE = _HEADER.size
 
 
+NOT_MSGPACK = (
+    "this looks like {what}, not msgpack: each message is one msgpack map behind a 4-byte"
+    " big-endian length (docs/bot-api.md#framing)"
+)
+_JSON_START = frozenset(b'{["')
+_TEXT = frozenset(range(0x20, 0x7F)) | frozenset(b"\t\r\n")
+
+
+def text_hint(data: bytes | bytearray | memoryview) -> str | None:
+    """What to say when `data` (the start of a frame or of its length) looks like JSON or
+    text sent by mistake; None when it does not."""
+    head = bytes(data[:16])
+    if not head or not _TEXT.issuperset(head):
+        return None
+    return NOT_MSGPACK.format(what="JSON" if head[0] in _JSON_START else "text")
+
+
 def frame(payload: bytes, *, direction: Direction) -> bytes:
     """`payload` with its length prefix; `LocalProtocolError` if over the direction's limit."""
     limit = LIMITS[direction].max_frame
@@ -53,8 +70,10 @@ class FrameReader:
         while len(self._buffer) - start >= HEADER_SIZE:
             (size,) = _HEADER.unpack_from(self._buffer, start)
             if size > self.max_frame:
+                hint = text_hint(self._buffer[start:])
+                reason = hint or f"frame of {size} bytes, at most {self.max_frame}"
                 self._error = RemoteProtocolError(
-                    ErrorCode.TOO_LARGE, f"frame of {size} bytes, at most {self.max_frame}"
+                    ErrorCode.MALFORMED if hint else ErrorCode.TOO_LARGE, reason
                 )
                 raise self._error
             end = start + HEADER_SIZE + size

@@ -521,11 +521,13 @@ class ChatLine:
 
 @dataclass(frozen=True, slots=True)
 class ErrorReply:
-    """A request failed: a stable `code` (protocol, lobby or engine) and a message."""
+    """A request failed: a stable `code` (protocol, lobby or engine) and a message; for
+    `rate_limited`, the milliseconds to wait before sending again."""
 
     TYPE: ClassVar[str] = "error"
     code: str
     message: str
+    retry_after_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

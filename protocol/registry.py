@@ -444,7 +444,12 @@ TO_CLIENT = Tagged(
             m.ChatLine, {"scope": OneOf("lobby", "table"), "sender": NAME, "text": Text(MAX_CHAT)}
         ),
         Record(
-            m.ErrorReply, {"code": Ident(64), "message": Text(MAX_ERROR_MESSAGE, multiline=True)}
+            m.ErrorReply,
+            {
+                "code": Ident(64),
+                "message": Text(MAX_ERROR_MESSAGE, multiline=True),
+                "retry_after_ms": Nullable(Int(0, 3_600_000)),
+            },
         ),
         Record(m.Notice, {"text": Text(MAX_NOTICE, multiline=True)}),
         STATS,

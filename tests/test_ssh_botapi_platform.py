@@ -3,7 +3,9 @@ and finished tables, errors that guide, and the documented event catalogue."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import struct
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,9 +13,10 @@ from typing import Any
 import asyncssh
 import pytest
 from e2e_helpers import Server, running_server
-from test_ssh_botapi import FAST, BotClient, bot, framed, greeted, hello
+from test_ssh_botapi import FAST, MAX_ERRORS, BotClient, bot, framed, greeted, hello
 
 from server.lobby import TableSettings
+from server.ops.config import Limits
 
 TWO_SEATS = {"name": "t", "edition": "2019", "seats": 2, "bots": [{"seat": 1, "level": "easy"}]}
 OPTIONS = {"takeover": False, "private": False, "hints": None, "bot_level": None}
@@ -199,3 +202,46 @@ async def test_a_leave_sent_before_eof_is_handled_however_far_behind_the_server_
             assert await client.closed()
         await gone_from_the_lobby(watcher)
         assert code not in server.lobby.tables  # left by its only human, not held for them
+
+
+# ---------------------------------------------------------------- limits and errors
+
+
+async def test_a_client_that_waits_as_rate_limited_says_is_never_cut_off(
+    tmp_path: Path, key: asyncssh.SSHKey
+) -> None:
+    burst = 5
+    tight = Limits(bot_frames_per_second=5, bot_frame_burst=burst)
+    stats = framed({"type": "stats_request"})
+    async with (
+        running_server(tmp_path / "data", FAST, limits=tight) as server,
+        contextlib.AsyncExitStack() as stack,
+    ):
+        client = await greeted(server.port, key, stack)
+        client.send(stats * burst)  # the burst (hello took one): the last is refused
+        for _ in range(MAX_ERRORS + 2):
+            refused = await client.receive_type("error")
+            assert refused["code"] == "rate_limited" and refused["retry_after_ms"] == 200
+            await asyncio.sleep(refused["retry_after_ms"] / 1000)  # as told: not a sync
+            client.send(stats * 2)  # one token is back: the first is answered
+        assert (await client.receive_type("error"))["code"] == "rate_limited"
+        assert server.lobby.sessions
+
+
+@pytest.mark.parametrize(
+    ("sent", "said"),
+    [
+        (b'{"type": "hello", "version": 14, "name": "robo"}\n', "looks like JSON"),
+        (struct.pack(">I", 8) + b'{"a": 1}', "looks like JSON"),
+        (struct.pack(">I", 2) + b"\xc1\xc1", "starts c1 c1"),
+    ],
+    ids=["json-stream", "json-in-a-frame", "not-msgpack"],
+)
+async def test_what_is_not_msgpack_is_said_plainly(
+    server: Server, key: asyncssh.SSHKey, sent: bytes, said: str
+) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        client = await stack.enter_async_context(bot(server.port, key))
+        client.send(sent)
+        error = await client.receive_type("error")
+        assert error["code"] == "malformed" and said in error["message"], error

@@ -3,8 +3,9 @@
 A program opens the subsystem (`ssh -s host lovelet`) instead of a shell and speaks the same
 messages as the apps (docs/bot-api.md). It is let in, named and registered as a player is,
 then attached to the lobby like an app. Every frame is checked before the lobby sees it:
-frames over the rate are refused, and each refusal or invalid frame is an error; too many
-errors, a length prefix over the limit, or output the client does not read cut it off.
+frames over the rate are refused with the time to wait (a frame sent sooner is an error), and
+an invalid frame is an error; too many errors, a length prefix over the limit, or output the
+client does not read cut it off.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
+import time
 from collections.abc import Callable
 from typing import Protocol
 
@@ -84,6 +87,7 @@ class BotSession:
         self._reader = FrameReader(direction=Direction.TO_SERVER)
         self._requests = TokenBucket(limits.bot_request_rate, limits.bot_request_burst)
         self._errors = TokenBucket(1 / limits.bot_error_forgiveness, limits.bot_max_errors)
+        self._retry_at = 0.0  # when the last `rate_limited` told the client to send again
         self._link: BotLink | None = None
         self._nickname: str | None = None
         self._info: SessionInfo | None = None
@@ -202,10 +206,8 @@ class BotSession:
 
     def _frame(self, payload: bytes) -> None:
         """One frame: refused over the rate, answered with an error if invalid, else on."""
-        limits = self._config.limits
         if not self._requests.take(1):
-            rate, burst = limits.bot_request_rate, limits.bot_request_burst
-            self._error("rate_limited", RATE_LIMITED.format(rate=rate, burst=burst))
+            self._rate_limited()
             return
         try:
             decode(payload, direction=Direction.TO_SERVER)
@@ -215,10 +217,22 @@ class BotSession:
         if self._link is not None:
             self._link.receive(payload)
 
-    def _error(self, code: str, message: str) -> None:
+    def _rate_limited(self) -> None:
+        """A frame over the rate: refused, with the time a token takes to come back; an error
+        only if the client did not wait that long since the last refusal."""
+        limits = self._config.limits
+        rate, burst = limits.bot_request_rate, limits.bot_request_burst
+        now, wait = time.monotonic(), 1 / rate
+        counts, self._retry_at = now < self._retry_at, now + wait
+        message = RATE_LIMITED.format(rate=rate, burst=burst)
+        self._error("rate_limited", message, counts, math.ceil(wait * 1000))
+
+    def _error(
+        self, code: str, message: str, counts: bool = True, retry_after_ms: int | None = None
+    ) -> None:
         """Tell the client; past its error budget, cut it off."""
-        self._send(ErrorReply(code, message[:MAX_ERROR_MESSAGE]))
-        if not self._errors.take(1):
+        self._send(ErrorReply(code, message[:MAX_ERROR_MESSAGE], retry_after_ms))
+        if counts and not self._errors.take(1):
             self._send(ErrorReply("too_many_errors", TOO_MANY_ERRORS))
             self._cut_off(TOO_MANY_ERRORS)
 
