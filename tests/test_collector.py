@@ -1,7 +1,7 @@
 """The paced garbage collector: new garbage goes at a step (every step while steps find much,
-ever more rarely while they find little), frozen garbage at a whole one,
-which comes once the resident memory per session grew by a quarter (where it cannot be read:
-after enough time)."""
+ever more rarely while they find little), frozen garbage at a whole one, which comes once
+enough ended sessions are still in memory, or Python's memory per session grew by a quarter
+(where it cannot be read: after enough time); never more often than its length allows."""
 
 from __future__ import annotations
 
@@ -14,11 +14,15 @@ from collections.abc import Iterator
 import pytest
 
 from server.render.collector import (
+    ENDED,
+    FLOOR,
     LITTLE,
+    PACE,
     YOUNG_EVERY,
     YOUNG_THRESHOLD,
     Collector,
-    resident_bytes,
+    Leftovers,
+    allocated_blocks,
 )
 
 
@@ -35,20 +39,27 @@ def _cycle() -> tuple[Node, weakref.ref[Node]]:
     return first, weakref.ref(first)
 
 
-MB = 1024 * 1024
+MB = FLOOR // 64  # memory is counted in blocks; here a "megabyte" is a 64th of FLOOR
 BASE = 1000 * MB  # the process's memory before any session
 
 
 class World:
-    """A clock that moves only when told, the sessions running and resident memory."""
+    """A clock that moves only when told (or by `tick` each time it is read), the sessions
+    running, Python's memory and what ended sessions left."""
 
     def __init__(self) -> None:
         self.now = 0.0
+        self.tick = 0.0
         self.live = 0
         self.memory: int | None = BASE
+        self.leftovers = Leftovers()
+
+    def clock(self) -> float:
+        self.now += self.tick
+        return self.now
 
     def sessions(self, live: int, each: int = 2 * MB) -> None:
-        """`live` sessions of `each` bytes running."""
+        """`live` sessions of `each` blocks running."""
         self.live = live
         self.memory = BASE + live * each
 
@@ -62,8 +73,9 @@ def world() -> World:
 def collector(world: World) -> Iterator[Collector]:
     made = Collector(
         lambda: world.live,
+        leftovers=world.leftovers,
         max_age=60.0,
-        clock=lambda: world.now,
+        clock=world.clock,
         memory=lambda: world.memory,
     )
     made.collect_all()  # the process before any session: the base
@@ -173,7 +185,7 @@ def test_a_few_sessions_need_a_floor_of_growth(collector: Collector, world: Worl
     collector.collect_all()  # counted as 64 MB: 32 MB a session
     world.sessions(2, each=30 * MB)  # 60 MB: still counted as 64
     assert collector.step() is False
-    world.sessions(2, each=40 * MB)
+    world.sessions(2, each=41 * MB)  # 82 MB: a quarter over 64
     assert collector.step() is True
 
 
@@ -199,14 +211,74 @@ def test_where_memory_cannot_be_read_a_whole_collection_comes_with_age(
     assert node_ref() is None
 
 
-def test_the_resident_memory_is_read_from_proc_and_follows_allocations() -> None:
-    before = resident_bytes()
+def test_the_memory_read_follows_allocations_and_comes_back_once_they_are_freed() -> None:
+    """What the resident memory does not: freed blocks stay with the process."""
+    before = allocated_blocks()
     assert before is not None and before > 0
-    block = bytearray(64 * 1024 * 1024)  # touched pages: 64 MB resident
-    block[::4096] = b"x" * len(block[::4096])
-    grown = resident_bytes()
-    assert grown is not None and grown >= before + 60 * 1024 * 1024
-    del block
+    garbage = [_cycle()[0] for _ in range(50_000)]  # 100,000 objects in cycles
+    grown = allocated_blocks()
+    assert grown is not None and grown >= before + 100_000
+    del garbage
+    gc.collect()
+    after = allocated_blocks()
+    assert after is not None and after < before + 10_000
+
+
+def _ended_sessions(world: World, count: int) -> list[weakref.ref[Node]]:
+    """`count` sessions ended, each leaving cyclic garbage already frozen."""
+    refs = []
+    for _ in range(count):
+        app, ref = _cycle()
+        world.leftovers.add(app)
+        refs.append(ref)
+    gc.freeze()
+    return refs
+
+
+def test_sessions_that_ended_set_off_a_whole_collection(collector: Collector, world: World) -> None:
+    world.sessions(0)
+    left = _ended_sessions(world, ENDED - 1)
+    assert collector.step() is False
+    assert all(ref() is not None for ref in left)  # frozen: waits for a whole collection
+    left += _ended_sessions(world, 1)
+    assert collector.step() is True
+    assert all(ref() is None for ref in left)
+
+
+def test_with_more_sessions_running_more_may_end_before_a_whole_collection(
+    collector: Collector, world: World
+) -> None:
+    world.live = 100  # a quarter: 25
+    _ended_sessions(world, 24)
+    assert collector.step() is False
+    _ended_sessions(world, 1)
+    assert collector.step() is True
+
+
+def test_what_an_ended_session_left_and_something_alive_holds_is_counted_once(
+    collector: Collector, world: World
+) -> None:
+    world.sessions(0)
+    held = [_cycle()[0] for _ in range(ENDED)]
+    for app in held:
+        world.leftovers.add(app)
+    assert collector.step() is True
+    assert len(world.leftovers) == 0  # still in memory, but no longer waited for
+    assert collector.step() is False
+
+
+def test_whole_collections_take_at_most_a_share_of_the_time(
+    collector: Collector, world: World
+) -> None:
+    world.sessions(0)
+    world.tick = 1.0  # each reading of the clock: a second later
+    collector.collect_all()  # took a second
+    world.tick = 0.0
+    _ended_sessions(world, ENDED)
+    world.now += PACE - 0.5  # since it ended
+    assert collector.step() is False
+    world.now += 1.0
+    assert collector.step() is True
 
 
 async def test_a_step_that_fails_stops_no_later_step(world: World) -> None:
@@ -214,16 +286,16 @@ async def test_a_step_that_fails_stops_no_later_step(world: World) -> None:
     calls = 0
     stepped_after = asyncio.Event()
 
-    def live() -> int:
+    def clock() -> float:  # read twice by the first whole collection, then at every step
         nonlocal calls
         calls += 1
-        if calls == 3:
+        if calls == 4:
             raise RuntimeError("a failing step")
-        if calls >= 6:
+        if calls >= 7:
             stepped_after.set()
-        return 1
+        return world.now
 
-    made = Collector(live, period=0.001, memory=lambda: BASE)
+    made = Collector(lambda: 1, period=0.001, clock=clock, memory=lambda: BASE)
     made.start()
     try:
         await asyncio.wait_for(stepped_after.wait(), 5)

@@ -71,6 +71,11 @@ SYMBOLS = (
     Symbol(SERVER, "textual.message.Message()._no_default_action"),
     Symbol(SERVER, "textual.widget.Widget._decorated_handlers"),
     Symbol(SERVER, "textual.app.redirect_stderr"),
+    Symbol(
+        SERVER,
+        "textual._styles_cache.StylesCache.get_inner_outer",
+        ("cls", "base_background", "background"),
+    ),
     Symbol("server/render/strips.py", "textual.strip.Strip.divide", ("self", "cuts")),
     Symbol(
         "server/render/strips.py",

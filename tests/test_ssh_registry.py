@@ -41,3 +41,15 @@ def test_a_name_that_looks_like_one_held_gets_a_suffix() -> None:
     assert registry.register("vıctım", FakeSession(), "key:other") == "vıctım-2"  # dotless ı
     assert registry.register("ѕсоре", FakeSession()) == "ѕсоре"
     assert registry.register("scope", FakeSession()) == "scope-2"  # the first is Cyrillic
+
+
+def test_sessions_that_ended_are_counted_while_still_in_memory() -> None:
+    registry: SessionRegistry[FakeSession] = SessionRegistry()
+    first, second, third = FakeSession(), FakeSession(), FakeSession()
+    for name, session in (("ana", first), ("bob", second), ("cy", third)):
+        registry.register(name, session)
+    registry.unregister("ana", first)
+    registry.unregister("bob", second)
+    assert len(registry.ended) == 2  # the third still runs
+    del first
+    assert len(registry.ended) == 1  # gone from memory: nothing left to free

@@ -53,10 +53,18 @@ def rendered(key: Hashable, width: int, build: Build) -> Text:
 
 
 class _Builder:
-    """`build`, left out of the cache key (the key stands for it)."""
+    """`build`, left out of the cache key (the key stands for it), and let go of once called:
+    the cache keeps its key, which would otherwise keep whatever `build` refers to (the
+    first screen drawn at each width, and its whole app) for the life of the process."""
 
     def __init__(self, build: Build) -> None:
-        self.build = build
+        self._build: Build | None = build
+
+    def build(self) -> RenderableType:
+        """What `build` makes (once)."""
+        build, self._build = self._build, None
+        assert build is not None, "built twice"
+        return build()
 
     def __hash__(self) -> int:
         return 0

@@ -116,7 +116,7 @@ async def go_live(
     )
     compat.install_patches()  # rendered lines freed without a cycle collection, shared moves
     sessions = service.sessions
-    collector = Collector(lambda: len(sessions))  # see its module
+    collector = Collector(lambda: len(sessions), leftovers=sessions.ended)  # see its module
     collector.start()
     return metrics_server, collector
 

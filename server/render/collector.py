@@ -16,27 +16,37 @@ that count, so they now come only within a busy step (measured at 1,000 players 
 30 s, over the core and two front-ends: 1,090-1,274 of them and 1.4-2.7 s of CPU, against
 19-22 and 0.1-0.2 s).
 Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
-a whole collection. Removed screens have their cycles freed without one
-(`server.render.teardown`); what remains comes mostly from sessions ending (a Textual app is
-full of cycles) and restyled widgets (a small cycle per component class). So a whole
-collection runs once the resident memory over the process's own before any session grew by
-a quarter since the last one, in all and per session:
-frozen garbage shows there, while sessions arriving (their memory grows with them),
-sessions leaving (their memory stays with the process, and is reused) or a steady server
-never stop it for nothing (one whole collection with 500 sessions in a process
-took 3.6-4.8 s). Where the resident memory cannot be read (no /proc), it runs every ten
-minutes instead. (Rendered lines would be a third source; see `server.render.strips`.)
+a whole collection. It comes mostly from sessions ending (a Textual app is full of cycles:
+measured, about 0.8 MB each) and from screens an app removes (help: about 0.3 MB). So a whole
+collection runs
+- once the apps of ended sessions still in memory (`Leftovers`, weakly) number a quarter of
+  the sessions running, and at least `ENDED`: frozen garbage otherwise piles up until the
+  resident memory is several times what live sessions hold (issue 34: 68 MB to 447 MB over
+  1,200 sessions come and gone);
+- once Python's allocated memory blocks (`sys.getallocatedblocks`) over those before any
+  session grew by a quarter since the last one, in all and per session: what else is frozen
+  garbage shows there, while sessions arriving (their memory grows with them) or a steady
+  server never set it off. Blocks, not the resident memory: freed blocks stay with the
+  process (pymalloc arenas, glibc's heap), so the resident memory after a collection does not
+  show what it freed, and a threshold set from it only ever rose;
+- at most once per `PACE` times the last one's length (one whole collection with 500
+  sessions in a process took 3.6-4.8 s), and where blocks cannot be counted (Python's own
+  allocator off) every ten minutes.
+After a whole collection, what it freed is given back to the system where it can be
+(`malloc_trim` of glibc). (Rendered lines would be another source; see
+`server.render.strips`.)
 """
 
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import gc
 import logging
-import os
+import sys
 import time
+import weakref
 from collections.abc import Callable
-from pathlib import Path
 
 from . import teardown
 
@@ -44,38 +54,65 @@ log = logging.getLogger(__name__)
 
 PERIOD = 0.25  # seconds between steps
 GROWTH = 0.25  # a whole collection once memory grew by this share, in all and per session
-FLOOR = 64 * 1024 * 1024  # bytes over the base counted at least (a few sessions: no noise)
+FLOOR = 100_000  # memory blocks over the base counted at least (a dozen sessions' garbage)
+ENDED = 4  # ended sessions' apps in memory that set off a whole collection at least
+ENDED_SHARE = 0.25  # ... or this share of the sessions running, if more
+PACE = 20.0  # a whole collection at most once per this many times the last one's length
 YOUNG_EVERY = 16  # steps at most between collections of what is new, while they find little
 YOUNG_THRESHOLD = 5000  # the interpreter's first collection threshold while stepping (700)
 LITTLE = 500  # objects: a collection of what is new (one step's) freeing fewer found little
 MAX_AGE = 600.0  # seconds: a whole collection at least this often where memory cannot be read
-STATM = Path("/proc/self/statm")
+
+
+class Leftovers:
+    """Sessions that ended (or whatever of each holds the rest: its app), held weakly: those
+    still in memory wait for a whole collection."""
+
+    def __init__(self) -> None:
+        self._refs: list[weakref.ref[object]] = []
+
+    def add(self, ended: object) -> None:
+        """`ended` belongs to a session that ended: it should go at the next collection."""
+        self._refs.append(weakref.ref(ended))
+
+    def __len__(self) -> int:
+        self._refs = [ref for ref in self._refs if ref() is not None]
+        return len(self._refs)
+
+    def forget(self) -> int:
+        """Count no longer what is still in memory (something alive holds it); how many."""
+        held = len(self)
+        self._refs.clear()
+        return held
 
 
 class Collector:
     """Collects what is new and freezes it every `period` seconds; now and then, everything.
 
-    `live` counts the sessions running now; `memory` reads the resident bytes (None: unknown,
-    and `max_age` paces instead).
+    `live` counts the sessions running now; `leftovers` holds the ones that ended (None: none
+    counted); `memory` reads what Python holds (None: unknown, and `max_age` paces instead).
     """
 
     def __init__(
         self,
         live: Callable[[], int],
         *,
+        leftovers: Leftovers | None = None,
         period: float = PERIOD,
         max_age: float = MAX_AGE,
         clock: Callable[[], float] = time.monotonic,
         memory: Callable[[], int | None] | None = None,
     ) -> None:
         self.live = live
+        self.leftovers = Leftovers() if leftovers is None else leftovers
         self.period = period
         self.max_age = max_age
         self._clock = clock
-        self._memory = memory or resident_bytes
+        self._memory = memory or allocated_blocks
         self._memory_base: int | None = None  # `memory()` after the first whole collection
         self._after: tuple[float, float] | None = None  # `_reading` right after the last one
         self._last_whole = 0.0
+        self._last_length = 0.0  # seconds the last whole collection took
         self._young_every = 1  # steps from one collection of what is new to the next
         self._since_young = 0  # steps since the last one
         self._handle: asyncio.TimerHandle | None = None
@@ -113,32 +150,42 @@ class Collector:
         return False
 
     def collect_all(self) -> None:
-        """Unfreeze, collect every generation, freeze again (the loop stands still meanwhile)."""
-        started = time.perf_counter()
+        """Unfreeze, collect every generation, freeze again (the loop stands still meanwhile),
+        and give what was freed back to the system."""
+        began = self._clock()
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
+        held = self.leftovers.forget()
+        trim()
         self._last_whole = self._clock()
+        self._last_length = self._last_whole - began
         memory = self._memory()
         if self._memory_base is None:
             self._memory_base = memory
         self._after = self._reading(memory)
         log.info(
-            "whole garbage collection: %.0f ms, %d unreachable objects freed",
-            (time.perf_counter() - started) * 1000,
+            "whole garbage collection: %.0f ms, %d unreachable objects freed, "
+            "%d ended sessions still held",
+            self._last_length * 1000,
             found,
+            held,
         )
 
     def _whole_due(self) -> bool:
+        if self._clock() - self._last_whole < PACE * self._last_length:
+            return False
+        if len(self.leftovers) >= max(ENDED, ENDED_SHARE * self.live()):
+            return True
         before, now = self._after, self._reading(self._memory())
         if before is None or now is None:
             return self._clock() - self._last_whole >= self.max_age  # memory unknown: by age
         return all(value >= was * (1 + GROWTH) for value, was in zip(now, before, strict=True))
 
     def _reading(self, memory: int | None) -> tuple[float, float] | None:
-        """Resident bytes over those before any session (`FLOOR` at least): in all, and per
-        session. Both must grow: sessions arriving grow the first alone, sessions leaving
-        (memory stays with the process) the second alone."""
+        """Memory over that before any session (`FLOOR` at least): in all, and per session.
+        Both must grow: sessions arriving grow the first alone, sessions leaving (what they
+        hold in cycles stays until a whole collection) the second alone."""
         if memory is None or self._memory_base is None:
             return None
         grown = max(memory - self._memory_base, FLOOR)
@@ -154,10 +201,24 @@ class Collector:
             self._schedule()  # a step that failed (logged by the loop) stops no later one
 
 
-def resident_bytes() -> int | None:
-    """This process's resident memory in bytes, from /proc (None where there is none)."""
+def allocated_blocks() -> int | None:
+    """Memory blocks Python's own allocator has handed out and not taken back: what live
+    objects hold, as resident memory is not once freed (None where it is off)."""
+    return sys.getallocatedblocks() or None
+
+
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, from the symbols the interpreter has loaded (None elsewhere)."""
     try:
-        pages = int(STATM.read_text().split()[1])
-    except (OSError, IndexError, ValueError):
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
         return None
-    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+_TRIM = _malloc_trim()
+
+
+def trim() -> None:
+    """Give the heap's free pages back to the system (glibc only; elsewhere nothing)."""
+    if _TRIM is not None:
+        _TRIM(0)

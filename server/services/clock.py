@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,11 @@ class LoopClock:
     Calls asked for while no loop runs (the lobby of `lovelet play` is made, and its app
     attached, before the app's loop starts) are parked and scheduled, with their whole delay,
     by the first call made from a running loop.
+
+    Each call runs in an empty context of its own, not in the caller's: the lobby's timers are
+    set while a session's code runs, and a timer keeps its context until its time comes, even
+    cancelled. The caller's context holds the session's app (Textual's `active_app`), so a
+    lobby idle timer cancelled when its session ended kept that app for 30 minutes.
     """
 
     def __init__(self) -> None:
@@ -47,14 +53,14 @@ class LoopClock:
         loop = self._loop()
         if loop is None:
             return self._park(delay, callback, args)
-        return loop.call_later(delay, callback, *args)
+        return loop.call_later(delay, callback, *args, context=contextvars.Context())
 
     def call_soon(self, callback: Callable[..., object], *args: Any) -> Timer:
         """`loop.call_soon` on the running loop (parked if none runs)."""
         loop = self._loop()
         if loop is None:
             return self._park(0.0, callback, args)
-        return loop.call_soon(callback, *args)
+        return loop.call_soon(callback, *args, context=contextvars.Context())
 
     def _park(self, delay: float, callback: Callable[..., object], args: tuple) -> Timer:
         parked = _Parked(delay, callback, args)
@@ -70,5 +76,7 @@ class LoopClock:
             parked, self._parked = self._parked, []
             for call in parked:
                 if not call.cancelled:
-                    call.handle = loop.call_later(call.delay, call.callback, *call.args)
+                    call.handle = loop.call_later(
+                        call.delay, call.callback, *call.args, context=contextvars.Context()
+                    )
         return loop

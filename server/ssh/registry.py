@@ -1,4 +1,4 @@
-"""The live sessions, and the nicknames they hold."""
+"""The live sessions, and the nicknames they hold; what ended ones left in memory."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
+from server.render.collector import Leftovers
 from server.services.lookalikes import name_key
 from server.services.sanitize import with_suffix
 
@@ -30,10 +31,12 @@ class _Held:
 class SessionRegistry(Generic[S]):
     """Sessions by nickname; no two nicknames held look alike (`name_key`: case, width and
     look-alike letters folded), except that a player with a key is one player: their newest
-    session holds their nickname."""
+    session holds their nickname. Sessions that ended are kept weakly in `ended` (the paced
+    collector frees what they leave in cycles)."""
 
     def __init__(self) -> None:
         self._by_name: dict[str, _Held] = {}
+        self.ended = Leftovers()
 
     def register(self, wanted: str, session: S, owner: str | None = None) -> str:
         """Hold a nickname for `session`: `wanted`, or `wanted-2`, `wanted-3`... if someone
@@ -54,6 +57,7 @@ class SessionRegistry(Generic[S]):
         held = self._by_name.get(name_key(nickname))
         if held is not None and held.session is session:
             del self._by_name[name_key(nickname)]
+            self.ended.add(session)
 
     def get(self, nickname: str) -> S | None:
         """The session holding `nickname`, or one that looks like it, if any."""
