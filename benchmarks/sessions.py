@@ -80,7 +80,7 @@ PANEL_MARKERS = {
     **{prompt: "decide" for prompt in PROMPTS},
     "Sent. Waiting": "sent",
     "n: next round": "round_over",
-    "r: rematch": "game_over",
+    "r: ready for a rematch": "game_over",
     "Waiting for ": "waiting",
     "y: yes · any other key: no": "confirm",  # playing the Princess asks first
 }
@@ -453,7 +453,6 @@ class Player(asyncssh.SSHClientSession[bytes]):
         self.name = f"p{index:03d}"
         self.think = think
         self.table: Table | None = None
-        self.host = False
         self.chan: asyncssh.SSHClientChannel[bytes] | None = None
         self.conn: asyncssh.SSHClientConnection | None = None
         self.screen = pyte.Screen(80, 24) if pyte_screen else None
@@ -532,7 +531,7 @@ class Player(asyncssh.SSHClientSession[bytes]):
             self._later(0.0, "y")
         elif state == "round_over":
             self._later(self.think / 4, "n")
-        elif state == "game_over" and self.host:
+        elif state == "game_over":  # every player says ready for the rematch
             self._later(self.think / 4, "r")
 
     def _thinking(self) -> float:
@@ -874,7 +873,7 @@ async def run(args: argparse.Namespace) -> None:
     for player in players:
         table = tables[player.index // size]
         table.players.append(player)
-        player.table, player.host = table, player.index % size == 0
+        player.table = table
     report = Report(count, len(tables))
     with tempfile.TemporaryDirectory(prefix="lovelet-bench-") as tmp:
         server = spawn_server(Path(tmp), count, args.workers, args.broker, args.soak_interval > 0)

@@ -246,11 +246,15 @@ class Player:
     rounds_continued: int = 0
 
 
+GAME_OVER = re.compile(r"r: ready for a rematch|Ready\. The rematch waits for")
+"""The table's panel at game over, before and after the player said ready."""
+
+
 def phase(term: SSHTerminal) -> str | None:
     """What the player must do now: "decide", "confirm" (a yes/no, e.g. playing the
     Princess), "next" (round summary), "over", or None."""
     text = screen_text(term)
-    if "r: rematch" in text:
+    if GAME_OVER.search(text):
         return "over"
     if CONFIRM in text:
         return "confirm"

@@ -25,6 +25,7 @@ from e2e_helpers import (
     header_code,
     log_lines,
     log_text,
+    phase,
     play_to_game_over,
     read_panel,
     read_tokens,
@@ -125,10 +126,11 @@ async def test_two_players_and_four_bots_play_a_whole_game(
         # give a player only cards without one, so the pair is checked, not each)
         assert sum(player.backed_out for player in players) >= 1
         await ana.send_keys("r")
+        await wait_text(ana, "Ready. The rematch waits for bob.")
+        await bob.send_keys("r")  # every human still there says ready
         for term in (ana, bob):
             await term.wait_for(
-                lambda t=term: "r: rematch" not in screen_text(t) and "round 1" in screen_text(t),
-                "a rematch",
+                lambda t=term: phase(t) != "over" and "round 1" in screen_text(t), "a rematch"
             )
         assert table.runner.epoch == 2
 
