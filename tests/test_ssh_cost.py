@@ -75,19 +75,37 @@ def test_a_budget_lends_from_the_pool_then_holds_back_and_says_when_it_is_persis
         CostBudget(m, share=0.1, burst=0.5, pool=pool, cut_off_after=10.0, rest=2.0, clock=clock)
         for m in meters
     ]
-    meters[0].charge(1.5)  # its burst and the whole pool
+    handled(budgets[0], meters[0], 1.5)  # its burst and the whole pool
     assert budgets[0].overdrawn() == 0.0
-    meters[1].charge(0.75)  # its burst; the pool is empty: 0.25 s at 0.6 s a second
+    handled(budgets[1], meters[1], 0.75)  # its burst; the pool is empty: 0.25 s at 0.6 s/s
     assert budgets[1].overdrawn() == pytest.approx(0.25 / 0.6)
     assert budgets[1].held == 1 and not budgets[1].persistent
     for _ in range(12):  # held again and again, never 2 s free
         now[0] += 1.0
-        meters[1].charge(1.0)
+        handled(budgets[1], meters[1], 1.0)
         budgets[1].overdrawn()
     assert budgets[1].persistent
     now[0] += 100.0  # a long rest: the next hold starts a new streak
-    meters[1].charge(2.0)
+    handled(budgets[1], meters[1], 2.0)
     assert budgets[1].overdrawn() > 0 and not budgets[1].persistent
+
+
+def test_only_what_the_sessions_keys_set_off_is_charged_to_its_budget() -> None:
+    """Screen updates from the others' play, between its keys, cost the session nothing."""
+    meter = CostMeter()
+    budget = CostBudget(meter, share=0.01, burst=0.1, pool=None, cut_off_after=60.0)
+    meter.charge(5.0)  # updates it was sent
+    assert budget.overdrawn() == 0.0
+    handled(budget, meter, 0.2)
+    assert budget.overdrawn() == pytest.approx(10.0, rel=0.01)
+    assert meter.total == pytest.approx(5.2)
+
+
+def handled(budget: CostBudget, meter: CostMeter, seconds: float) -> None:
+    """One input event that cost `seconds` to handle."""
+    budget.input_started()
+    meter.charge(seconds)
+    budget.input_handled()
 
 
 # ---------------------------------------------------------------- over real SSH

@@ -23,24 +23,16 @@ T = TypeVar("T")
 
 
 class CostMeter:
-    """Seconds of event-loop time charged to one session and not yet settled."""
+    """Seconds of event-loop time charged to one session."""
 
-    __slots__ = ("spent", "total")
+    __slots__ = ("total",)
 
     def __init__(self) -> None:
-        self.spent = 0.0
         self.total = 0.0
-        """Every second charged so far."""
 
     def charge(self, seconds: float) -> None:
         """Add `seconds` of work done for the session."""
-        self.spent += seconds
         self.total += seconds
-
-    def take(self) -> float:
-        """The seconds charged since the last `take`."""
-        spent, self.spent = self.spent, 0.0
-        return spent
 
 
 METER: contextvars.ContextVar[CostMeter | None] = contextvars.ContextVar(
@@ -124,13 +116,17 @@ def run_metered(coro: Coroutine[Any, Any, T], meter: CostMeter) -> asyncio.Task[
 
 
 class CostBudget:
-    """A session's share of the event loop: `share` seconds of work a second, `burst` saved.
+    """A session's share of the event loop for what its keys set off: `share` seconds of
+    work a second, `burst` saved.
 
-    Work past its own share is paid from `pool`, the time the server sets aside for all
-    sessions past theirs (shared: several dear sessions together get no more than one).
-    `overdrawn()` settles what the meter charged and says how many seconds the session's
-    input must wait until it is paid for. A session held back again and again, with no
-    `rest` seconds free between, for `cut_off_after` seconds is `persistent`.
+    What the session's tasks do while one of its input events is being handled (from
+    `input_started` to `input_handled`) is charged; the screen updates it gets from the
+    others' play between its keys are not (holding back its keys would not save them). Work
+    past its own share is paid from `pool`, the time the server sets aside for all sessions
+    past theirs (shared: several dear sessions together get no more than one). `overdrawn()`
+    says how many seconds the session's input must wait until its work is paid for. A
+    session held back again and again, with no `rest` seconds free between, for
+    `cut_off_after` seconds is `persistent`.
     """
 
     def __init__(
@@ -152,6 +148,8 @@ class CostBudget:
         self._rest = rest
         self._held_since: float | None = None
         self._held_until = 0.0
+        self._input_from: float | None = None  # the meter's total when the event was handed
+        self._input_cost = 0.0  # what handled events cost, not yet settled
         self.held = 0
         """How many times the session's input was held back."""
 
@@ -159,10 +157,22 @@ class CostBudget:
         """Charge work done for the session outside its tasks."""
         self._meter.charge(seconds)
 
+    def input_started(self) -> None:
+        """An input event was handed to the app: what the session does now is its cost."""
+        if self._input_from is None:
+            self._input_from = self._meter.total
+
+    def input_handled(self) -> None:
+        """The app has handled the event (and shows what it did)."""
+        if self._input_from is not None:
+            self._input_cost += self._meter.total - self._input_from
+            self._input_from = None
+
     def overdrawn(self) -> float:
         """Seconds the session's input must wait (0: its work is paid for)."""
         own, pool = self._own, self._pool
-        own.spend(self._meter.take())
+        own.spend(self._input_cost)
+        self._input_cost = 0.0
         debt = own.debt()
         if debt > 0 and pool is not None:
             own.repay(pool.take_up_to(debt))

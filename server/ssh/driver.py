@@ -48,7 +48,7 @@ RESTORE_TERMINAL = (
 )
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
-HANDLED_WAIT = 0.25
+HANDLED_WAIT = 0.05
 """Seconds an input event may take to show on the screen before the next is handed over
 regardless (the screen it was sent to may be gone)."""
 OUTPUT_OVERFLOW = "Your connection is too slow to keep up; disconnected."
@@ -303,6 +303,7 @@ class SSHDriver(Driver):
         follows once the screen shows what it did)."""
         while self._parsed and self._input_enabled:
             if self._admit(self._parsed.popleft()):
+                self._pump.input_started()
                 self._handing += 1
                 handing = self._handing
                 self._retry_handle = self._event_loop.call_later(
@@ -320,6 +321,7 @@ class SSHDriver(Driver):
             return  # already handled, or input ended
         self._handing += 1
         self._cancel_retry()
+        self._pump.input_handled()
         if not self._input_enabled:
             return
         wait = self._pump.cost_wait()

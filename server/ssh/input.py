@@ -181,6 +181,16 @@ class InputPump:
             self._charge(time.perf_counter() - started)
         self._schedule()
 
+    def input_started(self) -> None:
+        """The consumer handed an input event to the app: its cost starts to count."""
+        if self._cost is not None:
+            self._cost.input_started()
+
+    def input_handled(self) -> None:
+        """The app has handled that event: its cost is known."""
+        if self._cost is not None:
+            self._cost.input_handled()
+
     def cost_wait(self) -> float:
         """Seconds the session must wait for its share of the server's time (0: none), reading
         paused meanwhile; past it persistently, `on_persistent` is called and input stops."""
