@@ -116,7 +116,9 @@ class Receiver:
         view = state["view"]
         if self.play and view and view["choices"]:
             choice = self.rng.choice(view["choices"])
-            act = from_wire({"type": "act", "choice": choice}, Direction.TO_SERVER)
+            decision = (view.get("pending") or {}).get("decision")
+            wire = {"type": "act", "choice": choice, "decision": decision}
+            act = from_wire(wire, Direction.TO_SERVER)
             asyncio.get_running_loop().call_soon(self.send, act)
 
 
@@ -128,7 +130,7 @@ async def run_table(lobby: Lobby, edition: str, players: int, games: int, rng: r
     table = host.attachment.session.table
     host.send(Stand())  # the host watches; seats are filled below
     humans = []
-    levels = cycle([None, "easy", "medium"])  # seat 0 is always a client, to ask for rematches
+    levels = cycle([None, "easy", "medium"])  # seat 0 is always a client
     for seat in range(players):
         level = next(levels)
         if level is None:
@@ -143,8 +145,9 @@ async def run_table(lobby: Lobby, edition: str, players: int, games: int, rng: r
         host.finished.clear()  # the host stood up: it is the table's spectator
         if game == 0:
             host.send(Start())
-        else:
-            humans[0].send(Rematch())
+        else:  # a rematch starts once every human at the table says ready
+            for human in humans:
+                human.send(Rematch())
         await asyncio.wait_for(host.finished.wait(), 60)
         for receiver in [host, *humans]:
             receiver.validate = False
