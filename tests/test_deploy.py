@@ -157,7 +157,7 @@ def args_of(steps: list[tuple[str, str]], word: str) -> list[str]:
 
 
 def test_containerfile_basics(containerfile: list[tuple[str, str]]) -> None:
-    assert args_of(containerfile, "FROM") == ["python:3.12-slim"]
+    assert args_of(containerfile, "FROM") == ["python:3.11-slim"]  # the Python tested
     assert args_of(containerfile, "VOLUME") == ["/data"]
     assert args_of(containerfile, "EXPOSE") == ["2222"]
     assert args_of(containerfile, "STOPSIGNAL") == ["SIGTERM"]
