@@ -1,7 +1,7 @@
 """Memory under session churn (issue 34): does what ended sessions held come back?
 
 Usage: python benchmarks/churn.py [--sessions 900] [--every 100] [--toggles 300]
-           [--soak SECONDS [--rate 1.0] [--stay 10]] [--env NAME=VALUE ...]
+           [--soak SECONDS [--rate 0.5] [--stay 10]] [--env NAME=VALUE ...]
 
 Starts `lovelet serve` (default configuration but the cost budget, fresh data directory) on a
 free loopback port and reads its RSS from /proc. The cost budget is lifted
@@ -32,6 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -150,12 +151,13 @@ async def soak(server: ServerProcess, rows: Row, seconds: float, rate: float, st
     started = time.monotonic()
     address = sources()
     visits: set[asyncio.Task[None]] = set()
-    outcome = {"ok": 0, "failed": 0}
+    outcome: Counter[str] = Counter()
     next_row = started + MINUTE
 
     def ended(task: asyncio.Task[None]) -> None:
         visits.discard(task)
-        outcome["failed" if task.cancelled() or task.exception() else "ok"] += 1
+        error = None if task.cancelled() else task.exception()
+        outcome["ok" if error is None else f"{type(error).__name__}: {str(error)[:50]}"] += 1
 
     for number in itertools.count(1):
         now = time.monotonic()
@@ -171,8 +173,10 @@ async def soak(server: ServerProcess, rows: Row, seconds: float, rate: float, st
         await asyncio.sleep(max(0.0, started + number / rate - time.monotonic()))
     with contextlib.suppress(Exception):
         await asyncio.gather(*visits, return_exceptions=True)
-    rows.print(f"soak over ({outcome['ok']} ok, {outcome['failed']} failed)", server.rss_mb())
+    rows.print(f"soak over ({outcome.pop('ok', 0)} sessions ok)", server.rss_mb())
     rows.print("soak over, quiet", await settle(server, limit=60))
+    for failure, count in outcome.most_common():
+        print(f"  {count} sessions failed: {failure}")
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -201,7 +205,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--every", type=int, default=100, help="sessions between rows")
     parser.add_argument("--toggles", type=int, default=300, help="help toggles of one session")
     parser.add_argument("--soak", type=float, default=0.0, help="seconds of steady churn")
-    parser.add_argument("--rate", type=float, default=1.0, help="soak: sessions a second")
+    parser.add_argument("--rate", type=float, default=0.5, help="soak: sessions a second")
     parser.add_argument("--stay", type=float, default=10.0, help="soak: seconds each stays")
     parser.add_argument("--env", nargs="*", default=[], help="NAME=VALUE for the server")
     args = parser.parse_args(argv)

@@ -1,7 +1,7 @@
 """The paced garbage collector: new garbage goes at a step (every step while steps find much,
 ever more rarely while they find little), frozen garbage at a whole one, which comes once
 enough ended sessions are still in memory, or Python's memory per session grew by a quarter
-(where it cannot be read: after enough time); never more often than its length allows."""
+(where it cannot be read: after enough time)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from server.render.collector import (
     ENDED,
     FLOOR,
     LITTLE,
-    PACE,
     YOUNG_EVERY,
     YOUNG_THRESHOLD,
     Collector,
@@ -44,19 +43,14 @@ BASE = 1000 * MB  # the process's memory before any session
 
 
 class World:
-    """A clock that moves only when told (or by `tick` each time it is read), the sessions
-    running, Python's memory and what ended sessions left."""
+    """A clock that moves only when told, the sessions running, Python's memory and the
+    sessions that ended."""
 
     def __init__(self) -> None:
         self.now = 0.0
-        self.tick = 0.0
         self.live = 0
         self.memory: int | None = BASE
         self.leftovers = Leftovers()
-
-    def clock(self) -> float:
-        self.now += self.tick
-        return self.now
 
     def sessions(self, live: int, each: int = 2 * MB) -> None:
         """`live` sessions of `each` blocks running."""
@@ -75,7 +69,7 @@ def collector(world: World) -> Iterator[Collector]:
         lambda: world.live,
         leftovers=world.leftovers,
         max_age=60.0,
-        clock=world.clock,
+        clock=lambda: world.now,
         memory=lambda: world.memory,
     )
     made.collect_all()  # the process before any session: the base
@@ -267,35 +261,21 @@ def test_what_an_ended_session_left_and_something_alive_holds_is_counted_once(
     assert collector.step() is False
 
 
-def test_whole_collections_take_at_most_a_share_of_the_time(
-    collector: Collector, world: World
-) -> None:
-    world.sessions(0)
-    world.tick = 1.0  # each reading of the clock: a second later
-    collector.collect_all()  # took a second
-    world.tick = 0.0
-    _ended_sessions(world, ENDED)
-    world.now += PACE - 0.5  # since it ended
-    assert collector.step() is False
-    world.now += 1.0
-    assert collector.step() is True
-
-
 async def test_a_step_that_fails_stops_no_later_step(world: World) -> None:
     """The loop logs the failure; the next step comes as before."""
     calls = 0
     stepped_after = asyncio.Event()
 
-    def clock() -> float:  # read twice by the first whole collection, then at every step
+    def live() -> int:
         nonlocal calls
         calls += 1
-        if calls == 4:
+        if calls == 3:
             raise RuntimeError("a failing step")
-        if calls >= 7:
+        if calls >= 6:
             stepped_after.set()
-        return world.now
+        return 1
 
-    made = Collector(lambda: 1, period=0.001, clock=clock, memory=lambda: BASE)
+    made = Collector(live, period=0.001, memory=lambda: BASE)
     made.start()
     try:
         await asyncio.wait_for(stepped_after.wait(), 5)

@@ -29,9 +29,12 @@ collection runs
   server never set it off. Blocks, not the resident memory: freed blocks stay with the
   process (pymalloc arenas, glibc's heap), so the resident memory after a collection does not
   show what it freed, and a threshold set from it only ever rose;
-- at most once per `PACE` times the last one's length (one whole collection with 500
-  sessions in a process took 3.6-4.8 s), and where blocks cannot be counted (Python's own
-  allocator off) every ten minutes.
+- where blocks cannot be counted (Python's own allocator off), every ten minutes.
+Both rules pay for themselves: a whole collection walks what the sessions running hold (one
+with 500 sessions in a process took 3.6-4.8 s), and comes only once a quarter as much is
+garbage. (Pacing them by their length as well made it worse: the more garbage one freed, the
+longer it took, the longer the next one waited, and the more garbage it found; under steady
+churn with 40 sessions open they grew from 1.5 s to 7.6 s, two minutes apart.)
 After a whole collection, what it freed is given back to the system where it can be
 (`malloc_trim` of glibc). (Rendered lines would be another source; see
 `server.render.strips`.)
@@ -57,7 +60,6 @@ GROWTH = 0.25  # a whole collection once memory grew by this share, in all and p
 FLOOR = 100_000  # memory blocks over the base counted at least (a dozen sessions' garbage)
 ENDED = 4  # ended sessions' apps in memory that set off a whole collection at least
 ENDED_SHARE = 0.25  # ... or this share of the sessions running, if more
-PACE = 20.0  # a whole collection at most once per this many times the last one's length
 YOUNG_EVERY = 16  # steps at most between collections of what is new, while they find little
 YOUNG_THRESHOLD = 5000  # the interpreter's first collection threshold while stepping (700)
 LITTLE = 500  # objects: a collection of what is new (one step's) freeing fewer found little
@@ -112,7 +114,6 @@ class Collector:
         self._memory_base: int | None = None  # `memory()` after the first whole collection
         self._after: tuple[float, float] | None = None  # `_reading` right after the last one
         self._last_whole = 0.0
-        self._last_length = 0.0  # seconds the last whole collection took
         self._young_every = 1  # steps from one collection of what is new to the next
         self._since_young = 0  # steps since the last one
         self._handle: asyncio.TimerHandle | None = None
@@ -152,14 +153,13 @@ class Collector:
     def collect_all(self) -> None:
         """Unfreeze, collect every generation, freeze again (the loop stands still meanwhile),
         and give what was freed back to the system."""
-        began = self._clock()
+        started = time.perf_counter()
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
         held = self.leftovers.forget()
         trim()
         self._last_whole = self._clock()
-        self._last_length = self._last_whole - began
         memory = self._memory()
         if self._memory_base is None:
             self._memory_base = memory
@@ -167,14 +167,12 @@ class Collector:
         log.info(
             "whole garbage collection: %.0f ms, %d unreachable objects freed, "
             "%d ended sessions still held",
-            self._last_length * 1000,
+            (time.perf_counter() - started) * 1000,
             found,
             held,
         )
 
     def _whole_due(self) -> bool:
-        if self._clock() - self._last_whole < PACE * self._last_length:
-            return False
         if len(self.leftovers) >= max(ENDED, ENDED_SHARE * self.live()):
             return True
         before, now = self._after, self._reading(self._memory())
