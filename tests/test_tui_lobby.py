@@ -106,7 +106,7 @@ async def test_the_form_sends_create_table() -> None:
         await pilot.pause()
         assert "Bot level" not in screen_text(app)
     bots = (BotSpec(1, "medium"), BotSpec(2, "medium"))
-    assert link.sent[-1] == CreateTable("Cards", "premium", 6, 60, bots)
+    assert link.sent[-1] == CreateTable("Cards", "premium", 6, 60, bots, bot_level="medium")
 
 
 async def test_form_keys_read_in_one_burst_are_taken_in_order() -> None:
@@ -118,7 +118,7 @@ async def test_form_keys_read_in_one_burst_are_taken_in_order() -> None:
         await pilot.pause()
         await pilot.pause()
     bots = (BotSpec(1, "easy"), BotSpec(2, "easy"))
-    assert link.sent[1:] == [CreateTable("Ana's table", "premium", 6, 90, bots)]
+    assert link.sent[1:] == [CreateTable("Ana's table", "premium", 6, 90, bots, bot_level="easy")]
 
 
 async def test_the_form_starts_on_the_servers_turn_timer() -> None:
@@ -148,7 +148,7 @@ async def test_the_form_has_defaults_and_esc_cancels() -> None:
         )
         await pilot.press("n", "escape", "n", "enter")
         await pilot.pause()
-    assert link.sent[1:] == [CreateTable("Ana's table", "2019", 4, 90, ())]
+    assert link.sent[1:] == [CreateTable("Ana's table", "2019", 4, 90, (), bot_level="easy")]
 
 
 async def test_chat_is_typed_after_c_and_shown_literally() -> None:
@@ -374,8 +374,8 @@ async def test_form_fields_stop_at_their_ends() -> None:
         await pilot.pause()
     easy = [BotSpec(seat, "easy") for seat in (1, 2, 3)]
     assert link.sent[1:] == [
-        CreateTable("Ana's table", "ppea", 4, None, tuple(easy)),
-        CreateTable("Ana's table", "classic", 4, 90, ()),
+        CreateTable("Ana's table", "ppea", 4, None, tuple(easy), bot_level="easy"),
+        CreateTable("Ana's table", "classic", 4, 90, (), bot_level="easy"),
     ]
 
 
