@@ -13,8 +13,8 @@ pyproject.toml.
 from __future__ import annotations
 
 import contextlib
+import weakref
 from collections.abc import Callable, Iterator
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import textual.app
@@ -122,19 +122,29 @@ _lru_clear = LRUCache.clear
 _get_inner_outer = StylesCache.get_inner_outer
 
 
-@lru_cache(maxsize=1024)
-def _inner_outer(base_background: Color, background: Color) -> tuple[Style, Style]:
-    return _get_inner_outer.__wrapped__(StylesCache, base_background, background)
+InnerOuter = tuple[Style, Style]
+_INNER_OUTER: weakref.WeakKeyDictionary[StylesCache, dict[tuple[Color, Color], InnerOuter]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
-def _inner_outer_of_colours(
+def _inner_outer_held_weakly(
     self: StylesCache, base_background: Color, background: Color
-) -> tuple[Style, Style]:
-    """Textual's `StylesCache.get_inner_outer`, cached by its colours alone. Textual's caches
-    by instance too (`lru_cache` on a method), so it kept the last 1,024 widgets' styles
-    caches, with every line they rendered, after their apps ended: 10 MB after 40 sessions
-    came and went, most of 49 MB after one session opened help 300 times (issue 34)."""
-    return _inner_outer(base_background, background)
+) -> InnerOuter:
+    """Textual's `StylesCache.get_inner_outer`, cached for each styles cache as Textual does,
+    but only while it lives. Textual's `lru_cache` on the method keeps the instance in its
+    key, so it kept the last 1,024 widgets' styles caches, with every line they rendered,
+    after their apps ended: 10 MB after 40 sessions came and went, most of 49 MB after one
+    session opened help 300 times (issue 34). Not shared between instances either: Rich keeps
+    a style's escape codes on the style, for the colour depth it was first drawn with."""
+    known = _INNER_OUTER.get(self)
+    if known is None:
+        known = _INNER_OUTER[self] = {}
+    colours = (base_background, background)
+    pair = known.get(colours)
+    if pair is None:
+        pair = known[colours] = _get_inner_outer.__wrapped__(self, base_background, background)
+    return pair
 
 
 def _lru_clear_unlinked(self: LRUCache[Any, Any]) -> None:
@@ -215,7 +225,7 @@ def install_patches() -> None:
     textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
     LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
     MessagePump._get_dispatch_methods = _dispatch_methods_known  # type: ignore[method-assign,assignment]
-    StylesCache.get_inner_outer = _inner_outer_of_colours  # type: ignore[method-assign,assignment]
+    StylesCache.get_inner_outer = _inner_outer_held_weakly  # type: ignore[method-assign,assignment]
     _get_inner_outer.cache_clear()  # what it kept so far
 
 
