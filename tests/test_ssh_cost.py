@@ -127,7 +127,7 @@ async def test_a_dear_session_waits_and_the_others_do_not(
             await dear.send("k" * 40)  # 2 s of work, 4 times its burst
             await until(lambda: held in caplog.text, "the dear session held back")
             handled = app_of(service, "dear").keys
-            assert handled < 20
+            assert handled < 30
             before = app_of(service, "other").keys
             await other.send_keys("k")
             await until(lambda: app_of(service, "other").keys > before, "the other's key")

@@ -7,6 +7,7 @@ error hooks, its console, its stdio redirection) it reaches through `server.ssh.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import logging
 from codecs import getincrementaldecoder
 from collections import deque
@@ -22,7 +23,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 from server.ssh import compat
-from server.ssh.input import PASTE_CHARS_PER_KEY, InputPump, KeyBudget
+from server.ssh.input import PASTE_CHARS_PER_KEY, InputPump, KeyBudget, call_later_weakly
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -306,11 +307,14 @@ class SSHDriver(Driver):
                 self._pump.input_started()
                 self._handing += 1
                 handing = self._handing
-                self._retry_handle = self._event_loop.call_later(
-                    HANDLED_WAIT, self._handled, handing
-                )
-                return self._session_app.call_after_refresh(self._handled, handing)
+                self._retry_handle = call_later_weakly(HANDLED_WAIT, self._handled, handing)
+                return self._session_app.call_after_refresh(self._refreshed, handing)
         return False
+
+    def _refreshed(self, handing: int) -> None:
+        """In the app's task: go on outside it (an event posted from within the app's context
+        would carry the app with it, and the parser reuses its event objects)."""
+        self._event_loop.call_soon(self._handled, handing, context=contextvars.Context())
 
     def _handled(self, handing: int) -> None:
         """The screen shows what event `handing` did (or `HANDLED_WAIT` passed: a screen
@@ -326,7 +330,7 @@ class SSHDriver(Driver):
             return
         wait = self._pump.cost_wait()
         if wait > 0:
-            self._retry_handle = self._event_loop.call_later(wait, self._handled, self._handing)
+            self._retry_handle = call_later_weakly(wait, self._handled, self._handing)
         elif not self._hand_next():
             self._pump.release()
 

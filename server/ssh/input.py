@@ -10,12 +10,31 @@ of piling up in the server.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import time
+import weakref
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from server.ssh.cost import CostBudget
+
+
+def call_later_weakly(
+    delay: float, method: Callable[..., object], *args: Any
+) -> asyncio.TimerHandle:
+    """`call_later` of a bound method that keeps neither its object nor the caller's context
+    (a session's app) alive while it waits: a cancelled timer stays in the loop's queue until
+    its time, and an ended session must not stay with it."""
+    loop = asyncio.get_running_loop()
+    weak = weakref.WeakMethod(method)  # type: ignore[arg-type]
+    return loop.call_later(delay, _call_if_alive, weak, *args, context=contextvars.Context())
+
+
+def _call_if_alive(weak: weakref.WeakMethod[Callable[..., object]], *args: Any) -> None:
+    method = weak()
+    if method is not None:
+        method(*args)
 
 
 class TokenBucket:
@@ -232,7 +251,7 @@ class InputPump:
         if reason in self._timers or self._reader is None:
             return
         self._pause(reason)
-        self._timers[reason] = asyncio.get_running_loop().call_later(seconds, self._waited, reason)
+        self._timers[reason] = call_later_weakly(seconds, self._waited, reason)
 
     def _waited(self, reason: str) -> None:
         del self._timers[reason]
