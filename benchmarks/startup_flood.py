@@ -32,10 +32,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import asyncssh
+from abuse import login
 from sessions import ROOT, ServerProcess, free_port, percentile, say, settle, wait_listening
 
 LOGIN_DEADLINE = 15.0
-LOBBY = "signed in as"
 
 
 @dataclass
@@ -111,60 +111,19 @@ async def closed_at(reader: asyncio.StreamReader, until: float) -> float | None:
 # ---------------------------------------------------------------- real logins
 
 
-class Guest(asyncssh.SSHClient):
-    """Keyboard-interactive with no prompts: a guest login."""
-
-    def kbdint_auth_requested(self) -> str:
-        return ""
-
-    def kbdint_challenge_received(
-        self, name: str, instructions: str, lang: str, prompts: list[tuple[str, bool]]
-    ) -> list[str] | None:
-        return [] if not prompts else None
-
-
-class Screen(asyncssh.SSHClientSession[bytes]):
-    """Collects the output until the lobby shows."""
-
-    def __init__(self) -> None:
-        self.text = ""
-        self.lobby = asyncio.Event()
-
-    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
-        self.text = (self.text + data.decode("utf-8", "replace"))[-4096:]
-        if LOBBY in self.text:
-            self.lobby.set()
-
-
 async def log_in(port: int, name: str, source: str, logins: Logins) -> None:
-    """One real login, to the lobby on screen; its latency or why it failed."""
+    """One real login, to the lobby on screen (abuse.py's client); its latency or why it
+    failed."""
     started = time.monotonic()
     try:
-        async with asyncio.timeout(LOGIN_DEADLINE):
-            conn = await asyncssh.connect(
-                "127.0.0.1",
-                port,
-                username=name,
-                local_addr=(source, 0),
-                client_factory=Guest,
-                known_hosts=None,
-                agent_path=None,
-                config=None,
-                client_keys=None,
-                password_auth=False,
-                public_key_auth=False,
-                kbdint_auth=True,
-            )
-            with contextlib.closing(conn):
-                _, screen = await conn.create_session(
-                    Screen, term_type="xterm-256color", term_size=(80, 24), encoding=None
-                )
-                await screen.lobby.wait()
-                logins.latencies.append(time.monotonic() - started)
+        term = await login(port, name, source, timeout=LOGIN_DEADLINE)
     except TimeoutError:
         logins.failures[f"no lobby within {LOGIN_DEADLINE:.0f} s"] += 1
     except (OSError, asyncssh.Error) as error:
         logins.failures[f"{type(error).__name__}: {str(error)[:60]}"] += 1
+    else:
+        logins.latencies.append(time.monotonic() - started)
+        term.close()
 
 
 async def real_logins(port: int, count: int, every: float, logins: Logins) -> None:
