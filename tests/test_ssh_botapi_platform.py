@@ -221,9 +221,9 @@ async def test_a_client_that_waits_as_rate_limited_says_is_never_cut_off(
         client.send(stats * burst)  # the burst (hello took one): the last is refused
         for _ in range(MAX_ERRORS + 2):
             refused = await client.receive_type("error")
-            assert refused["code"] == "rate_limited" and refused["retry_after_ms"] == 200
+            assert refused["code"] == "rate_limited" and 0 < refused["retry_after_ms"] <= 200
             await asyncio.sleep(refused["retry_after_ms"] / 1000)  # as told: not a sync
-            client.send(stats * 2)  # one token is back: the first is answered
+            client.send(stats * burst)  # a token or two are back (more on a slow machine)
         assert (await client.receive_type("error"))["code"] == "rate_limited"
         assert server.lobby.sessions
 
