@@ -72,20 +72,27 @@ class Leftovers:
 
     def __init__(self) -> None:
         self._refs: list[weakref.ref[object]] = []
+        self._held: list[weakref.ref[object]] = []  # in memory after the last collection
 
     def add(self, ended: object) -> None:
         """`ended` belongs to a session that ended: it should go at the next collection."""
         self._refs.append(weakref.ref(ended))
 
     def __len__(self) -> int:
-        self._refs = [ref for ref in self._refs if ref() is not None]
-        return len(self._refs)
+        self._refs, self._held = _alive(self._refs), _alive(self._held)
+        return len(self._refs) + len(self._held)
 
-    def forget(self) -> int:
-        """Count no longer what is still in memory (something alive holds it); how many."""
-        held = len(self)
-        self._refs.clear()
+    def collected(self) -> int:
+        """A whole collection ran: what it left is counted until the next one (its
+        connection may still have been closing), what two left no more (something alive
+        holds it). How many two left."""
+        held = len(_alive(self._held))
+        self._refs, self._held = [], _alive(self._refs)
         return held
+
+
+def _alive(refs: list[weakref.ref[object]]) -> list[weakref.ref[object]]:
+    return [ref for ref in refs if ref() is not None]
 
 
 class Collector:
@@ -157,7 +164,7 @@ class Collector:
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
-        held = self.leftovers.forget()
+        held = self.leftovers.collected()
         trim()
         self._last_whole = self._clock()
         memory = self._memory()
@@ -166,7 +173,7 @@ class Collector:
         self._after = self._reading(memory)
         log.info(
             "whole garbage collection: %.0f ms, %d unreachable objects freed, "
-            "%d ended sessions still held",
+            "%d ended sessions held past two",
             (time.perf_counter() - started) * 1000,
             found,
             held,
