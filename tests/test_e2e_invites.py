@@ -196,8 +196,16 @@ async def test_wrong_guesses_behind_one_address_refuse_nobody_else(tmp_path: Pat
         for guess in ("AAAAAAAAAA", "BBBBBBBBBB", code):
             async with openssh(ssh(server.port, "eve", guess)) as eve:
                 await eve.wait_for(lambda: "the code" in eve.text or "tries" in eve.text, "refused")
+            await signed_out(server, "eve")  # else the next login is eve-2, another guesser
         assert "Too many tries of codes" in eve.text
         assert await visits(server.port, "cat", code) == ["table"]
+
+
+async def signed_out(server: Server, name: str) -> None:
+    """Wait (10 s at most) until the lobby holds no session of `name`."""
+    async with asyncio.timeout(10):
+        while any(s.identity.name == name for s in server.lobby.sessions):
+            await asyncio.sleep(0.02)
 
 
 async def visits(port: int, name: str, *codes: str) -> list[str]:
