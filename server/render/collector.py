@@ -173,7 +173,7 @@ class Collector:
         self._after = self._reading(memory)
         log.info(
             "whole garbage collection: %.0f ms, %d unreachable objects freed, "
-            "%d ended sessions held past two",
+            "%d ended sessions still held after two",
             (time.perf_counter() - started) * 1000,
             found,
             held,
