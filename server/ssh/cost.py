@@ -81,9 +81,6 @@ class Metered(Coroutine[Any, Any, T]):
         return f"<metered {self._coro!r}>"
 
 
-TaskFactory = Callable[..., "asyncio.Future[Any]"]
-
-
 def install_task_factory(loop: asyncio.AbstractEventLoop) -> None:
     """Make `loop` meter the tasks started in a session's context (idempotent)."""
     previous = loop.get_task_factory()
