@@ -1,4 +1,5 @@
-"""A Textual driver that bridges one app to one SSH channel, and the app hardening for it.
+"""A Textual driver that bridges one app to one terminal byte stream (an SSH channel, or a
+browser's WebSocket: server/web/), and the app hardening for it.
 
 What it needs of Textual's and Rich's internals (the xterm parser, a full repaint, the app's
 error hooks, its console, its stdio redirection) it reaches through `server.ssh.compat`.
@@ -64,7 +65,7 @@ COLOR_SYSTEMS = {
 
 
 class Channel(Protocol):
-    """The part of an asyncssh channel the driver writes to."""
+    """The part of a stream (an asyncssh channel, a WebSocket's adapter) the driver writes to."""
 
     def write(self, data: bytes) -> None: ...
 
@@ -103,8 +104,8 @@ class PasteWatch:
         return self._length <= self._max
 
 
-class SSHDriver(Driver):
-    """Drives one Textual app over one SSH channel: no threads, signals or termios.
+class TerminalDriver(Driver):
+    """Drives one Textual app over one terminal byte stream: no threads, signals or termios.
 
     Output: `write()` buffers, `flush()` (once per frame) sends one channel write. While the
     channel is paused (slow client) frames are dropped and a full repaint follows the resume;
@@ -437,7 +438,7 @@ def prepare_app(
     `on_error` (instead of a rich traceback with local variables on the server's stderr)
     and keeps the app from redirecting the process-wide stdout/stderr.
     """
-    compat.install_stdio_guard(lambda driver: isinstance(driver, SSHDriver))
+    compat.install_stdio_guard(lambda driver: isinstance(driver, TerminalDriver))
     app.driver_class = driver_factory  # type: ignore[assignment]
     compat.set_color_system(app.console, COLOR_SYSTEMS[color_system])
     app.error_console = Console(file=_NullFile())  # type: ignore[arg-type]

@@ -18,7 +18,7 @@ from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint, load_or_create_host_key
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.registry import SessionRegistry
-from server.ssh.session import AppFactory, LoveletSession, SessionConfig, note_refusal
+from server.ssh.session import AppFactory, SessionConfig, StreamSession, note_refusal
 
 if TYPE_CHECKING:
     from server.ops.metrics import Metrics
@@ -41,7 +41,7 @@ class SSHService:
     """The port actually bound (useful when 0 was asked for)."""
     fingerprint: str
     """SHA256 fingerprint of the host key, for users to verify."""
-    sessions: SessionRegistry[LoveletSession | BotSession]
+    sessions: SessionRegistry[StreamSession | BotSession]
     """Live sessions (terminal and bot API) by nickname."""
     _acceptor: asyncssh.SSHAcceptor = field(repr=False)
     _gate: ConnectionGate = field(repr=False)
@@ -87,7 +87,7 @@ async def start_ssh_server(
         raise ValueError(f"color_system must be one of {sorted(COLOR_SYSTEMS)}")
     host_key = load_or_create_host_key(data_dir)
     usernames.install()
-    registry: SessionRegistry[LoveletSession | BotSession] = SessionRegistry()
+    registry: SessionRegistry[StreamSession | BotSession] = SessionRegistry()
     config = SessionConfig(
         app_factory,
         registry,

@@ -1,20 +1,21 @@
-"""One SSH session channel running one Textual app."""
+"""One terminal session running one Textual app: `StreamSession` over any byte stream, and
+`LoveletSession`, its SSH transport (the browser's is server/web/)."""
 
 from __future__ import annotations
 
 import asyncio
 import inspect
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import asyncssh
 
 from server.ops.logs import log_refused
 from server.ops.metrics import refusal_reason
 from server.ssh.cost import CostBudget, CostMeter, run_metered
-from server.ssh.driver import SSHDriver, prepare_app
+from server.ssh.driver import TerminalDriver, prepare_app
 from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
 from server.ssh.guard import Guard
 from server.ssh.handoff import Handoff, Subsystems
@@ -100,36 +101,78 @@ class Login:
     """Why `requested_name` is not the SSH username as sent, in words (None if it is)."""
 
 
-class LoveletSession(asyncssh.SSHServerSession[bytes]):
-    """Runs the app from `app_factory` on one channel, ends alone if the app crashes.
+class Stream(Protocol):
+    """A terminal session's byte stream: an SSH channel, or a browser's WebSocket
+    (server/web/): output written, input paused and resumed, an exit status, a close."""
 
-    Each concern is one part: `Terminal` (a PTY is required; the command is a table code),
-    `Guard` (request limits, and the kick of a session that breaks them), `SessionLog`
-    (login, crash and end lines), `Handoff` (a subsystem takes the channel over); the session
-    itself runs the app's lifecycle and forwards asyncssh's callbacks to the parts."""
+    def write(self, data: bytes) -> None: ...
+
+    def get_write_buffer_size(self) -> int: ...
+
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
+    def is_closing(self) -> bool: ...
+
+    def exit(self, status: int) -> None: ...
+
+    def close(self) -> None: ...
+
+
+InfoMaker = Callable[[str, "str | None"], SessionInfo]
+"""Builds a session's `SessionInfo` from its nickname and admission notice."""
+
+
+class StreamSession:
+    """One Textual app over one terminal byte stream, whatever carries it (SSH or WebSocket).
+
+    Admits the player through the gatekeeper, holds their nickname in the registry, runs the
+    app from `app_factory` with a `TerminalDriver` on the stream, meters its cost and holds
+    its input to its share of the server's time (`CostBudget`, `InputPump`), and ends it:
+    politely, by a kick (`disconnect`: `on_kick` then drops the connection), or when the
+    stream is lost. The transport forwards its input, back-pressure and loss here.
+    """
 
     def __init__(
         self,
         config: SessionConfig,
         login: Login,
+        stream: Stream,
         on_finished: Callable[[], None],
-        subsystems: Subsystems | None = None,
+        on_kick: Callable[[str], None],
     ) -> None:
+        limits = config.limits
         self._config = config
-        self._handoff = Handoff(subsystems)
         self._login = login
+        self._stream: Stream | None = stream
         self._on_finished = on_finished
-        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
-        self._guard = Guard(config.limits, self._resize, self._disconnect)
-        self._terminal = Terminal(config.limits)
+        self._on_kick = on_kick
         self._log = SessionLog(login.peer, login.identity, login.client_version, config.metrics)
+        self._meter = CostMeter()
+        self._cost = CostBudget(
+            self._meter,
+            share=limits.cpu_share,
+            burst=limits.cpu_burst,
+            pool=config.cpu_pool,
+            cut_off_after=limits.cpu_cut_off,
+        )
+        self.pump = InputPump(
+            stream,
+            rate=limits.input_rate,
+            burst=limits.input_burst,
+            buffer=limits.input_buffer,
+            chunk=limits.input_chunk,
+            cost=self._cost,
+            on_held=lambda: self._log.held_back(self._nickname),
+            on_persistent=self._cut_off_for_cpu,
+        )
+        self.kicked: str | None = None
+        """Why the server is ending this session and its connection, once it is."""
         self._nickname: str | None = None
         self._info: SessionInfo | None = None
         self._app: App[Any] | None = None
-        self._driver: SSHDriver | None = None
-        self._pump: InputPump | None = None
-        self._meter = CostMeter()
-        self._cost: CostBudget | None = None
+        self._driver: TerminalDriver | None = None
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._refused = False
@@ -147,8 +190,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         return self._info
 
     @property
-    def driver(self) -> SSHDriver | None:
-        """The driver bridging the app to this channel, once the app has started."""
+    def driver(self) -> TerminalDriver | None:
+        """The driver bridging the app to this stream, once the app has started."""
         return self._driver
 
     @property
@@ -156,97 +199,44 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         """The running app, if any. Reach it only via post_message/call_later."""
         return self._app
 
-    # asyncssh callbacks
+    @property
+    def login(self) -> Login:
+        """Who this session is for."""
+        return self._login
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
-        limits = self._config.limits
-        self._chan = chan
-        self._guard.conn = chan.get_connection()
-        chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
-        intercept_env_requests(chan, self._guard.env_requested)
-        self._cost = cost = CostBudget(
-            self._meter,
-            share=limits.cpu_share,
-            burst=limits.cpu_burst,
-            pool=self._config.cpu_pool,
-            cut_off_after=limits.cpu_cut_off,
-        )
-        self._pump = InputPump(
-            chan,
-            rate=limits.input_rate,
-            burst=limits.input_burst,
-            buffer=limits.input_buffer,
-            chunk=limits.input_chunk,
-            cost=cost,
-            on_held=lambda: self._log.held_back(self._nickname),
-            on_persistent=self._cut_off_for_cpu,
-        )
+    # From the transport
 
-    def pty_requested(
-        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
-    ) -> bool:
-        self._terminal.pty_requested(term_type, term_size[0], term_size[1])
-        return True
+    def start(self, make_info: InfoMaker) -> None:
+        """Admit the player and run the app (in a task charged to this session)."""
+        self._task = self.run_metered(self._run(make_info))
 
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
-        if self._guard.size_changed():
-            self._terminal.set_size(width, height)
+    def run_metered(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        """Run `coro` as a task whose every step is charged to this session's cost."""
+        return run_metered(coro, self._meter)
 
-    def _resize(self) -> None:
-        """Pass the latest size on (at most one resize per `resize_interval`)."""
+    def received(self, data: bytes) -> None:
+        """Input from the client."""
+        self.pump.received(data)
+
+    def resize(self, size: tuple[int, int]) -> None:
+        """The client's terminal has this (clamped) size now."""
         if self._driver is not None:
-            self._driver.resize(*self._terminal.size)
+            self._driver.resize(*size)
 
-    def shell_requested(self) -> bool:
-        return True
-
-    def exec_requested(self, command: str) -> bool:
-        """Accepted, to be answered once the session starts: a table code goes to that
-        table, anything else gets one line saying what lovelet takes."""
-        self._terminal.command = command
-        return True
-
-    def subsystem_requested(self, subsystem: str) -> bool:
-        return self._handoff.request(subsystem, self._chan, self._pump)
-
-    def session_started(self) -> None:
-        if self._chan is None or self._guard.kicked is not None:
-            return  # disconnected before the shell started (e.g. an env flood)
-        if self._handoff.start():
-            return
-        refusal = self._terminal.refusal()
-        if refusal is not None:
-            self._chan.write(refusal.encode())
-            self._chan.exit(1)
-            return
-        self._task = run_metered(self._run(), self._meter)
-
-    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
-        if datatype is None and self._pump is not None:
-            self._pump.received(data)
-
-    def eof_received(self) -> bool:
-        self._handoff.eof()
-        self.request_close()
-        return True
-
-    def pause_writing(self) -> None:
-        self._handoff.pause_writing()
+    def pause_output(self) -> None:
+        """The stream's send buffer is above its high-water mark."""
         if self._driver is not None:
             self._driver.pause_output()
 
-    def resume_writing(self) -> None:
-        self._handoff.resume_writing()
+    def resume_output(self) -> None:
+        """The stream's send buffer has drained."""
         if self._driver is not None:
             self._driver.resume_output()
 
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._handoff.connection_lost()
-        self._chan = None
-        self._guard.close()
-        if self._pump is not None:
-            self._pump.close()
-        self._guard.drop_connection()
+    def lost(self) -> None:
+        """The stream is gone: no more input or output; the app is asked to exit."""
+        self._stream = None
+        self.pump.close()
         if self._driver is not None:
             self._driver.detach()
         self.request_close()
@@ -267,8 +257,8 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         """Close politely, waiting up to `close_timeout`, then force it."""
         self.request_close(message)
         if self._task is None:
-            if self._chan is not None:
-                self._chan.close()
+            if self._stream is not None:
+                self._stream.close()
             return
         try:
             timeout = self._config.limits.close_timeout
@@ -279,12 +269,28 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             await self._done.wait()
 
     async def wait_closed(self) -> None:
-        """Wait until the app has ended and the channel is closed or closing."""
+        """Wait until the app has ended and the stream is closed or closing."""
         await self._done.wait()
+
+    def disconnect(self, reason: str) -> None:
+        """End the session now (the client misbehaves or cannot keep up) and its connection.
+
+        The client's terminal is restored and told why first; `on_kick` drops the connection
+        once that has been sent, or after `close_timeout` if the client does not read it.
+        """
+        if self.kicked is not None:
+            return
+        self.kicked = reason
+        self._log.kicked(self._nickname, reason)
+        self._on_kick(reason)
+        if self._close_message is None:
+            self._close_message = reason
+        self._goodbye(reason, 1)
+        self.request_close()
 
     # Running the app
 
-    async def _run(self) -> None:
+    async def _run(self, make_info: InfoMaker) -> None:
         config = self._config
         login = self._login
         online = {s.nickname: s.info.identity for s in config.registry if s.info and s.nickname}
@@ -300,79 +306,51 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             self._finish()
             return
         self._nickname = config.registry.register(admission.name, self, login.identity)
-        self._log.logged_in(self._nickname, self._terminal.term, self._terminal.size)
         try:
-            self._info = self._make_info(name_notice(login, admission, self._nickname))
-            app = config.app_factory(self._info)
+            self._info = info = make_info(
+                self._nickname, name_notice(login, admission, self._nickname)
+            )
+            self._log.logged_in(self._nickname, info.term, info.size)
+            app = config.app_factory(info)
             prepare_app(app, self._make_driver, self._on_app_error, config.color_system)
             self._app = app
             if self._closing:
                 app.exit()
-            await app.run_async(size=self._terminal.size, mouse=config.mouse)
+            await app.run_async(size=info.size, mouse=config.mouse)
         except Exception as error:
             self._on_app_error(error)
         finally:
             config.registry.unregister(self._nickname, self)
             self._finish()
 
-    def _make_info(self, notice: str | None) -> SessionInfo:
-        login = self._login
-        terminal = self._terminal
-        assert self._nickname is not None and terminal.term is not None
-        return SessionInfo(
-            nickname=self._nickname,
-            identity=login.identity,
-            peer=login.peer,
-            term=terminal.term,
-            size=terminal.size,
-            notice=notice,
-            environment=self._guard.env.variables,
-            table_code=terminal.table_code(),
-        )
-
-    def _make_driver(self, app: App[Any], **kwargs: Any) -> SSHDriver:
-        assert self._chan is not None and self._pump is not None
+    def _make_driver(self, app: App[Any], **kwargs: Any) -> TerminalDriver:
+        assert self._stream is not None
         limits = self._config.limits
-        driver = SSHDriver(
+        driver = TerminalDriver(
             app,
-            channel=self._chan,
+            channel=self._stream,
             hard_limit=limits.output_hard_limit,
             stall_timeout=limits.output_stall_timeout,
             max_paste=limits.max_paste,
-            pump=self._pump,
+            pump=self.pump,
             keys=KeyBudget(limits.key_rate, limits.key_burst, limits.key_flood),
-            disconnect=self._disconnect,
+            disconnect=self.disconnect,
             **kwargs,
         )
         self._driver = driver
         return driver
 
-    def _disconnect(self, reason: str) -> None:
-        """End the session now (the client misbehaves or cannot keep up) and its connection.
-
-        The client's terminal is restored and told why first; the connection is dropped once
-        that has been sent, or after `close_timeout` if the client does not read it.
-        """
-        if self._guard.kicked is not None:
-            return
-        self._log.kicked(self._nickname, reason)
-        self._guard.kick(reason)
-        if self._close_message is None:
-            self._close_message = reason
-        self._goodbye(reason, 1)
-        self.request_close()
-
     def _cut_off_for_cpu(self) -> None:
         """The session stayed past its share of the server's time: count it, end it."""
         if self._config.metrics is not None:
             self._config.metrics.refused("cpu_cut_off")
-        self._disconnect(CPU_HOG)
+        self.disconnect(CPU_HOG)
 
     def _on_app_error(self, error: BaseException) -> None:
         self._log.crashed(self._nickname, error)
 
     def _finish(self) -> None:
-        """Restore the terminal, say goodbye, report the exit status, close the channel."""
+        """Restore the terminal, say goodbye, report the exit status, close the stream."""
         failed = self._log.error is not None
         message = CRASHED if failed else self._close_message
         self._goodbye(message, 1 if failed or self._refused else 0)
@@ -384,21 +362,173 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         """Restore the client's terminal, say `message` in one line, exit with `status`."""
         if self._driver is not None:
             self._driver.restore_terminal()
-        chan = self._chan
-        if chan is None or chan.is_closing():
+        stream = self._stream
+        if stream is None or stream.is_closing():
             return
         try:
             if message:
-                chan.write(message.rstrip("\r\n").encode() + b"\r\n")
-            chan.exit(status)
+                stream.write(message.rstrip("\r\n").encode() + b"\r\n")
+            stream.exit(status)
         except OSError:
             pass
 
     def _cost_so_far(self) -> tuple[float, int]:
         """Server time this session caused, and how often its input was held back."""
-        return self._meter.total, self._cost.held if self._cost is not None else 0
+        return self._meter.total, self._cost.held
 
     def _mark_done(self) -> None:
         if not self._done.is_set():
             self._done.set()
             self._on_finished()
+
+
+class LoveletSession(asyncssh.SSHServerSession[bytes]):
+    """One SSH session channel: the SSH transport of a `StreamSession`, made when the channel
+    opens (the channel is its stream).
+
+    Each SSH concern is one part: `Terminal` (a PTY is required; the command is a table
+    code), `Guard` (request limits, and the kick of a session that breaks them, which drops
+    the connection), `Handoff` (a subsystem takes the channel over); asyncssh's callbacks go
+    to the parts and to the stream session."""
+
+    def __init__(
+        self,
+        config: SessionConfig,
+        login: Login,
+        on_finished: Callable[[], None],
+        subsystems: Subsystems | None = None,
+    ) -> None:
+        self._config = config
+        self._handoff = Handoff(subsystems)
+        self._login = login
+        self._on_finished = on_finished
+        self._chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self._guard = Guard(config.limits, self._resize, self._disconnect)
+        self._terminal = Terminal(config.limits)
+        self._session: StreamSession | None = None
+
+    @property
+    def nickname(self) -> str | None:
+        """The nickname held while the app runs."""
+        return self._session.nickname if self._session is not None else None
+
+    @property
+    def info(self) -> SessionInfo | None:
+        """What the app factory was given, once the app has started."""
+        return self._session.info if self._session is not None else None
+
+    @property
+    def driver(self) -> TerminalDriver | None:
+        """The driver bridging the app to this channel, once the app has started."""
+        return self._session.driver if self._session is not None else None
+
+    @property
+    def app(self) -> App[Any] | None:
+        """The running app, if any. Reach it only via post_message/call_later."""
+        return self._session.app if self._session is not None else None
+
+    # asyncssh callbacks
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        limits = self._config.limits
+        self._chan = chan
+        self._guard.conn = chan.get_connection()
+        chan.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
+        intercept_env_requests(chan, self._guard.env_requested)
+        self._session = StreamSession(
+            self._config, self._login, chan, self._on_finished, self._guard.kick
+        )
+
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
+    ) -> bool:
+        self._terminal.pty_requested(term_type, term_size[0], term_size[1])
+        return True
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        if self._guard.size_changed():
+            self._terminal.set_size(width, height)
+
+    def _resize(self) -> None:
+        """Pass the latest size on (at most one resize per `resize_interval`)."""
+        if self._session is not None:
+            self._session.resize(self._terminal.size)
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        """Accepted, to be answered once the session starts: a table code goes to that
+        table, anything else gets one line saying what lovelet takes."""
+        self._terminal.command = command
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        pump = self._session.pump if self._session is not None else None
+        return self._handoff.request(subsystem, self._chan, pump)
+
+    def session_started(self) -> None:
+        if self._chan is None or self._session is None or self._guard.kicked is not None:
+            return  # disconnected before the shell started (e.g. an env flood)
+        if self._handoff.start():
+            return
+        refusal = self._terminal.refusal()
+        if refusal is not None:
+            self._chan.write(refusal.encode())
+            self._chan.exit(1)
+            return
+        self._session.start(self._make_info)
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        if datatype is None and self._session is not None:
+            self._session.received(data)
+
+    def eof_received(self) -> bool:
+        self._handoff.eof()
+        self.request_close()
+        return True
+
+    def pause_writing(self) -> None:
+        self._handoff.pause_writing()
+        if self._session is not None:
+            self._session.pause_output()
+
+    def resume_writing(self) -> None:
+        self._handoff.resume_writing()
+        if self._session is not None:
+            self._session.resume_output()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._handoff.connection_lost()
+        self._chan = None
+        self._guard.close()
+        self._guard.drop_connection()
+        if self._session is not None:
+            self._session.lost()
+
+    # Closing from outside
+
+    def request_close(self, message: str | None = None) -> None:
+        """Ask the app to exit; `message` is shown on the restored terminal."""
+        if self._session is not None:
+            self._session.request_close(message)
+
+    def _disconnect(self, reason: str) -> None:
+        """A channel request broke a limit: end the session and its connection."""
+        if self._session is not None:
+            self._session.disconnect(reason)
+
+    def _make_info(self, nickname: str, notice: str | None) -> SessionInfo:
+        login = self._login
+        terminal = self._terminal
+        assert terminal.term is not None
+        return SessionInfo(
+            nickname=nickname,
+            identity=login.identity,
+            peer=login.peer,
+            term=terminal.term,
+            size=terminal.size,
+            notice=notice,
+            environment=self._guard.env.variables,
+            table_code=terminal.table_code(),
+        )
