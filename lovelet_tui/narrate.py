@@ -29,11 +29,17 @@ def narrate(events: Iterable[Event], names: Names) -> list[Text]:
     """The log lines for `events`, in order; a Guard's guess joins the line of its play."""
     lines: list[Text] = []
     previous: Event | None = None
+    showdown: ev.Showdown | None = None
     for event in events:
+        if isinstance(event, ev.Showdown):
+            showdown = event
         if isinstance(event, ev.Guess) and _answers(event, previous) and lines:
             lines[-1].append(" — hit" if event.hit else " — miss")
         else:
-            sentence = SENTENCES[type(event)](event, names)
+            if isinstance(event, ev.RoundEnd):
+                sentence: str | None = _round_end(event, names, showdown)
+            else:
+                sentence = SENTENCES[type(event)](event, names)
             if sentence:
                 lines.append(Text(sentence, style=_style(event)))
         previous = event
@@ -243,11 +249,55 @@ def _holds(seat: int, card: str, names: Names) -> str:
     return f"{names.player(seat)} {has} {names.card(card)}"
 
 
-def _round_end(event: ev.RoundEnd, names: Names) -> str:
+def _round_end(event: ev.RoundEnd, names: Names, showdown: ev.Showdown | None = None) -> str:
     winners = names.group(event.winners)
-    reason = REASONS.get(event.reason, event.reason)
-    line = f"Round over: {winners} won ({reason})"
+    line = f"Round over: {winners} won ({round_reason(event, showdown, names)})"
     return f"{line}; tokens: {gained(event.gains, names, event.awards)}" if event.gains else line
+
+
+def round_reason(end: ev.RoundEnd, showdown: ev.Showdown | None, names: Names) -> str:
+    """Why the round's winners won: "last one standing", or the showdown's numbers, e.g.
+    "Dowager Queen 7 + 2 Counts = 9 beats Princess 8", "tie at 8: discards 14 against 13"."""
+    if end.reason != "showdown" or showdown is None:
+        return REASONS.get(end.reason, end.reason)
+    scores = {int(seat): score for seat, score in showdown.scores.items()}
+    won = [seat for seat in end.winners if seat in scores]
+    if not won:
+        return REASONS["showdown"]
+    tied = [seat for seat, score in scores.items() if score == scores[won[0]]]
+    others = [seat for seat in scores if seat not in tied]
+    if len(tied) > 1:
+        why = [_tie(scores[won[0]], tied, won, showdown)]
+    elif others:
+        runner = max(others, key=scores.__getitem__)
+        why = [f"{_score(won[0], showdown, names)} beats {_score(runner, showdown, names)}"]
+    else:
+        why = [] if showdown.outranked else [_score(won[0], showdown, names)]
+    for seat, card in showdown.outranked.items():
+        why.append(f"{names.card(card)} beats {names.card(showdown.hands[seat])}")
+    return "; ".join(why)
+
+
+def _score(seat: int, showdown: ev.Showdown, names: Names) -> str:
+    """A shown hand and its value: "Princess 8", "Dowager Queen 7 + 2 Counts = 9"."""
+    card = names.card(showdown.hands[str(seat)])
+    score = showdown.scores[str(seat)]
+    counts = showdown.counts.get(str(seat), 0)
+    if not counts:
+        return f"{card} {score}"
+    plural = "s" if counts > 1 else ""
+    return f"{card} {score - counts} + {counts} {names.card('count')}{plural} = {score}"
+
+
+def _tie(score: int, tied: list[int], won: list[int], showdown: ev.Showdown) -> str:
+    """A tie at the top, and how the discards broke it (if the edition breaks it so):
+    "tie at 8: discards 14 against 13", "tie at 5: discards 9 each"."""
+    totals = {int(seat): total for seat, total in showdown.discards.items()}
+    if not totals:
+        return f"tie at {score}"
+    line = f"tie at {score}: discards {totals[won[0]]}{' each' if len(won) > 1 else ''}"
+    beaten = sorted((totals[seat] for seat in tied if seat not in won), reverse=True)
+    return f"{line} against {join([str(total) for total in beaten])}" if beaten else line
 
 
 def gained(

@@ -55,7 +55,16 @@ EVENTS = {
     "jester": ("seat", (("target", "seat", ()),)),
     "redraw": ("seat", (("redraw", "bool", ()),)),
     "token": ("seat", (("reason", "reason", ()), ("tokens", "count", ()))),
-    "showdown": ("none", (("hands", "card_by_seat", ()),)),
+    "showdown": (
+        "none",
+        (
+            ("hands", "card_by_seat", ()),
+            ("scores", "count_by_seat", ()),
+            ("counts", "count_by_seat", ()),
+            ("outranked", "card_by_seat", ()),
+            ("discards", "count_by_seat", ()),
+        ),
+    ),
     "round_end": (
         "none",
         (
@@ -302,11 +311,19 @@ class Token(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Showdown(Event):
-    """The deck ran out: the hands still in the round are shown."""
+    """The deck ran out: the hands still in the round are shown. `scores`: each hand's value
+    there, its card's plus one per Count its player discarded (`counts`, the seats with any);
+    `outranked`: the hands that lose whatever their value (a Bishop), each with the card that
+    beats it (a Princess); `discards`: where the highest scores tie and the edition breaks ties
+    so, each tied seat's discards added up."""
 
     KIND: ClassVar[str] = "showdown"
     seat: None = None
     hands: Mapping[str, str]
+    scores: Mapping[str, int]
+    counts: Mapping[str, int]
+    outranked: Mapping[str, str]
+    discards: Mapping[str, int]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

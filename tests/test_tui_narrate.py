@@ -301,7 +301,27 @@ CARD_LINES: dict[str, dict[int | None, list[str]]] = {
             "The next card that chooses players must choose Ana",
         ],
     },
-    "premium/count_adds_one_at_showdown": {None: ["Ana played Count"]},
+    "premium/count_adds_one_at_showdown": {
+        None: [
+            "Ana played Count",
+            "Round over: Ana won (Constable 6 + 1 Count = 7 beats King 6); tokens: Ana +1",
+        ],
+    },
+    "premium/two_counts_add_two_at_showdown": {
+        1: ["Round over: Ana won (Constable 6 + 2 Counts = 8 beats Countess 7); tokens: Ana +1"],
+    },
+    "premium/princess_beats_bishop_at_showdown_despite_counts": {
+        None: ["Round over: Bo won (Princess beats Bishop); tokens: Bo +1"],
+    },
+    "classic/tie_broken_by_discard_total": {
+        0: ["Round over: Bo won (tie at 5: discards 11 against 9); tokens: Bo +1"],
+    },
+    "classic/tie_equal_discard_totals_all_win": {
+        None: ["Ana and Bo won (tie at 5: discards 10 each); tokens: Ana +1, Bo +1"],
+    },
+    "2019/tie_all_tied_players_win": {
+        None: ["Round over: Ana and Bo won (tie at 1); tokens: Ana +1, Bo +1"],
+    },
     "premium/constable_token_when_knocked_out_after_playing_it": {
         1: [
             "You played Constable",

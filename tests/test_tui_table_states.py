@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from pathlib import Path
 
 from test_tui_support import FakeLink, new_game, screen_text, served, table_info, table_state
 from textual.pilot import Pilot
@@ -14,9 +15,11 @@ from lovelet_tui import LoveletApp
 from lovelet_tui.widgets import key_bar
 from lovelet_tui.widgets.key_bar import KeyBar
 from protocol import ErrorReply, SeatInfo, TableState, encode
+from server.commands.scenarios import load_scenario, play_scenario
 from server.engine import Game, find_edition
 
 SIZE = (80, 24)
+SCENARIOS = Path(__file__).resolve().parent / "scenarios"
 SEATS = (
     SeatInfo("Ana", None, True),
     SeatInfo(None, None, False),
@@ -197,3 +200,13 @@ async def test_sessions_in_the_same_keys_state_share_one_footer_line() -> None:
             await _open(app, pilot, table_state(game, 0))
             bars.append(app.screen.query_one(KeyBar).keys)
     assert bars[0] is bars[1]
+
+
+async def test_the_round_summary_says_why_a_showdown_was_won() -> None:
+    """The showdown's numbers, from its event: a Count's bonus, and the card it beat."""
+    path = SCENARIOS / "premium" / "count_adds_one_at_showdown.toml"
+    game = play_scenario(load_scenario(path))
+    app = served(FakeLink(), "Bo")
+    async with app.run_test(size=(120, 40)) as pilot:
+        text = await _open(app, pilot, table_state(game, 1, status="round_over"))
+    assert "Ana won (Constable 6 + 1 Count = 7" in text and "beats King 6)." in text  # wrapped

@@ -18,7 +18,7 @@ from lovelet_tui.countdown import Clock, clock_texts
 from lovelet_tui.editions import catalogue_of, edition_name, out_if_played
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
-from lovelet_tui.narrate import REASONS, narrate, round_awards, token_reason
+from lovelet_tui.narrate import narrate, round_awards, round_reason, token_reason
 from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.backdrop import Backdrop, BackdropRow
@@ -312,7 +312,9 @@ class TableScreen(Screen[str], Backdrop):
     def _round_summary(self, view: View) -> Text:
         names = self.names
         winners = names.group(view.round_winners, capital=True)
-        reason = REASONS.get(self.round_end.reason, "") if self.round_end else ""
+        showdowns = [e for e in self.round_events if isinstance(e, ev.Showdown)]
+        showdown = showdowns[-1] if showdowns else None
+        reason = round_reason(self.round_end, showdown, names) if self.round_end else ""
         text = Text.assemble((f"Round {view.round} over", "bold"), f"\n{winners} won")
         text.append(f" ({reason})." if reason else ".")
         text.append_text(self._tokens_given())

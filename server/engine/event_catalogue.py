@@ -226,8 +226,18 @@ _CATALOGUE = (
     EventSpec(
         "showdown",
         _NONE,
-        (_f("hands", "card_by_seat"),),
-        doc="The deck ran out: the hands still in the round are shown.",
+        (
+            _f("hands", "card_by_seat"),
+            _f("scores", "count_by_seat"),
+            _f("counts", "count_by_seat"),
+            _f("outranked", "card_by_seat"),
+            _f("discards", "count_by_seat"),
+        ),
+        doc="The deck ran out: the hands still in the round are shown. `scores`: each hand's "
+        "value there, its card's plus one per Count its player discarded (`counts`, the seats "
+        "with any); `outranked`: the hands that lose whatever their value (a Bishop), each with "
+        "the card that beats it (a Princess); `discards`: where the highest scores tie and the "
+        "edition breaks ties so, each tied seat's discards added up.",
     ),
     EventSpec(
         "round_end",

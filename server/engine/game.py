@@ -405,9 +405,7 @@ class Game:
         hand = self.hands[seat]
         if not hand:
             return -1
-        if not self._counts:
-            return hand[0].value
-        return hand[0].value + [c.role for c in self.discards[seat]].count(Role.COUNT)
+        return hand[0].value + self._counts_discarded(seat)
 
     @property
     def shown_down(self) -> bool:
@@ -417,31 +415,51 @@ class Game:
     def _showdown(self) -> None:
         hands = self.hands
         contenders = [seat for seat in range(self.players) if self.alive[seat]]
-        if self.record:
-            held = {str(s): hands[s][0].id for s in contenders if hands[s]}
-            self.emit("showdown", None, hands=held)
-        if self._bishops and any(
-            hands[s] and hands[s][0].role == Role.PRINCESS for s in contenders
-        ):
-            contenders = [s for s in contenders if not hands[s] or hands[s][0].role != Role.BISHOP]
-        best = -2
-        winners: list[int] = []
-        for seat in contenders:
-            score = self.hand_score(seat)
-            if score > best:
-                best = score
-                winners = [seat]
-            elif score == best:
-                winners.append(seat)
+        shown = [seat for seat in contenders if hands[seat]]
+        outranked = self._outranked(contenders)
+        contenders = [seat for seat in contenders if seat not in outranked]
+        scores = {seat: self.hand_score(seat) for seat in contenders}
+        best = max(scores.values(), default=-2)
+        winners = [seat for seat in contenders if scores[seat] == best]
+        totals: dict[int, int] = {}
         if len(winners) > 1 and self.edition.tie_break_by_discards:
-            winners = self._most_discarded(winners)
+            totals = self._discard_totals(winners)
+            winners = [seat for seat in winners if totals[seat] == max(totals.values())]
+        if self.record:
+            self.emit(
+                "showdown",
+                None,
+                hands={str(s): hands[s][0].id for s in shown},
+                scores={str(s): score for s, score in scores.items() if hands[s]},
+                counts={str(s): n for s in contenders if (n := self._counts_discarded(s))},
+                outranked={str(s): card for s, card in outranked.items()},
+                discards={str(s): total for s, total in totals.items()},
+            )
         self._end_round(winners, "showdown")
 
-    def _most_discarded(self, seats: list[int]) -> list[int]:
-        """Of `seats`, those whose discards add up to the most."""
-        totals = {seat: sum([card.value for card in self.discards[seat]]) for seat in seats}
-        top = max(totals.values())
-        return [seat for seat in seats if totals[seat] == top]
+    def _outranked(self, contenders: list[int]) -> dict[int, str]:
+        """The contenders whose hand loses whatever its value (a Bishop, to a Princess still
+        held), each with the card that beats it."""
+        hands = self.hands
+        if not self._bishops:
+            return {}
+        princess = next(
+            (hands[s][0].id for s in contenders if hands[s] and hands[s][0].role == Role.PRINCESS),
+            None,
+        )
+        if princess is None:
+            return {}
+        return {s: princess for s in contenders if hands[s] and hands[s][0].role == Role.BISHOP}
+
+    def _counts_discarded(self, seat: int) -> int:
+        """How many Counts `seat` discarded (each adds one to its hand at a showdown)."""
+        if not self._counts:
+            return 0
+        return [c.role for c in self.discards[seat]].count(Role.COUNT)
+
+    def _discard_totals(self, seats: list[int]) -> dict[int, int]:
+        """The value of each of `seats`' discards, added up (a showdown's tie-break)."""
+        return {seat: sum([card.value for card in self.discards[seat]]) for seat in seats}
 
     def _end_round(self, winners: list[int], reason: str) -> None:
         self.round_over = True
