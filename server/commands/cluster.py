@@ -26,6 +26,7 @@ from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
 from ..bus.frontend import FrontEnd
 from ..lobby import Lobby, LobbySettings
 from ..ops.config import Config, invite_command, name_rules
+from ..ops.control import ControlServer, start_control_server
 from ..ops.gather import Gathered, Scraped
 from ..ops.logs import event, log_stopped, log_stopping, say
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
@@ -73,6 +74,7 @@ class RunningCore:
     store: Store
     collector: Collector
     metrics_server: MetricsServer | None = None
+    control: ControlServer | None = None
     lost: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when another core took the lease: this one must stop at once."""
     stopped: bool = False
@@ -87,6 +89,8 @@ class RunningCore:
         self.stopped = True
         if self._keeper is not None:
             self._keeper.cancel()
+        if self.control is not None:
+            await self.control.close()
         if not self.lost.is_set():
             log_stopping(self.host.session_count(), grace)
             rounds_over = asyncio.Event()
@@ -151,7 +155,8 @@ async def start_core(
         metrics_server = await start_metrics_server(*config.metrics_address, metrics)
     collector = Collector(host.session_count)  # its whole collections stop every table
     collector.start()
-    core = RunningCore(host, broker, lease, lobby, store, collector, metrics_server)
+    control = await start_control_server(config.data_dir, lobby.announce)
+    core = RunningCore(host, broker, lease, lobby, store, collector, metrics_server, control)
     core._keeper = asyncio.get_running_loop().create_task(core.keep_lease())
     say(f"lovelet core {core_id} is running (broker {shown_url(config.broker)})")
     event("core started", core=core_id, broker=shown_url(config.broker), version=VERSION)

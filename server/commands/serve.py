@@ -12,6 +12,7 @@ from importlib.metadata import PackageNotFoundError, version
 from ..lobby import Lobby, LobbySettings, resume_tables
 from ..lobby.lobby import CloseSession
 from ..ops.config import Config, invite_command, name_rules
+from ..ops.control import ControlServer, start_control_server
 from ..ops.logs import log_started, log_stopped, log_stopping, say
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
 from ..render.collector import Collector
@@ -42,12 +43,15 @@ class RunningServer:
     store: Store
     collector: Collector
     metrics_server: MetricsServer | None = None
+    control: ControlServer | None = None
 
     async def stop(self, grace: float) -> None:
         """Tell everyone the server restarts, stop accepting, let rounds that could not be
         rebuilt finish (at most `grace` s), keep the tables in play for the next start,
         close."""
         log_stopping(len(self.service.sessions), grace)
+        if self.control is not None:
+            await self.control.close()
         self.lobby.announce(RESTART_MESSAGE)
         self.service.stop_accepting()
         rounds_over = asyncio.Event()
@@ -94,7 +98,8 @@ async def start(
     lobby.settings = dataclasses.replace(lobby.settings, invite=invite)
     metrics.watch_lobby(lobby)
     metrics_server, collector = await go_live(config, host, service, metrics)
-    return RunningServer(service, lobby, store, collector, metrics_server)
+    control = await start_control_server(config.data_dir, lobby.announce)
+    return RunningServer(service, lobby, store, collector, metrics_server, control)
 
 
 async def go_live(

@@ -299,11 +299,12 @@ class Lobby:
         (kept tables are rebuilt; at once if none is)."""
         self.board.when_rounds_over(callback)
 
-    def announce(self, text: str) -> None:
-        """A notice to every greeted session."""
-        for session in self.sessions:
-            if session.greeted:
-                session.send(Notice(clean_text(text, 1000)))
+    def announce(self, text: str) -> int:
+        """A notice to every greeted session; how many got it."""
+        greeted = [session for session in self.sessions if session.greeted]
+        for session in greeted:
+            session.send(Notice(clean_text(text, 1000)))
+        return len(greeted)
 
     def shut_down(self, keep: bool = False) -> None:
         """Stop every table, timers cancelled: running games are recorded as abandoned, or

@@ -9,6 +9,7 @@ lovelet admin games [--limit N]                list the latest games, newest fir
 lovelet admin ratings [--recompute]            list ratings (or rebuild them from the games)
 lovelet admin backup PATH                      a consistent copy (mode 0600), server running or not
 lovelet admin restore PATH                     put a backup back (stop the server first)
+lovelet admin announce TEXT                    tell every connected player, now (server running)
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from protocol.registry import MAX_MOTD
+from protocol.registry import MAX_ADMIN_TEXT, MAX_MOTD
 
 from ..services.sanitize import clean_text
 from ..store import MOTD, Ban, SeatRecord, Store, StoreError, database_path
 from ..store.times import now as utc_now
 from .backup import BackupError, backup, restore
+from .control import ControlError, announcement, send_announcement
 
 CELL_MAX = 80
 _DURATION = re.compile(r"(\d+)([mhdw])")
@@ -43,7 +45,7 @@ def add_admin_parser(
     """
     admin = subparsers.add_parser(
         "admin",
-        help="manage bans, players, games, ratings and the MOTD offline",
+        help="manage bans, players, games, ratings and the MOTD; announce to players",
         description=__doc__,
     )
     admin.formatter_class = argparse.RawDescriptionHelpFormatter
@@ -110,6 +112,12 @@ def _add_actions(parser: argparse.ArgumentParser, parents: list[argparse.Argumen
     back.add_argument("path", type=Path, help="a file `lovelet admin backup` wrote")
     back.set_defaults(action=_restore, creates=True)
 
+    tell = actions.add_parser(
+        "announce", parents=parents, help="tell every connected player, through the server"
+    )
+    tell.add_argument("text", help=f"at most {MAX_ADMIN_TEXT} characters, on one line")
+    tell.set_defaults(action=None, creates=False)
+
 
 def duration(text: str) -> timedelta:
     """'90m', '12h', '7d', '2w' as a timedelta (argparse type)."""
@@ -124,6 +132,8 @@ def duration(text: str) -> timedelta:
 
 def run_admin(args: argparse.Namespace, data_dir: Path) -> int:
     """Open the database and run the chosen action; errors become a message and status 1."""
+    if args.admin_command == "announce":
+        return _announce(args.text, data_dir)
     path = database_path(data_dir)
     if not args.creates and not path.exists():
         _fail(f"no database at {path} (has `lovelet serve` run with this data directory?)")
@@ -268,6 +278,24 @@ def _restore(args: argparse.Namespace, store: Store) -> int:
         _fail(str(err))
         return 1
     print(f"Restored {store.path} from {args.path} ({pages} pages). Start the server now.")
+    return 0
+
+
+def _announce(text: str, data_dir: Path) -> int:
+    """Not the database: the running server's control socket (server/ops/control.py)."""
+    cleaned = announcement(text)
+    if not cleaned:
+        _fail("nothing to announce (the text is empty once control characters are removed)")
+        return 2
+    if len(clean_text(text, len(text) + 1)) > MAX_ADMIN_TEXT:
+        _fail(f"an announcement is at most {MAX_ADMIN_TEXT} characters")
+        return 2
+    try:
+        told = send_announcement(data_dir, cleaned)
+    except ControlError as err:
+        _fail(str(err))
+        return 1
+    print(f"Announced to {told} player{'s' * (told != 1)}: {cleaned}")
     return 0
 
 
