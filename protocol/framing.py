@@ -16,7 +16,8 @@ HEADER_SIZE = _HEADER.size
 
 NOT_MSGPACK = (
     "this looks like {what}, not msgpack: each message is one msgpack map behind a 4-byte"
-    " big-endian length (docs/bot-api.md#framing)"
+    " big-endian length (docs/bot-api.md#framing); JSON lines go to the `lovelet-json`"
+    " subsystem"
 )
 _JSON_START = frozenset(b'{["')
 _TEXT = frozenset(range(0x20, 0x7F)) | frozenset(b"\t\r\n")
