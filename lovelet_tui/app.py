@@ -9,9 +9,9 @@ from textual.app import App
 from textual.filter import LineFilter
 from textual.widget import AwaitMount
 
+from lovelet_tui import compat
 from lovelet_tui.actions import bindings
 from lovelet_tui.colour import ANSI_THEME, Look, look_filters
-from lovelet_tui.compat import SharedStylesheet
 from lovelet_tui.editions import NO_CATALOGUE
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
@@ -81,7 +81,7 @@ class LoveletApp(App[None]):
         self.look = look
         self.no_color = look is Look.MONOCHROME  # Textual's flag: `App:nocolor` in CSS
         self.set_reactive(App.theme, self._theme_of(look))
-        self.stylesheet = SharedStylesheet(variables=self.get_css_variables())  # after the theme
+        self.stylesheet = compat.stylesheet(self.get_css_variables())  # after the theme
         self.link = link
         self.player_name = name
         self.catalogue: Catalogue = NO_CATALOGUE  # the server's editions and bot levels

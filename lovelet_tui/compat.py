@@ -4,9 +4,16 @@
 screen's, which Textual offers no public API for. `SharedStylesheet` parses each CSS source
 once per process, not once per app. An upgrade that moves what this relies on breaks this
 module alone, and the upgrade canary (tests/test_library_canary.py) says which symbol moved.
+
+Both are optional (`use`): without them a `Rows` widget calls `refresh` and each app parses
+its own CSS, as any Textual app does. They are on by default only on a Textual version they
+were verified with (`TEXTUAL_VERIFIED`); the server switches them with its other patches
+(`server.ssh.compat`, setting `render_patches`).
 """
 
 from __future__ import annotations
+
+from importlib.metadata import version
 
 from textual import messages
 from textual.cache import LRUCache
@@ -15,6 +22,25 @@ from textual.css.stylesheet import Stylesheet
 from textual.css.types import CSSLocation
 from textual.geometry import Region
 from textual.widget import Widget
+
+TEXTUAL_VERIFIED = ("8.2.8",)
+"""Textual versions the test suite passed on with these in use (requirements/test.txt)."""
+PARTS = ("repaint_rows", "shared_stylesheet")
+"""What `use` switches: `repaint_regions`'s direct repaint, and `SharedStylesheet`."""
+_IN_USE = dict.fromkeys(PARTS, version("textual") in TEXTUAL_VERIFIED)
+
+
+def use(part: str, on: bool) -> None:
+    """Switch one of `PARTS` on or off for apps made (or rows repainted) from now on."""
+    if part not in _IN_USE:
+        raise ValueError(f"no such part: {part!r}")
+    _IN_USE[part] = on
+
+
+def in_use(part: str) -> bool:
+    """Whether one of `PARTS` is on."""
+    return _IN_USE[part]
+
 
 ParseKey = tuple[str, CSSLocation, bool, int, str]
 """What `Stylesheet._parse_rules` parses: css, where it was read from, whether it is a
@@ -32,8 +58,11 @@ def repaint_regions(widget: Widget, regions: list[Region]) -> None:
     posts `Update` to the screen, whose handler adds the widget to the screen's dirty set and
     prompts an idle pass, which resumes the screen's update timer. For the screen shown, with
     no batch open, this adds the widget and resumes the timer itself. Otherwise it posts the
-    `Update`, and Textual decides when to paint.
+    `Update`, and Textual decides when to paint. Not in use: `refresh`.
     """
+    if not _IN_USE["repaint_rows"]:
+        widget.refresh(*regions)
+        return
     widget._set_dirty(*regions)
     screen = widget.screen
     if screen.app._batch_count or not screen.is_current or screen not in screen._compositor:
@@ -81,6 +110,13 @@ class SharedStylesheet(Stylesheet):
         would parse everything again); `parse` also leaves the rules as they were on an error.
         """
         self.parse()
+
+
+def stylesheet(variables: dict[str, str]) -> Stylesheet:
+    """A new app's stylesheet: shared rules if in use, else Textual's own."""
+    if _IN_USE["shared_stylesheet"]:
+        return SharedStylesheet(variables=variables)
+    return Stylesheet(variables=variables)
 
 
 def parsed_for(variables: dict[str, str]) -> dict[ParseKey, list[RuleSet]]:

@@ -125,6 +125,8 @@ def test_every_level_of_precedence_for_every_key(tmp_path: Path) -> None:
         "role": ("core", "frontend", "all"),
         "broker": ("redis://a:6379/0", "redis://b:6379/1", "unix:///run/redis.sock"),
         "workers": (2, "3", "4"),
+        "render_patches": ("chops", "off", "strips,chops"),
+        "paced_collector": ("off", "on", "off"),
     }
     for setting in SETTINGS:
         if setting.key in samples:

@@ -39,6 +39,7 @@ from e2e_helpers import (
 from sshclient import SSHTerminal
 
 from server.lobby import TableSettings
+from server.ops.config import RENDER_PATCHES
 from server.services.sanitize import clean_name
 from server.ssh.terminal import NEED_PTY
 
@@ -56,9 +57,11 @@ def key() -> asyncssh.SSHKey:
     return asyncssh.generate_private_key("ssh-ed25519")
 
 
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[Server]:
-    async with running_server(tmp_path, FAST) as running:
+@pytest.fixture(params=[RENDER_PATCHES, ()], ids=["patched", "plain"])
+async def server(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Server]:
+    """The server with every patch of the libraries' internals in force, and with none
+    (`render_patches = off`): each test here runs against both."""
+    async with running_server(tmp_path, FAST, render_patches=request.param) as running:
         yield running
 
 

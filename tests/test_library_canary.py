@@ -58,7 +58,6 @@ SYMBOLS = (
     Symbol(SERVER, "textual.app.App._handle_exception", ("self", "error")),
     Symbol(SERVER, "textual.app.App._fatal_error", ("self",)),
     Symbol(SERVER, "textual.app.App._close_messages_no_wait", ("self",)),
-    Symbol(SERVER, "textual.app.App._replace_screen", ("self", "screen")),
     Symbol(SERVER, "textual.cache.LRUCache._cache"),
     Symbol(SERVER, "textual.cache.LRUCache.clear", ("self",)),
     Symbol(SERVER, "textual.app.App()._driver"),

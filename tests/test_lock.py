@@ -15,6 +15,8 @@ import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
 
+from server.ssh.compat import VERIFIED
+
 ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ("serve", "test", "compile")
 PIN = re.compile(r"^([A-Za-z0-9._-]+)==(\S+?)(?: ;.*)? \\$")
@@ -75,3 +77,13 @@ def test_the_other_locks_take_the_test_locks_versions(lock: str) -> None:
     assert differ == {}
     if lock == "serve":
         assert set(locked("serve")) <= set(tested)
+
+
+def test_the_locked_libraries_are_those_the_patches_were_verified_with() -> None:
+    """CI installs the lock: on it, every patch of a library's internals is in force (a new
+    Textual, Rich or asyncssh in the lock means verifying the patches with it first)."""
+    test_lock = locked("test")
+    unverified = {
+        lib: test_lock[lib] for lib, known in VERIFIED.items() if test_lock[lib] not in known
+    }
+    assert unverified == {}

@@ -37,7 +37,15 @@ from ..ssh.server import SSHService, start_ssh_server
 from ..store import Store
 from .glue import ssh_app_factory, ssh_bot_factory
 from .policy import StorePolicy
-from .serve import RESTART_MESSAGE, VERSION, close_session, go_live, open_lobby, stop_signals
+from .serve import (
+    RESTART_MESSAGE,
+    VERSION,
+    close_session,
+    go_live,
+    open_lobby,
+    start_collector,
+    stop_signals,
+)
 
 log = logging.getLogger(__name__)
 
@@ -154,7 +162,7 @@ async def start_core(
     if config.metrics_address is not None:
         metrics_server = await start_metrics_server(*config.metrics_address, metrics)
     collector = Collector(host.session_count)  # its whole collections stop every table
-    collector.start()
+    start_collector(config, collector)
     control = await start_control_server(config.data_dir, lobby.announce)
     core = RunningCore(host, broker, lease, lobby, store, collector, metrics_server, control)
     core._keeper = asyncio.get_running_loop().create_task(core.keep_lease())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import signal
 from dataclasses import dataclass
 from importlib.metadata import PackageNotFoundError, version
@@ -23,6 +24,8 @@ from ..ssh.server import SSHService, start_ssh_server
 from ..store import Store
 from .glue import ssh_app_factory, ssh_bot_factory
 from .policy import StorePolicy
+
+log = logging.getLogger(__name__)
 
 RESTART_MESSAGE = "The server restarts; reconnect to continue."
 """What everyone is told on SIGTERM, as a notice and again as the connection closes: tables
@@ -119,11 +122,19 @@ async def go_live(
     log_started(
         f"{host}:{service.port}", service.fingerprint, config.metrics_listen, VERSION, event_loop
     )
-    compat.install_patches()  # rendered lines freed without a cycle collection, shared moves
+    compat.install_patches(config.render_patches)  # those verified for the libraries here
     sessions = service.sessions
     collector = Collector(lambda: len(sessions), leftovers=sessions.ended)  # see its module
-    collector.start()
+    start_collector(config, collector)
     return metrics_server, collector
+
+
+def start_collector(config: Config, collector: Collector) -> None:
+    """Pace the garbage collector (`server.render.collector`) unless the operator said no."""
+    if config.paced_collector == "on":
+        collector.start()
+    else:
+        log.info("paced garbage collector off: Python's own collector runs")
 
 
 def open_lobby(

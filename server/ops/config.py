@@ -44,6 +44,19 @@ COLOR_SYSTEMS = ("standard", "256", "truecolor")
 LOG_FORMATS = ("text", "json")
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 ROLES = ("all", "core", "frontend")
+RENDER_PATCHES = (
+    "strips",
+    "cursor_moves",
+    "chops",
+    "lru_clear",
+    "dispatch_cache",
+    "inner_outer",
+    "repaint_rows",
+    "shared_stylesheet",
+    "cbc_countermeasure",
+)
+"""The patches of libraries' internals `render_patches` chooses from (`server.ssh.compat`)."""
+SWITCH = ("on", "off")
 BROKER_SCHEMES = ("redis", "rediss", "unix")
 MAX_HOST = 253  # a DNS name
 FINGERPRINT_RE = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
@@ -137,6 +150,8 @@ class Config:
     admins: tuple[str, ...] = ()
     motd: str = ""
     color_system: str = "256"
+    render_patches: tuple[str, ...] = RENDER_PATCHES
+    paced_collector: str = "on"
     shutdown_grace: float = 60.0
     leaderboard_min_games: int = 3
     public_host: str = ""
@@ -342,6 +357,29 @@ class Fingerprints(Kind):
 
 
 @dataclass(frozen=True)
+class PatchNames(Kind):
+    """on (every one of `names`), off (none), or some of them, comma-separated."""
+
+    names: tuple[str, ...]
+
+    def from_text(self, text: str) -> object:
+        words = [word for word in re.split(r"[\s,]+", text.strip().lower()) if word]
+        if words == ["on"]:
+            return self.names
+        if words == ["off"]:
+            return ()
+        unknown = [word for word in words if word not in self.names]
+        if unknown or not words:
+            raise ValueError(f"must be on, off, or some of {', '.join(self.names)}; got {text!r}")
+        return tuple(name for name in self.names if name in words)
+
+    def to_toml(self, value: object) -> str:
+        chosen = tuple(value)  # type: ignore[call-overload]
+        shown = "on" if chosen == self.names else ",".join(chosen) or "off"
+        return _toml_string(shown)
+
+
+@dataclass(frozen=True)
 class BrokerUrl(Kind):
     """A Redis URL (redis://HOST:PORT/DB, rediss://..., unix:///PATH); empty means none."""
 
@@ -429,6 +467,19 @@ SETTINGS: tuple[Setting, ...] = (
         "color_system",
         Choice(COLOR_SYSTEMS),
         "Colours for every session: standard (16), 256 or truecolor.",
+    ),
+    Setting(
+        "render_patches",
+        PatchNames(RENDER_PATCHES),
+        "on, off, or a comma-separated list of the patches of Textual's, Rich's and asyncssh's "
+        "internals to use (docs/configuration.md). Each is used only on a library version it "
+        "was verified with; off: the libraries run as released.",
+    ),
+    Setting(
+        "paced_collector",
+        Choice(SWITCH),
+        "on: the server paces Python's garbage collector for hundreds of sessions "
+        "(server/render/collector.py); off: Python's own collector.",
     ),
     Setting(
         "shutdown_grace",

@@ -51,8 +51,6 @@ import time
 import weakref
 from collections.abc import Callable
 
-from . import teardown
-
 log = logging.getLogger(__name__)
 
 PERIOD = 0.25  # seconds between steps
@@ -143,9 +141,8 @@ class Collector:
         gc.unfreeze()
 
     def step(self) -> bool:
-        """One step: the cycles of removed screens freed (`teardown`), then a whole
-        collection when due, else one of what is new when due; then a freeze. True if whole."""
-        teardown.free_due()
+        """One step: a whole collection when due, else one of what is new when due; then a
+        freeze. True if whole."""
         if self._whole_due():
             self.collect_all()
             return True

@@ -4,17 +4,22 @@ The SSH driver needs a few things neither library offers as public API: Textual'
 parser and clock, a full repaint, the app's error hooks, the console's colour depth, and a
 guard on the process-wide stdio redirection. They are reached only through the functions
 here, so an upgrade that moves one breaks this module alone, and the upgrade canary
-(tests/test_library_canary.py) says which symbol moved. The render-cost patches
-(`server.render.strips`, `server.render.cursor_moves`, `server.render.chops`) are installed
-and undone through `install_patches` / `uninstall_patches`. Textual and Rich are pinned in
-pyproject.toml.
+(tests/test_library_canary.py) says which symbol moved.
+The patches (`PATCHES`: the render-cost ones of `server.render`, this module's own, the app's
+`lovelet_tui.compat` parts and asyncssh's ignore packets in `server.ssh.hooks`) are each
+optional and fail-safe: `install_patches` puts in force those the operator chose (setting
+`render_patches`) whose library is at a version they were verified with (`VERIFIED`), and
+warns about the others. Textual, Rich and asyncssh are pinned in pyproject.toml.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 import textual.app
@@ -30,11 +35,14 @@ from textual.color import Color
 from textual.message import Message
 from textual.message_pump import MessagePump
 
-from server.render import chops, cursor_moves, strips, teardown
+from lovelet_tui import compat as tui_compat
+from server.render import chops, cursor_moves, strips
+from server.ssh import hooks
 
 if TYPE_CHECKING:
     from textual.app import App
-    from textual.screen import Screen
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "XTermParser",
@@ -114,7 +122,6 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
     return maybe_redirect
 
 
-_replace_screen = textual.app.App._replace_screen
 _get_dispatch_methods = MessagePump._get_dispatch_methods
 _render_chops = Compositor._render_chops
 _render_segments = ChopsUpdate.render_segments
@@ -154,13 +161,6 @@ def _lru_clear_unlinked(self: LRUCache[Any, Any]) -> None:
     _lru_clear(self)
     for link in links:
         link.clear()
-
-
-async def _replace_screen_then_free(self: App[Any], screen: Screen[Any]) -> Screen[Any]:
-    replaced = await _replace_screen(self, screen)
-    if not screen.is_attached:  # removed: not kept installed, nor on another stack
-        teardown.later(screen)
-    return replaced
 
 
 Handlers = tuple[tuple[type, Callable[..., Any]], ...]
@@ -212,37 +212,136 @@ def _dispatch_methods_known(
         yield cls, method.__get__(self, cls)
 
 
-def install_patches() -> None:
-    """The render-cost patches (idempotent): `Strip` keeps no self-reference, Rich makes
-    one cursor move per position, a partial update renders only the lines it repaints and
-    sends no empty piece, a cleared `LRUCache` leaves no cycle, a message's handlers are
-    looked up once per pair of classes, every screen an app removes has its cycles freed
-    (`server.render.teardown`), and a widget's styles cache is not kept after its app."""
-    strips.install()
-    cursor_moves.install()
-    Compositor._render_chops = chops.render_repainted_lines  # type: ignore[method-assign,assignment]
-    ChopsUpdate.render_segments = chops.render_segments  # type: ignore[method-assign,assignment]
-    textual.app.App._replace_screen = _replace_screen_then_free  # type: ignore[method-assign]
-    LRUCache.clear = _lru_clear_unlinked  # type: ignore[method-assign]
-    MessagePump._get_dispatch_methods = _dispatch_methods_known  # type: ignore[method-assign,assignment]
+VERIFIED: dict[str, tuple[str, ...]] = {
+    "textual": tui_compat.TEXTUAL_VERIFIED,
+    "rich": ("15.0.0",),
+    "asyncssh": ("2.24.1",),
+}
+"""The library versions the patches were verified with: the test suite passed on them with
+every patch in force (requirements/test.txt; tests/test_lock.py keeps the two in step)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Patch:
+    """One replacement of a library's internals, and how to put the library's own back."""
+
+    name: str
+    library: str
+    install: Callable[[], None]
+    uninstall: Callable[[], None]
+
+
+def _swap(name: str, owner: type, method: str, ours: Any, theirs: Any) -> Patch:
+    """A patch called `name` of the method `method` of `owner` (a library's class)."""
+    library = owner.__module__.split(".")[0]
+    return Patch(
+        name, library, lambda: setattr(owner, method, ours), lambda: setattr(owner, method, theirs)
+    )
+
+
+def _tui_part(part: str) -> Patch:
+    return Patch(
+        part, "textual", lambda: tui_compat.use(part, True), lambda: tui_compat.use(part, False)
+    )
+
+
+def _chops() -> Patch:
+    def install() -> None:
+        Compositor._render_chops = chops.render_repainted_lines  # type: ignore[method-assign,assignment]
+        ChopsUpdate.render_segments = chops.render_segments  # type: ignore[method-assign,assignment]
+
+    def uninstall() -> None:
+        Compositor._render_chops = _render_chops  # type: ignore[method-assign]
+        ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
+
+    return Patch("chops", "textual", install, uninstall)
+
+
+def _inner_outer_install() -> None:
     StylesCache.get_inner_outer = _inner_outer_held_weakly  # type: ignore[method-assign,assignment]
-    _get_inner_outer.cache_clear()  # what it kept so far
+    _get_inner_outer.cache_clear()  # what Textual's cache kept so far
 
 
-def patches_installed() -> bool:
-    """Whether `install_patches` is in force (its `LRUCache` and `App` patches)."""
-    return LRUCache.clear is _lru_clear_unlinked
+PATCHES: tuple[Patch, ...] = (
+    Patch("strips", "textual", strips.install, strips.uninstall),
+    Patch("cursor_moves", "rich", cursor_moves.install, cursor_moves.uninstall),
+    _chops(),
+    _swap("lru_clear", LRUCache, "clear", _lru_clear_unlinked, _lru_clear),
+    _swap(
+        "dispatch_cache",
+        MessagePump,
+        "_get_dispatch_methods",
+        _dispatch_methods_known,
+        _get_dispatch_methods,
+    ),
+    Patch(
+        "inner_outer",
+        "textual",
+        _inner_outer_install,
+        lambda: setattr(StylesCache, "get_inner_outer", _get_inner_outer),
+    ),
+    _tui_part("repaint_rows"),
+    _tui_part("shared_stylesheet"),
+    Patch(
+        "cbc_countermeasure",
+        "asyncssh",
+        lambda: hooks.skip_needless_ignores(True),
+        lambda: hooks.skip_needless_ignores(False),
+    ),
+)
+"""Every patch, each optional: with none, the server renders and sends exactly what plain
+Textual, Rich and asyncssh do. What each buys: benchmarks/results/ (issue 35)."""
+PATCH_NAMES = tuple(patch.name for patch in PATCHES)
+_IN_FORCE: list[str] = []
+
+
+def install_patches(
+    chosen: Iterable[str] = PATCH_NAMES, versions: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
+    """Put the `chosen` patches in force, and take every other out; a patch whose library is
+    at a version it was not verified with stays out, with one warning per library. Logs
+    what is in force and returns its names. `versions`: the installed ones, by default read
+    from the packages' metadata."""
+    versions = versions or {library: version(library) for library in VERIFIED}
+    wanted = set(chosen)
+    unverified = {lib for lib, known in VERIFIED.items() if versions[lib] not in known}
+    for library in sorted(unverified):
+        skipped = [p.name for p in PATCHES if p.library == library and p.name in wanted]
+        if skipped:
+            log.warning(
+                "%s %s is not a version lovelet's patches were verified with (%s): running "
+                "without %s (server/ssh/compat.py)",
+                library,
+                versions[library],
+                ", ".join(VERIFIED[library]),
+                ", ".join(skipped),
+            )
+    uninstall_patches()
+    for patch in PATCHES:
+        if patch.name in wanted and patch.library not in unverified:
+            patch.install()
+            _IN_FORCE.append(patch.name)
+    _log_in_force(_IN_FORCE)
+    return tuple(_IN_FORCE)
+
+
+def _log_in_force(in_force: list[str]) -> None:
+    if len(in_force) == len(PATCHES):
+        log.info("render patches on: all %d", len(PATCHES))
+    elif not in_force:
+        log.info("render patches off: Textual, Rich and asyncssh run as released")
+    else:
+        left_out = [name for name in PATCH_NAMES if name not in in_force]
+        log.info("render patches on: %s; off: %s", ", ".join(in_force), ", ".join(left_out))
 
 
 def uninstall_patches() -> None:
-    """Textual's and Rich's own `Strip`, `Control`, `Compositor`, `LRUCache`, `App` and
-    `StylesCache` again."""
-    strips.uninstall()
-    cursor_moves.uninstall()
-    Compositor._render_chops = _render_chops  # type: ignore[method-assign]
-    ChopsUpdate.render_segments = _render_segments  # type: ignore[method-assign]
-    textual.app.App._replace_screen = _replace_screen  # type: ignore[method-assign]
-    LRUCache.clear = _lru_clear  # type: ignore[method-assign]
-    MessagePump._get_dispatch_methods = _get_dispatch_methods  # type: ignore[method-assign]
-    StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign]
-    teardown.forget()
+    """Textual's, Rich's and asyncssh's own code again, everywhere."""
+    for patch in PATCHES:
+        patch.uninstall()
+    _IN_FORCE.clear()
+
+
+def patches_installed() -> tuple[str, ...]:
+    """The names of the patches in force."""
+    return tuple(_IN_FORCE)

@@ -49,6 +49,14 @@ def _gated(handler: Any, allowed: Callable[[], bool]) -> Any:
     return gated
 
 
+_SKIPPING = [True]  # whether `without_cbc_countermeasure` is in force (a patch: see compat)
+
+
+def skip_needless_ignores(on: bool) -> None:
+    """Switch `without_cbc_countermeasure` on or off for connections from now on."""
+    _SKIPPING[0] = on
+
+
 def without_cbc_countermeasure(conn: asyncssh.SSHServerConnection) -> None:
     """Send no empty ignore packet before each packet unless the cipher is CBC.
 
@@ -56,7 +64,10 @@ def without_cbc_countermeasure(conn: asyncssh.SSHServerConnection) -> None:
     (9.3.1) gives against chosen-plaintext attacks on CBC. With GCM or CTR (the ciphers
     `server.ssh.server.CIPHERS` offers) it protects nothing, and it doubles what each
     screen update costs both ends: two packets to encrypt, two socket writes, two to
-    decrypt. Other ignore packets (with data) are sent as asyncssh would."""
+    decrypt. Other ignore packets (with data) are sent as asyncssh would. Switched off
+    (`skip_needless_ignores`): asyncssh's own behaviour."""
+    if not _SKIPPING[0]:
+        return
     send = conn.send_packet
 
     def send_packet(pkttype: int, *args: bytes, handler: Any = None) -> None:
