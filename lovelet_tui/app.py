@@ -15,6 +15,7 @@ from lovelet_tui.colour import ANSI_THEME, Look, look_filters
 from lovelet_tui.editions import NO_CATALOGUE
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
+from lovelet_tui.names import sentence
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
 from lovelet_tui.screens.replay import ReplayScreen
@@ -184,19 +185,16 @@ class LoveletApp(App[None]):
             case ChatLine():
                 self.lobby.add_chat(message)
             case ErrorReply():
-                self.notify(message.message, title="Refused", severity="error", markup=False)
+                said = sentence(message.message)
+                self.notify(said, title="Refused", severity="error", markup=False)
                 if isinstance(self.screen, ReplayScreen):
                     self.screen.refused(message)
                 elif self.table is not None:
                     self.table.reopen()
                 else:
-                    self.lobby.show_notice(message.message)
+                    self.lobby.show_notice(said)
             case Notice():
-                self.lobby.show_notice(message.text)
-                if self.table is not None and self.screen is self.table:
-                    self.table.add_notice(message.text)  # a toast would lay out the screen twice
-                else:
-                    self.notify(message.text, markup=False)
+                self._notice(message.text)
             case Stats():
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):
@@ -209,6 +207,16 @@ class LoveletApp(App[None]):
                 for screen in self.screen_stack:
                     if isinstance(screen, ReplayScreen):
                         screen.show_replay(message)
+
+    def _notice(self, text: str) -> None:
+        """A notice lives where it was told: at a table, in its log (it leaves with the
+        table); else on the lobby's notice line, until the next table is left."""
+        if self.table is None:
+            self.lobby.show_notice(text)
+        if self.table is not None and self.screen is self.table:
+            self.table.add_notice(text)  # a toast would lay out the screen twice
+        else:
+            self.notify(text, markup=False)
 
     async def _show_table(self, state: TableState) -> None:
         code = state.info.code
@@ -243,6 +251,7 @@ class LoveletApp(App[None]):
         self.send(Leave())
         self.left = code
         self.table = None
+        self.lobby.show_notice("")  # what was said before or at the table leaves with it
 
     async def action_quit(self) -> None:
         """Quit; seated in a running game, the table asks first (Ctrl+Q again quits)."""

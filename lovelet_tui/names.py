@@ -70,3 +70,9 @@ def join(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def sentence(text: str) -> str:
+    """The server's words (an error's message) as a sentence: a capital, a full stop."""
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else f"{text}."

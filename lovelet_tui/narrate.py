@@ -321,7 +321,8 @@ def _game_end(event: ev.GameEnd, names: Names) -> str:
 
 def _autoplay(event: ev.Autoplay, names: Names) -> str:
     who = names.player(event.seat)
-    why = f"{who} left" if event.reason == "disconnected" else "Time ran out"
+    why = f"{names.player(event.seat, capital=True)} left"
+    why = why if event.reason == "disconnected" else "Time ran out"
     if event.keep is not None:
         return f"{why}: a bot kept {names.card(event.keep)} for {who}"
     if event.card is not None:

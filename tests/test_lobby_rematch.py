@@ -65,3 +65,15 @@ async def test_the_host_starts_the_rematch_with_bots_for_who_is_not_ready(lobby:
     assert seats == [("ana", None), ("medium bot 2", "medium"), ("medium bot 3", "medium")]
     assert bo.state.info.you is None and "bo" in bo.state.info.spectators
     assert any(isinstance(m, Notice) and "you watch" in m.text for m in bo.messages)
+
+
+async def test_joining_a_finished_table_says_its_game_is_over(lobby: Lobby) -> None:
+    ana, _ = await finished_game(lobby)
+    eve = await greeted(lobby, "eve")
+    eve.send(Join(ana.state.info.code))
+    await eve.wait_for(lambda c: c.errors())
+    (refusal,) = eve.errors()
+    assert (refusal.code, refusal.message) == (
+        "in_progress",
+        "the game at this table is over: watch it instead",
+    )

@@ -399,3 +399,9 @@ def test_a_line_is_private_when_it_holds_a_private_field_of_the_catalogue() -> N
     (private,) = narrate([dataclasses.replace(kept, keep="king")], names)
     assert (public.style, private.style) == ("", PRIVATE_STYLE)
     assert private.plain == "Time ran out: a bot kept king for you"  # no card names given
+
+
+def test_a_sentence_about_you_leaving_starts_with_a_capital() -> None:
+    away = ev.Autoplay(seat=1, reason="disconnected", decision="play", card="guard")
+    (line,) = narrate([away], Names(["ana", "bo"], you=1))
+    assert line.plain == "You left: a bot played guard for you"

@@ -350,3 +350,26 @@ async def test_a_notice_told_before_the_game_server_restarts_the_table_shows_aga
         await _open(app, table_state(game, 0), pilot)
         assert "The game server is back." in screen_text(app)
         assert not app.screen.query("Toast")
+
+
+async def test_notices_of_a_table_leave_with_it() -> None:
+    """Told just before the table opened ("Welcome back") or at it ("Your rejoin code"), a
+    notice is gone from the lobby once the table is left; the lobby's own notices stay."""
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.deliver(encode(Notice("Welcome back: you are at table T1 again.")))
+        await _open(app, TableState(table_info(None, 0, status="waiting")), pilot)
+        app.deliver(encode(Notice("Your rejoin code: KQXM-TRWA.")))
+        await pilot.pause()
+        await pilot.press("l")  # not playing: leaves at once
+        await pilot.pause()
+        assert app.screen is app.lobby
+        text = screen_text(app)
+        assert "Welcome back" not in text and "rejoin code" not in text
+        app.deliver(encode(Notice("The game at table T2 ended while you were away: Bo won.")))
+        app.deliver(encode(ErrorReply("in_progress", "the game has started: watch it instead")))
+        await pilot.pause()
+        text = screen_text(app)
+    assert "ended while you were away" not in text  # the latest word replaces it
+    assert "The game has started: watch it instead." in text

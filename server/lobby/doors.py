@@ -76,8 +76,10 @@ class Doors:
         elif self.takeover:
             self.spectate(member)
             self.claim(member, None)
+        elif self.runner.status == "finished":
+            raise TableError("in_progress", "the game at this table is over: watch it instead")
         else:
-            raise TableError("in_progress", "the game has started: spectate instead")
+            raise TableError("in_progress", "the game has started: watch it instead")
 
     def visit(self, member: Member) -> None:
         """An invite: one's own seat back, a free seat while the table waits, else watching."""
