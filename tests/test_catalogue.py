@@ -166,7 +166,10 @@ async def test_rules_help_and_the_table_read_the_catalogue() -> None:
         app.deliver(encode(TableState(info)))
         await pilot.pause()
         text = " ".join(screen_text(app).split())
-        assert "Love Letter Duel" in text and "easy → medium → hard → grandmaster → none" in text
+        assert (
+            "T1 · Friday game · Duel" in text
+            and "easy → medium → hard → grandmaster → none" in text
+        )
         await pilot.press("down", "b")  # the hard bot's seat: the next level is the new one
         await pilot.press("question_mark", "r")
         await pilot.pause()

@@ -48,7 +48,9 @@ async def test_i_asks_for_stats_and_shows_them_literally() -> None:
         await pilot.pause()
         lines = screen_text(app).splitlines()
     assert any(line.split() == ["Love", "Letter", "(2019)", "4", "3", "75%"] for line in lines)
-    assert any(line.split() == ["Love", "Letter", "(2012)", "2", "0", "0%"] for line in lines)
+    assert any(
+        line.split() == ["Love", "Letter", "Classic", "(2012)", "2", "0", "0%"] for line in lines
+    )
     assert any(
         "2025-06-01 20:30" in line and "won" in line and "Ana, [b]Bo" in line for line in lines
     )

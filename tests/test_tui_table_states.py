@@ -4,6 +4,7 @@ applies once the player watches instead."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections import Counter
 from pathlib import Path
@@ -14,7 +15,7 @@ from textual.pilot import Pilot
 from lovelet_tui import LoveletApp
 from lovelet_tui.widgets import key_bar
 from lovelet_tui.widgets.key_bar import KeyBar
-from protocol import ErrorReply, SeatInfo, TableState, encode
+from protocol import Countdown, ErrorReply, SeatInfo, TableState, encode
 from server.commands.scenarios import load_scenario, play_scenario
 from server.engine import Game, find_edition
 
@@ -122,7 +123,7 @@ async def test_a_refusal_is_cleared_when_the_player_switches_to_watching() -> No
         await _open(app, pilot, TableState(info))
         app.deliver(encode(ErrorReply("seat_taken", "that seat is taken")))
         await pilot.pause()
-        assert [n.message for n in app._notifications] == ["that seat is taken"]
+        assert [n.message for n in app._notifications] == ["That seat is taken."]
         watching = (SeatInfo(None, None, False), *SEATS[1:])
         await _open(app, pilot, TableState(table_info(None, None, seats=watching)))
         assert not list(app._notifications)  # the toasts shown are those still pending
@@ -141,7 +142,7 @@ async def test_help_and_rules_list_every_card_of_the_edition_before_the_game() -
         await pilot.press("r", "right")  # the rules, then the next edition's: classic
         await pilot.pause()
         text = screen_text(app)
-    assert "Love Letter (2012)" in text and "Cards" in text
+    assert "Love Letter Classic (2012)" in text and "Cards" in text
     assert "Countess" in text and "×5" in text  # classic: 5 Guards
 
 
@@ -210,3 +211,22 @@ async def test_the_round_summary_says_why_a_showdown_was_won() -> None:
     async with app.run_test(size=(120, 40)) as pilot:
         text = await _open(app, pilot, table_state(game, 1, status="round_over"))
     assert "Ana won (Constable 6 + 1 Count = 7" in text and "beats King 6)." in text  # wrapped
+
+
+async def test_the_header_names_the_edition_as_the_lobby_does_and_keeps_private() -> None:
+    """A watcher of a private table, its timer running, three spectators: the header still
+    says "private", and the edition by the one name the lobby lists it by, not another."""
+    game = new_game("ppea", 4)
+    info = dataclasses.replace(
+        table_info(game, None), private=True, spectators=("Cy", "Di", "Ed"), timer=90
+    )
+    state = table_state(game, None)
+    app = served(FakeLink(), "Ed")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, pilot, dataclasses.replace(state, info=info))
+        quiet = screen_text(app).splitlines()[0]
+        clock = Countdown("turn", 60_000, game.pending.seat if game.pending else 0)
+        await _open(app, pilot, dataclasses.replace(state, info=info, countdown=clock))
+        timed = screen_text(app).splitlines()[0]
+    for header in (quiet, timed):
+        assert "T1 · Friday game · private · PPEA · " in header, header

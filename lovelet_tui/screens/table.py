@@ -656,9 +656,9 @@ def _header(info: TableInfo, view: View | None, catalogue: Catalogue) -> list[tu
     """The header's parts, each in its long and short form ("" leaves it out)."""
     parts = [(info.code, info.code), (info.name, info.name)]
     if info.private:
-        parts.append(("private", ""))
-    edition = info.edition
-    parts.append((edition_name(catalogue, edition), edition_name(catalogue, edition, short=True)))
+        parts.append(("private", "private"))
+    edition = edition_name(catalogue, info.edition, short=True)  # as the lobby lists it
+    parts.append((edition, edition))
     if view is not None:
         parts.append((f"round {view.round}", f"r{view.round}"))
     if info.timer:

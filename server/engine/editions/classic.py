@@ -44,7 +44,7 @@ CLASSIC_CARDS = (
 
 CLASSIC = Edition(
     id="classic",
-    name="Love Letter (2012)",
+    name="Love Letter Classic (2012)",
     cards=CLASSIC_CARDS,
     min_players=2,
     max_players=4,

@@ -6,7 +6,7 @@ from .rules_text import rules
 
 PPEA = Edition(
     id="ppea",
-    name="Princess Princess Ever After",
+    name="Princess Princess Ever After (PPEA)",
     cards=(
         CardSpec(
             "claire",
@@ -81,7 +81,7 @@ PPEA = Edition(
     min_players=2,
     max_players=6,
     tokens_by_players={2: 6, 3: 5, 4: 4, 5: 3, 6: 3},
-    short="Princess",
+    short="PPEA",
     rules=rules(
         """
 The 2019 deck with new characters (Oliver the Dragon protects, the Ogre is the card you must
