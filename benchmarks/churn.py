@@ -1,7 +1,8 @@
 """Memory under session churn (issue 34): does what ended sessions held come back?
 
 Usage: python benchmarks/churn.py [--sessions 900] [--every 100] [--toggles 300]
-           [--soak SECONDS [--rate 0.5] [--stay 10]] [--env NAME=VALUE ...]
+           [--help-open SECONDS] [--soak SECONDS [--rate 0.5] [--stay 10]]
+           [--env NAME=VALUE ...]
 
 Starts `lovelet serve` (default configuration but the cost budget, fresh data directory) on a
 free loopback port and reads its RSS from /proc. The cost budget is lifted
@@ -14,11 +15,13 @@ turn about, and disconnects. Guests come from 127.0.0.10 to 127.0.0.249 in turn.
 Rows, in order, each after the server went quiet (RSS in MB, then over the start):
 - `--sessions N`: N sessions one after another, a row every `--every`;
 - `--toggles T`: one session opens and closes help T times, a row with it open and one after
-  it left (0: no such row);
+  it left (0: no such row); `--help-open S` keeps help open S seconds each time (past the
+  paced collector's step of 0.25 s, a closed help screen is frozen garbage);
 - `--soak S`: sessions arriving at `--rate` a second, each staying `--stay` seconds, for S
   seconds; a row each minute (RSS read as it is, not after quiet) and one at the end.
-The load average goes with every row. `--env` passes variables to the server (for
-experiments such as MALLOC_ARENA_MAX=2 or LOVELET_ settings).
+The load average goes with every row; the last line counts the server's whole garbage
+collections (from its log) and their mean and longest length. `--env` passes variables to
+the server (for experiments such as MALLOC_ARENA_MAX=2 or LOVELET_ settings).
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ import asyncio
 import contextlib
 import itertools
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -101,9 +105,11 @@ async def visit(port: int, number: int, source: str, stay: float = 0.0) -> None:
         term.close()
 
 
-async def toggle_help(term: Term) -> None:
-    """`?` until help shows, then Esc until the lobby is back."""
+async def toggle_help(term: Term, open_for: float = 0.0) -> None:
+    """`?` until help shows, `open_for` seconds, then Esc until the lobby is back."""
     await step(term, b"?", HELP)
+    if open_for:
+        await asyncio.sleep(open_for)
     await step(term, b"\x1b", LOBBY, gone=HELP)
 
 
@@ -133,13 +139,13 @@ async def one_after_another(server: ServerProcess, rows: Row, total: int, every:
         print(f"  {failed} of {total} sessions failed")
 
 
-async def help_toggles(server: ServerProcess, rows: Row, toggles: int) -> None:
+async def help_toggles(server: ServerProcess, rows: Row, toggles: int, open_for: float) -> None:
     """One session opens and closes help `toggles` times, then leaves."""
     term = await login(server.port, "toggler", "127.0.0.5", timeout=STEP_DEADLINE)
     try:
         rows.print("toggler in the lobby", await settle(server))
         for _ in range(toggles):
-            await toggle_help(term)
+            await toggle_help(term, open_for)
         rows.print(f"after {toggles} help toggles, still on", await settle(server))
     finally:
         term.close()
@@ -191,11 +197,21 @@ async def run(args: argparse.Namespace) -> None:
             if args.sessions:
                 await one_after_another(server, rows, args.sessions, args.every)
             if args.toggles:
-                await help_toggles(server, rows, args.toggles)
+                await help_toggles(server, rows, args.toggles, args.help_open)
             if args.soak:
                 await soak(server, rows, args.soak, args.rate, args.stay)
         finally:
             server.stop()
+            print(whole_collections(server.log.read_text(errors="replace")))
+
+
+def whole_collections(log: str) -> str:
+    """How many whole collections the server's log reports, their mean and longest."""
+    lengths = [float(ms) for ms in re.findall(r"whole garbage collection: (\d+) ms", log)]
+    if not lengths:
+        return "whole collections: none"
+    mean = sum(lengths) / len(lengths)
+    return f"whole collections: {len(lengths)}, mean {mean:.0f} ms, longest {max(lengths):.0f} ms"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -204,6 +220,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--sessions", type=int, default=900, help="one after another (0: none)")
     parser.add_argument("--every", type=int, default=100, help="sessions between rows")
     parser.add_argument("--toggles", type=int, default=300, help="help toggles of one session")
+    parser.add_argument("--help-open", type=float, default=0.0, help="seconds help stays open")
     parser.add_argument("--soak", type=float, default=0.0, help="seconds of steady churn")
     parser.add_argument("--rate", type=float, default=0.5, help="soak: sessions a second")
     parser.add_argument("--stay", type=float, default=10.0, help="soak: seconds each stays")

@@ -82,7 +82,7 @@ async def run(
     loop's pauses and decision times."""
     lobby = Lobby(LobbySettings(table=settings), random.Random(tables), clock=LoopClock())
     timings = Timings(bot_pool.shared_pool())
-    collector = Collector(lambda: 0, lambda: tables)  # garbage collected as `lovelet serve` does
+    collector = Collector(lambda: tables)  # garbage collected as `lovelet serve` does
     collector.start()
     for number in range(tables):
         open_table(lobby, number)
