@@ -17,11 +17,12 @@ import asyncio
 import os
 import random
 import sys
-from typing import Any, TextIO
-
-import asyncssh
+from typing import TYPE_CHECKING, Any, TextIO
 
 from protocol.client import Client
+
+if TYPE_CHECKING:
+    import asyncssh
 
 TABLE = {"name": "random bot", "edition": "2019", "seats": 4, "timer": None}
 OPTIONS = {"takeover": False, "private": False, "hints": None, "bot_level": None}
@@ -52,6 +53,8 @@ def play_stdio(client: Client) -> None:
 
 async def play_ssh(client: Client, args: argparse.Namespace) -> None:
     """Sign in over SSH, open (or join) a table, play it, leave."""
+    import asyncssh  # only over SSH
+
     subsystem = "lovelet-json" if args.json else "lovelet"
     async with asyncssh.connect(
         args.host, args.port, username=args.name, client_keys=[args.key], known_hosts=None

@@ -9,6 +9,7 @@ exponent is refused as a float is in msgpack. No I/O here either.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import msgpack
@@ -20,6 +21,10 @@ NOT_JSON = (
     "this looks like msgpack frames, not JSON: each message is one JSON object on a line of its"
     " own; msgpack frames go to the `lovelet` subsystem (docs/bot-api.md#json)"
 )
+
+
+_BINARY = re.compile(rb"[\x00-\x08\x0b\x0c\x0e-\x1f]")
+"""Bytes that JSON text never holds (control characters other than whitespace)."""
 
 
 class _Float(Exception):
@@ -34,7 +39,8 @@ class LineReader:
     """Splits a byte stream sent towards `direction` into lines (without their `\\n`).
 
     A line longer than the direction's `max_frame` raises `RemoteProtocolError(too_large)` as
-    soon as that many bytes wait without a newline; the reader is broken after that.
+    soon as that many bytes wait without a newline, and bytes that JSON never holds (msgpack
+    frames sent by mistake) raise `malformed` at once; the reader is broken after either.
     """
 
     __slots__ = ("_buffer", "_error", "max_line")
@@ -53,6 +59,9 @@ class LineReader:
         """Add received bytes; return every non-blank line they complete, in order."""
         if self._error is not None:
             raise RemoteProtocolError(self._error.code, self._error.reason)
+        if _BINARY.search(data):
+            self._error = RemoteProtocolError(ErrorCode.MALFORMED, NOT_JSON)
+            raise self._error
         self._buffer += data
         *lines, rest = self._buffer.split(b"\n")
         if len(rest) > self.max_line or any(len(line) > self.max_line for line in lines):

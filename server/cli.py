@@ -44,6 +44,24 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _arena(args: argparse.Namespace) -> int:
+    from .commands.arena import ArenaOptions, arena
+
+    command = args.bot[1:] if args.bot[:1] == ["--"] else args.bot
+    try:
+        EDITIONS[args.edition].check_players(args.players)
+    except ValueError as err:
+        print(f"lovelet arena: {err}", file=sys.stderr)
+        return 2
+    if not command or args.games < 1:
+        print("lovelet arena: give --games of 1 or more and a COMMAND after --", file=sys.stderr)
+        return 2
+    options = ArenaOptions(
+        tuple(command), args.games, args.against, args.edition, args.players, args.json
+    )
+    return arena(options)
+
+
 def _serve(args: argparse.Namespace) -> int:
     import logging
 
@@ -205,6 +223,17 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", choices=["random", *LEVELS], default="random", help="who plays every seat"
     )
     sim.set_defaults(run=_simulate)
+
+    arena = commands.add_parser(
+        "arena", help="run a bot program (on stdin/stdout) against the server's bots, no SSH"
+    )
+    arena.add_argument("--games", type=int, default=20)
+    arena.add_argument("--against", choices=LEVELS, default="medium")
+    arena.add_argument("--edition", choices=sorted(EDITIONS), default=DEFAULT_EDITION)
+    arena.add_argument("--players", type=int, default=4)
+    arena.add_argument("--json", action="store_true", help="JSON lines instead of msgpack")
+    arena.add_argument("bot", nargs=argparse.REMAINDER, metavar="-- COMMAND...")
+    arena.set_defaults(run=_arena)
 
     serve = commands.add_parser("serve", help="run the SSH server")
     add_config_flags(serve)
