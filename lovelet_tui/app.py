@@ -73,10 +73,12 @@ class LoveletApp(App[None]):
         look: Look = Look.COLOUR,
         visit: str | None = None,
         replay: ReplayRequest | None = None,
+        invite: str | None = None,
     ) -> None:
         """A session sending through `link` as `name`, drawn in `look`; with `visit` (a table
         code), it goes to that table once welcomed; with `replay`, it opens that game's replay
-        and quits when it is closed (`lovelet replay`)."""
+        and quits when it is closed (`lovelet replay`); `invite` is the command before a table
+        code that reaches the server from where this player connected (else the welcome's)."""
         super().__init__(ansi_color=look is Look.SIXTEEN)
         self.colour_theme = self.theme  # the theme of the colour and monochrome looks
         self.look = look
@@ -91,7 +93,8 @@ class LoveletApp(App[None]):
         self.carried: tuple[str, ...] = ()  # notices of a table screen closed to be reopened
         self.left: str | None = None  # the table just left: late updates for it are dropped
         self.visit = visit
-        self.invite: str | None = None  # the server's command before a table code
+        self.own_invite = invite
+        self.invite: str | None = None  # the command before a table code
         self.opening = replay
 
     def deliver(self, frame: bytes) -> None:
@@ -168,7 +171,7 @@ class LoveletApp(App[None]):
             case Welcome():
                 self.player_name = message.name  # the server may have suffixed it
                 self.catalogue = message.catalogue
-                self.invite = message.invite
+                self.invite = self.own_invite or message.invite
                 await self._back_to_lobby()  # a second welcome: the game server restarted
                 self.lobby.show_welcome(message)
                 if self.visit is not None:

@@ -8,6 +8,9 @@ OpenSSH. Synchronisation is on screen text only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import gc
+import io
 import re
 import shutil
 from collections.abc import AsyncIterator
@@ -32,7 +35,9 @@ from protocol import (
     encode,
     frame,
 )
+from server.commands.serve import start
 from server.lobby import LobbySettings, TableSettings
+from server.ops.config import Config
 from server.ssh.terminal import NEED_PTY, NOT_A_CODE
 
 pytestmark = pytest.mark.skipif(not shutil.which("ssh"), reason="needs the OpenSSH client")
@@ -64,11 +69,11 @@ def ssh(port: int, name: str, *command: str, pty: bool = True) -> list[str]:
 
 
 def as_typed(shown: str, name: str) -> list[str]:
-    """The command the table screen shows, as a player pastes it (plus this test's client
-    options, and `-l name` for the user)."""
+    """The command the table screen shows, as a player pastes it, their name for
+    "yourname" (plus this test's client options)."""
     program, *arguments = shown.split()
     assert program == "ssh"
-    return [program, *OPENSSH_OPTIONS, "-l", name, *arguments]
+    return [program, *OPENSSH_OPTIONS, *(a.replace("yourname@", f"{name}@") for a in arguments)]
 
 
 @asynccontextmanager
@@ -103,7 +108,7 @@ async def test_the_shown_command_lands_in_a_free_seat_of_a_waiting_table(server:
         await wait_text(ana, "signed in as ana")
         code = await host_table(ana, seats=3)
         shown = invite_line(ana)
-        assert shown == f"ssh -t -p {server.port} 127.0.0.1 {code}"
+        assert shown == f"ssh -t -p {server.port} yourname@127.0.0.1 {code}"
         async with openssh(as_typed(shown, "bob")) as bob:
             await bob.wait_for(lambda: "bob (you)" in bob.text, "bob seated")
             assert header_code(bob) == code
@@ -151,7 +156,7 @@ async def test_a_private_table_is_not_listed_and_its_code_brings_players_in(
         assert code not in screen_text(cat) and "No tables yet" in screen_text(cat)
         async with openssh(ssh(server.port, "bob", code)) as bob:
             await bob.wait_for(lambda: "bob (you)" in bob.text, "bob seated")
-            assert invite_line(bob) == f"ssh -t -p {server.port} 127.0.0.1 {code}"
+            assert invite_line(bob) == f"ssh -t -p {server.port} yourname@127.0.0.1 {code}"
             assert server.table(code).seats[1].name == "bob"
 
 
@@ -245,6 +250,26 @@ async def test_the_invite_shows_the_configured_public_host_and_port(tmp_path: Pa
         await wait_text(ana, "signed in as ana")
         code = await host_table(ana, seats=2)
         assert invite_line(ana) == f"ssh -t play.example.org {code}"
+
+
+async def test_without_a_public_host_the_invite_is_to_the_address_the_player_reached(
+    tmp_path: Path,
+) -> None:
+    """Listening on every address, the server shows each player the address they connected
+    to (not the machine's name), with a user name to fill in."""
+    config = Config(listen="0.0.0.0:0", data_dir=tmp_path)
+    settings = LobbySettings(table=FROZEN)
+    with contextlib.redirect_stdout(io.StringIO()):
+        running = await start(config, settings)
+    gc.unfreeze()  # `start` freezes start-up objects for a long-lived server; not in tests
+    try:
+        port = running.service.port
+        async with SSHTerminal.connect(port, username="ana", host="127.0.0.3") as ana:
+            await wait_text(ana, "signed in as ana")
+            code = await host_table(ana, seats=2)
+            assert invite_line(ana) == f"ssh -t -p {port} yourname@127.0.0.3 {code}"
+    finally:
+        await running.stop(grace=0)
 
 
 async def test_a_command_that_is_no_table_code_is_refused_in_one_line(server: Server) -> None:

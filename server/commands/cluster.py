@@ -246,7 +246,7 @@ async def start_frontend(
         host,
         port,
         config.data_dir,
-        ssh_app_factory(frontend),
+        ssh_app_factory(frontend, config.public_host, config.public_port),
         SSHLimits.from_config(config),
         color_system=config.color_system,
         gatekeeper=frontend,

@@ -56,11 +56,12 @@ def attach_app(
     *,
     look: Look = Look.COLOUR,
     table_code: str | None = None,
+    invite: str | None = None,
 ) -> LoveletApp:
     """A new app whose frames travel to and from `lobby` as `identity`, drawn in `look`;
-    with `table_code`, it goes straight to that table."""
+    with `table_code`, it goes straight to that table; `invite`: its own invite command."""
     link = LobbyLink()
-    app = LoveletApp(link, identity.name, look=look, visit=table_code)
+    app = LoveletApp(link, identity.name, look=look, visit=table_code, invite=invite)
     link.attachment = lobby.attach(identity, app.deliver, notice)
     return app
 
@@ -73,13 +74,28 @@ def identity_of(info: SessionInfo) -> Identity:
     return Identity(info.identity, info.nickname, address=info.peer, api_bot=info.api_bot)
 
 
-def ssh_app_factory(lobby: Core):
-    """The factory the SSH server calls for each terminal session."""
+def session_invite(reached: tuple[str, int] | None, public_port: int = 0) -> str | None:
+    """Until `public_host` is set: the invite command to the address this player connected
+    to (`ssh -t -p 2222 yourname@192.0.2.7`), `public_port` for its port if set."""
+    if reached is None:
+        return None
+    host, port = reached
+    host = host.removeprefix("::ffff:")  # an IPv4 client on a dual-stack socket
+    port = public_port or port
+    return f"ssh -t yourname@{host}" if port == 22 else f"ssh -t -p {port} yourname@{host}"
+
+
+def ssh_app_factory(lobby: Core, public_host: str = "", public_port: int = 0):
+    """The factory the SSH server calls for each terminal session; without `public_host`,
+    each app shows the invite to the address its player connected to."""
 
     def make_app(info: SessionInfo) -> LoveletApp:
         look = look_for(info.term, info.environment)
         identity = identity_of(info)
-        return attach_app(lobby, identity, info.notice, look=look, table_code=info.table_code)
+        invite = None if public_host else session_invite(info.reached, public_port)
+        return attach_app(
+            lobby, identity, info.notice, look=look, table_code=info.table_code, invite=invite
+        )
 
     return make_app
 

@@ -90,7 +90,7 @@ async def start(
         host,
         port,
         config.data_dir,
-        ssh_app_factory(lobby),
+        ssh_app_factory(lobby, config.public_host, config.public_port),
         SSHLimits.from_config(config),
         color_system=config.color_system,
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),

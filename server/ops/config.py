@@ -496,8 +496,9 @@ SETTINGS: tuple[Setting, ...] = (
         "public_host",
         Host(),
         "Host name players connect to, shown in the invite command on the table screen "
-        "(ssh -t HOST CODE). Empty: listen's host, or this machine's name if listen's is "
-        "0.0.0.0 or ::.",
+        "(ssh -t HOST CODE). Empty: each player sees the address they connected to "
+        "(ssh -t yourname@ADDRESS CODE); programs on the bot API see listen's host, or this "
+        "machine's name if listen's is 0.0.0.0 or ::.",
     ),
     Setting(
         "public_port",

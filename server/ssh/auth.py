@@ -175,7 +175,12 @@ class LoveletSSHServer(asyncssh.SSHServer):
         identity = fingerprint(key) if key is not None else None
         name = self._name
         self._login = Login(
-            name.name, identity, self._peer, self._client_version(), name_problem=name.problem
+            name.name,
+            identity,
+            self._peer,
+            self._client_version(),
+            name_problem=name.problem,
+            reached=self._reached(),
         )
         if self._conn is not None:
             self._gate.logged_in(self._conn)
@@ -185,6 +190,11 @@ class LoveletSSHServer(asyncssh.SSHServer):
             self._login.requested_name,
             identity or "guest",
         )
+
+    def _reached(self) -> tuple[str, int] | None:
+        """The local address and port of the connection: where the client connected to."""
+        local = self._conn.get_extra_info("sockname") if self._conn else None
+        return (str(local[0]), int(local[1])) if local else None
 
     def _client_version(self) -> str | None:
         """The client's SSH version string (e.g. `SSH-2.0-OpenSSH_9.6`), made safe to log."""

@@ -31,6 +31,8 @@ class SessionInfo:
     """The table code given as the SSH command (`ssh -t host CODE`): go straight there."""
     api_bot: bool = False
     """A program on the bot API subsystem (no terminal: `term` is "" and `size` (0, 0))."""
+    reached: tuple[str, int] | None = None
+    """The server's address and port the client connected to (None: not over a socket)."""
 
     @property
     def guest(self) -> bool:

@@ -99,6 +99,8 @@ class Login:
     """The client's SSH version string, already sanitised."""
     name_problem: str | None = None
     """Why `requested_name` is not the SSH username as sent, in words (None if it is)."""
+    reached: tuple[str, int] | None = None
+    """The server's address and port the client connected to."""
 
 
 class Stream(Protocol):
@@ -531,4 +533,5 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             notice=notice,
             environment=self._guard.env.variables,
             table_code=terminal.table_code(),
+            reached=login.reached,
         )
