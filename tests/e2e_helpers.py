@@ -79,8 +79,10 @@ async def running_server(
 ) -> AsyncIterator[Server]:
     """`lovelet serve` in-process on a free port; stopped (without a grace period) after.
 
-    `lobby` replaces the lobby's settings but the tables'; `config` sets `Config` fields."""
+    `lobby` replaces the lobby's settings but the tables'; `config` sets `Config` fields
+    (the web front-end is off unless `web_listen` is given)."""
     settings = dataclasses.replace(lobby or LobbySettings(), table=table)
+    config = {"web_listen": None, **config}
     with contextlib.redirect_stdout(io.StringIO()):  # where to connect: not news to a test
         running = await start(Config(listen="127.0.0.1:0", data_dir=data_dir, **config), settings)
     gc.unfreeze()  # `start` freezes start-up objects for a long-lived server; not in tests

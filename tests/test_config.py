@@ -115,6 +115,8 @@ def test_every_level_of_precedence_for_every_key(tmp_path: Path) -> None:
         "listen": ("10.0.0.1:1", "10.0.0.2:2", "10.0.0.3:3"),
         "data_dir": (str(tmp_path / "a"), str(tmp_path / "b"), str(tmp_path / "c")),
         "metrics_listen": ("127.0.0.1:9100", "127.0.0.1:9101", "[::1]:9102"),
+        "web_listen": ("0.0.0.0:8080", "off", "[::1]:8081"),
+        "web_public_url": ("https://play.example.org", "http://10.0.0.5:8080", "https://a.b"),
         "log_format": ("json", "text", "json"),
         "log_level": ("warning", "error", "debug"),
         "admins": ([FP], FP2, f"{FP},{FP2}"),

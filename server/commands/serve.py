@@ -22,8 +22,10 @@ from ..ssh import compat
 from ..ssh.limits import SSHLimits
 from ..ssh.server import SSHService, start_ssh_server
 from ..store import Store
+from ..web import WebService
 from .glue import ssh_app_factory, ssh_bot_factory
 from .policy import StorePolicy
+from .web import start_web
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +49,7 @@ class RunningServer:
     collector: Collector
     metrics_server: MetricsServer | None = None
     control: ControlServer | None = None
+    web: WebService | None = None
 
     async def stop(self, grace: float) -> None:
         """Tell everyone the server restarts, stop accepting, let rounds that could not be
@@ -57,12 +60,16 @@ class RunningServer:
             await self.control.close()
         self.lobby.announce(RESTART_MESSAGE)
         self.service.stop_accepting()
+        if self.web is not None:
+            self.web.stop_accepting()
         rounds_over = asyncio.Event()
         self.lobby.when_rounds_over(rounds_over.set)
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(rounds_over.wait(), grace)
         self.lobby.shut_down(keep=True)
-        await self.service.close(RESTART_MESSAGE)
+        await self.service.close(RESTART_MESSAGE)  # the browsers' sessions too
+        if self.web is not None:
+            await self.web.close()
         self.store.close()
         if self.metrics_server is not None:
             self.metrics_server.close()
@@ -102,7 +109,8 @@ async def start(
     metrics.watch_lobby(lobby)
     metrics_server, collector = await go_live(config, host, service, metrics)
     control = await start_control_server(config.data_dir, lobby.announce)
-    return RunningServer(service, lobby, store, collector, metrics_server, control)
+    web = await start_web(config, service)
+    return RunningServer(service, lobby, store, collector, metrics_server, control, web)
 
 
 async def go_live(

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import platformdirs
 
@@ -145,6 +146,8 @@ class Config:
     listen: str = "0.0.0.0:2222"
     data_dir: Path = field(default_factory=default_data_dir)
     metrics_listen: str | None = None
+    web_listen: str | None = "127.0.0.1:8080"
+    web_public_url: str = ""
     log_format: str = "text"
     log_level: str = "info"
     admins: tuple[str, ...] = ()
@@ -173,6 +176,11 @@ class Config:
     def metrics_address(self) -> tuple[str, int] | None:
         """`metrics_listen` as (host, port), or None when metrics are off."""
         return None if self.metrics_listen is None else split_host_port(self.metrics_listen)
+
+    @property
+    def web_address(self) -> tuple[str, int] | None:
+        """`web_listen` as (host, port), or None when the web front-end is off."""
+        return None if self.web_listen is None else split_host_port(self.web_listen)
 
     @property
     def database_path(self) -> Path:
@@ -274,13 +282,13 @@ class Choice(Kind):
 
 @dataclass(frozen=True)
 class Address(Kind):
-    """HOST:PORT; when `optional`, an empty string means off (None)."""
+    """HOST:PORT; when `optional`, an empty string or `off` means off (None)."""
 
     optional: bool = False
 
     def from_text(self, text: str) -> object:
         text = text.strip()
-        if self.optional and not text:
+        if self.optional and text.lower() in ("", "off"):
             return None
         split_host_port(text)
         return text
@@ -380,6 +388,24 @@ class PatchNames(Kind):
 
 
 @dataclass(frozen=True)
+class WebUrl(Kind):
+    """http(s)://HOST[:PORT] with no path; empty = derived."""
+
+    def from_text(self, text: str) -> object:
+        text = text.strip().rstrip("/")
+        if not text:
+            return ""
+        parts = urlsplit(text)
+        if parts.scheme not in ("http", "https") or not parts.hostname or parts.path:
+            raise ValueError(f"expected http(s)://HOST[:PORT] with no path, got {text!r}")
+        if parts.query or parts.fragment or parts.username or parts.password:
+            raise ValueError(f"expected http(s)://HOST[:PORT] alone, got {text!r}")
+        if parts.port == 0:  # reading a port out of range raises ValueError too
+            raise ValueError(f"bad port in {text!r}")
+        return text
+
+
+@dataclass(frozen=True)
 class BrokerUrl(Kind):
     """A Redis URL (redis://HOST:PORT/DB, rediss://..., unix:///PATH); empty means none."""
 
@@ -419,6 +445,8 @@ class Setting:
     key: str
     kind: Kind
     doc: str
+    alias: str | None = None
+    """A shorter flag that means the same (`--web` for `--web-listen`)."""
 
     @property
     def env(self) -> str:
@@ -454,6 +482,21 @@ SETTINGS: tuple[Setting, ...] = (
         "metrics_listen",
         Address(optional=True),
         'HOST:PORT for Prometheus /metrics and /health, e.g. "127.0.0.1:9100"; empty = off.',
+    ),
+    Setting(
+        "web_listen",
+        Address(optional=True),
+        "HOST:PORT the web front-end (the page and its WebSocket: play in a browser) listens "
+        "on; off (or empty) = none. Loopback by default: put a TLS proxy in front "
+        "(docs/self-hosting.md), or 0.0.0.0:8080 for plain http on a LAN.",
+        alias="--web",
+    ),
+    Setting(
+        "web_public_url",
+        WebUrl(),
+        "The page's address as players reach it, e.g. https://play.example.org behind a TLS "
+        "proxy: the invite link, and the only origin whose pages may open the WebSocket. "
+        "Empty: http://public_host (or listen's host):PORT of web_listen.",
     ),
     Setting("log_format", Choice(LOG_FORMATS), "text, or json (one object per line)."),
     Setting("log_level", Choice(LOG_LEVELS), "debug, info, warning, error or critical."),
@@ -904,6 +947,7 @@ def add_config_flags(parser: argparse.ArgumentParser) -> None:
     for setting in SETTINGS:
         parser.add_argument(
             setting.flag,
+            *([setting.alias] if setting.alias else []),
             dest=setting.key.replace(".", "_"),
             metavar=setting.name.upper(),
             help=setting.doc.replace("%", "%%"),

@@ -43,6 +43,8 @@ class SSHService:
     """SHA256 fingerprint of the host key, for users to verify."""
     sessions: SessionRegistry[StreamSession | BotSession]
     """Live sessions (terminal and bot API) by nickname."""
+    session_config: SessionConfig
+    """What every session of this server shares: another transport's (the web's) too."""
     _acceptor: asyncssh.SSHAcceptor = field(repr=False)
     _gate: ConnectionGate = field(repr=False)
 
@@ -126,6 +128,8 @@ async def start_ssh_server(
         window=limits.input_window,
         reuse_port=reuse_port or None,
     )
-    service = SSHService(acceptor.get_port(), fingerprint(host_key), registry, acceptor, gate)
+    service = SSHService(
+        acceptor.get_port(), fingerprint(host_key), registry, config, acceptor, gate
+    )
     log.info("SSH listening on %s:%d, host key %s", host, service.port, service.fingerprint)
     return service

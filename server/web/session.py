@@ -1,0 +1,175 @@
+"""One WebSocket, one guest: what the page asked for (a name, a size, a table), the limits a
+connection meets, and a `StreamSession` running the app over the socket."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed
+
+from server.ops.logs import log_connect
+from server.services.sanitize import Name, name_from
+from server.ssh.guard import TOO_MANY_RESIZES
+from server.ssh.info import SessionInfo
+from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
+from server.ssh.requests import WindowChanges
+from server.ssh.session import Login, SessionConfig, StreamSession, note_refusal
+from server.ssh.terminal import table_code
+from server.ssh.usernames import mixed_refusal
+from server.web.stream import WebStream
+
+TERM = "xterm-256color"
+"""What xterm.js is, as TERM: the colour look follows the server's colours, as over SSH."""
+CLIENT = "websocket"
+"""The client version a browser session logs (SSH logs the client's version string)."""
+QUERY_MAX = 400
+"""Characters of the WebSocket URL's query looked at."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """What the page asked for in the WebSocket's URL, sanitised."""
+
+    name: Name
+    size: tuple[int, int]
+    table_code: str | None
+
+    @classmethod
+    def from_path(cls, path: str, limits: SSHLimits) -> Ask:
+        """`/ws?name=N&cols=C&rows=R[&code=CODE]`; what is missing or malformed defaults."""
+        query = parse_qs(urlsplit(path[:QUERY_MAX]).query, max_num_fields=8)
+        one = {key: values[0] for key, values in query.items() if values}
+        size = limits.clamp_size(_number(one, "cols", 80), _number(one, "rows", 24))
+        code = table_code(one.get("code", "")) if one.get("code") else None
+        return cls(name_from(one.get("name", "")), size, code)
+
+
+def _number(query: Mapping[str, str], key: str, default: int) -> int:
+    text = query.get(key, "")
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else default
+
+
+class GateEntry:
+    """A WebSocket as the connection gate counts it (`server.ssh.limits.Connection`)."""
+
+    def __init__(self, stream: WebStream) -> None:
+        self._stream = stream
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        """A browser has always spoken by the time it is counted (its handshake is done)."""
+        return CLIENT if name == "client_version" else default
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def abort(self) -> None:
+        self._stream.abort()
+
+
+class WebSessions:
+    """Runs a guest's session on each WebSocket, within the SSH layer's limits: the same
+    per-address and total connection counts (a gate of their own), input and key budgets,
+    CPU share, output back-pressure and resize rate."""
+
+    def __init__(self, config: SessionConfig, gate: ConnectionGate) -> None:
+        self._config = config
+        self._gate = gate
+
+    async def handle(self, socket: ServerConnection) -> None:
+        """The WebSocket's whole life: admitted, then one session until either side ends."""
+        address = peer_address(socket)
+        log_connect(address)
+        limits = self._config.limits
+        stream = WebStream(
+            socket, high_water=limits.output_high_water, low_water=limits.output_low_water
+        )
+        entry = GateEntry(stream)
+        refusal = self._refusal(address, entry)
+        if refusal is not None:
+            await _refuse(socket, refusal)
+            return
+        try:
+            await self._run(socket, stream, Ask.from_path(socket.request.path, limits), address)
+        finally:
+            self._gate.release(entry)
+
+    def _refusal(self, address: str, entry: GateEntry) -> str | None:
+        """Why this connection may not go on (counted and logged), or None (counted in)."""
+        config = self._config
+        reason = config.gatekeeper.refuse_address(address) or self._gate.admit(address, entry)
+        if reason is None:
+            self._gate.logged_in(entry)
+            return None
+        note_refusal(config, address, reason, label="early_drop" if reason == EARLY_DROP else None)
+        return reason
+
+    async def _run(
+        self, socket: ServerConnection, stream: WebStream, ask: Ask, address: str
+    ) -> None:
+        config = self._config
+        mixed = mixed_refusal(ask.name.name)
+        if mixed is not None:
+            note_refusal(config, address, label="mixed_scripts")
+            await _refuse(socket, mixed)
+            return
+        login = Login(ask.name.name, None, address, CLIENT, name_problem=ask.name.problem)
+        done = asyncio.Event()
+        session = StreamSession(config, login, stream, done.set, lambda reason: kick(reason))
+        stream.follow(session.pause_output, session.resume_output)
+        size = ask.size
+        kick_timer: list[asyncio.TimerHandle] = []
+
+        def kick(reason: str) -> None:
+            loop = asyncio.get_running_loop()
+            kick_timer.append(loop.call_later(config.limits.close_timeout, stream.abort))
+
+        def apply_size() -> None:
+            session.resize(size)
+
+        resizes = WindowChanges(
+            apply_size,
+            rate=config.limits.window_change_rate,
+            burst=config.limits.window_change_burst,
+            interval=config.limits.resize_interval,
+        )
+
+        def resized(cols: int, rows: int) -> None:
+            nonlocal size
+            if resizes.changed():
+                size = config.limits.clamp_size(cols, rows)
+            else:
+                session.disconnect(TOO_MANY_RESIZES)
+
+        def make_info(nickname: str, notice: str | None) -> SessionInfo:
+            return SessionInfo(nickname, None, address, TERM, size, notice, {}, ask.table_code)
+
+        session.start(make_info)
+        sender = session.run_metered(stream.send_all())
+        await session.run_metered(stream.receive_all(session.received, resized))
+        resizes.close()
+        stream.close()
+        session.lost()
+        await done.wait()
+        await sender
+        for timer in kick_timer:
+            timer.cancel()
+
+
+async def _refuse(socket: ServerConnection, message: str) -> None:
+    """Say why in one line of the terminal, and close."""
+    try:
+        await socket.send(message.rstrip("\r\n").encode() + b"\r\n")
+        await socket.close(1008)
+    except ConnectionClosed:
+        pass
+
+
+def peer_address(socket: ServerConnection) -> str:
+    """The client's IP address."""
+    peer = socket.remote_address
+    return str(peer[0]) if peer else "?"

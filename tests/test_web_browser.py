@@ -1,0 +1,165 @@
+"""Playing in a browser: a real `lovelet serve` process, Debian's Chromium (Playwright), the
+page's xterm.js screen read from `window.lovelet.term`, keys pressed in the page.
+
+A browser player is one more session of the same app in the same process: it plays a round
+against bots by keys, sits at one table with an SSH player, and follows an invite link; a
+page of another origin cannot open the WebSocket. Synchronisation is on what the screens
+show and what the server logs, each with a deadline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from browser import BrowserTerminal, chromium
+from e2e_helpers import (
+    GAME_TIMEOUT,
+    answer_yes,
+    create_table,
+    header_code,
+    log_text,
+    phase,
+    read_panel,
+    read_table_line,
+    wait_text,
+)
+from sshclient import SSHTerminal
+from test_e2e_ssh import join_first_table
+from test_ops_process import START_TIMEOUT, ServerProcess, fast_env, said
+
+WEB_LINE = re.compile(r"^or play in a browser: (http://\S+)$")
+ROUND_OVER = "n: next round"
+"""The table's panel once a round is over (the next waits for the players' `n`)."""
+
+
+@asynccontextmanager
+async def web_server(data_dir: Path) -> AsyncIterator[tuple[ServerProcess, str]]:
+    """`lovelet serve` with its web front-end on a free port: the process and the page's URL.
+    Rounds wait for the players between them (the summary stays on the screen)."""
+    env = fast_env(data_dir, LOVELET_TABLE_ROUND_PAUSE="600")
+    async with ServerProcess.run(env, ["--web", "127.0.0.1:0"]) as server:
+        line = await server.wait_line(
+            server.stdout, lambda x: WEB_LINE.match(said(x)) is not None, "the page", START_TIMEOUT
+        )
+        match = WEB_LINE.match(said(line))
+        assert match is not None
+        yield server, match[1]
+
+
+async def play_round(term: BrowserTerminal | SSHTerminal) -> None:
+    """Play the first option of every decision until the round is over."""
+    while True:
+        await term.wait_for(lambda: phase(term) is not None, "a decision", GAME_TIMEOUT)
+        now = phase(term)
+        if now in ("next", "over"):
+            return
+        if now == "confirm":
+            await answer_yes(term)
+            continue
+        panel, table_line = read_panel(term), read_table_line(term)
+        assert panel is not None
+        await term.send_keys(panel.options[0].key)
+        await term.wait_for(
+            lambda p=panel, t=table_line: read_panel(term) != p or read_table_line(term) != t,
+            "the key taken",
+        )
+
+
+async def test_a_browser_player_sees_the_lobby_and_plays_a_round_against_bots(
+    tmp_path: Path,
+) -> None:
+    async with (
+        web_server(tmp_path) as (_, url),
+        chromium() as browser,
+        BrowserTerminal.open(browser, url, "Alice") as alice,
+    ):
+        await wait_text(alice, "signed in as Alice (guest)")
+        await wait_text(alice, "n New table")
+        code = await create_table(alice, seats=3)
+        await alice.send_keys("g")  # the empty seats get bots
+        await play_round(alice)
+        assert phase(alice) == "next", alice.text
+        assert "Round over:" in log_text(alice)
+        assert header_code(alice) == code
+        assert alice.errors == []
+
+
+async def test_an_ssh_player_and_a_browser_player_play_at_one_table(tmp_path: Path) -> None:
+    async with (
+        web_server(tmp_path) as (server, url),
+        chromium() as browser,
+        BrowserTerminal.open(browser, url, "Alice") as alice,
+    ):
+        _, port = await server.listening()
+        async with SSHTerminal.connect(port, username="bob") as bob:
+            await wait_text(bob, "signed in as bob (guest)")
+            code = await create_table(alice, seats=2)
+            await join_first_table(bob, code)
+            await wait_text(alice, "bob")
+            await wait_text(bob, "Alice")
+            await alice.send_keys("g")
+            await asyncio.gather(play_round(alice), play_round(bob))
+            for term in (alice, bob):
+                assert "Round over:" in log_text(term)
+                assert header_code(term) == code
+
+
+async def test_an_invite_link_opens_the_page_at_its_table(tmp_path: Path) -> None:
+    async with (
+        web_server(tmp_path) as (_, url),
+        chromium() as browser,
+        BrowserTerminal.open(browser, url, "Alice") as alice,
+    ):
+        code = await create_table(alice, seats=3)
+        async with BrowserTerminal.open(browser, f"{url}/t/{code.lower()}", "Carol") as carol:
+            await carol.wait_for(lambda: header_code(carol) == code, "Carol at the table")
+            await wait_text(alice, "Carol")
+
+
+CONNECT = """(url) => new Promise((resolve) => {
+    const socket = new WebSocket(url);
+    socket.onopen = () => { resolve("open"); socket.close(); };
+    socket.onclose = () => resolve("refused");
+})"""
+"""Open a WebSocket from the page: "open", or "refused" when the handshake fails."""
+
+
+@asynccontextmanager
+async def another_site() -> AsyncIterator[str]:
+    """A web server on another port of this machine (another origin, in the same local
+    address space, which Chromium lets open local WebSockets): its URL."""
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while (await reader.readline()).strip():
+            pass  # the request's lines, up to the blank one
+        body = b"<!doctype html><p>another site</p>"
+        head = f"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(body)}\r\n"
+        writer.write(head.encode() + b"Connection: close\r\n\r\n" + body)
+        await writer.drain()
+        writer.close()
+
+    site = await asyncio.start_server(answer, "127.0.0.1", 0)
+    async with site:
+        yield f"http://127.0.0.1:{site.sockets[0].getsockname()[1]}/"
+
+
+async def test_a_page_of_another_origin_cannot_open_the_websocket(tmp_path: Path) -> None:
+    async with (
+        web_server(tmp_path) as (server, url),
+        another_site() as elsewhere_url,
+        chromium() as browser,
+    ):
+        socket_url = url.replace("http://", "ws://") + "/ws?name=mallory"
+        context = await browser.new_context()
+        elsewhere = await context.new_page()
+        await elsewhere.goto(elsewhere_url)
+        assert await elsewhere.evaluate(CONNECT, socket_url) == "refused"
+        await server.event("refused", reason="origin")
+        own = await context.new_page()
+        await own.goto(url)
+        assert await own.evaluate(CONNECT, socket_url) == "open"  # the same socket, its page
+        await context.close()
