@@ -24,7 +24,7 @@ class FakeTimer:
 
 
 class FakeClock:
-    """`server.lobby.clock.Clock` in virtual time: calls run only in `settle` and `advance`."""
+    """`server.services.clock.Clock` in virtual time: calls run only in `settle` and `advance`."""
 
     def __init__(self) -> None:
         self.time = 1000.0

@@ -23,7 +23,7 @@ from protocol import (
 )
 from server.engine import EDITIONS
 from server.lobby import Lobby, LobbySettings, TableSettings, resume_tables
-from server.services.replay import replayed_events
+from server.lobby.rebuild import replayed_events
 from server.store import Store
 from tests.fake_clock import FakeClock
 from tests.lobby_client import Client

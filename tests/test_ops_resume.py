@@ -38,7 +38,7 @@ from protocol import DEFAULT_TIMER, CreateTable, Join, Start
 from server.commands.serve import RESTART_MESSAGE
 from server.engine import find_edition
 from server.lobby import Lobby, LobbySettings
-from server.services.replay import replayed_events
+from server.lobby.rebuild import replayed_events
 from server.ssh.driver import RESTORE_TERMINAL
 from server.store import GameLog, Store, database_path
 from tests.fake_clock import FakeClock

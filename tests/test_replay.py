@@ -13,8 +13,8 @@ import pytest
 from protocol import BotSpec, CreateTable, Join, Start
 from server.engine import Event
 from server.lobby import Lobby, LobbySettings, TableSettings
+from server.lobby.rebuild import ReplayError, replay, replayed_events
 from server.services.clock import LoopClock
-from server.services.replay import ReplayError, replay, replayed_events
 from server.store import ActionLog, ActionRecord, EventRecord, SeatRecord, Store
 from tests.lobby_client import Client
 from tests.test_lobby import play_to_the_end

@@ -16,8 +16,8 @@ from test_tui_support import cards_of
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import narrate
 from server.lobby import Lobby, LobbySettings
+from server.lobby.rebuild import round_frames
 from server.services.clock import LoopClock
-from server.services.replay import round_frames
 from server.services.views import wire_events
 from server.store import Store, database_path
 from tests.lobby_client import Client

@@ -33,7 +33,7 @@ from protocol import (
     encode,
 )
 from server.engine import Game, choice_to_dict, find_edition
-from server.services.replay import round_frames
+from server.lobby.rebuild import round_frames
 from server.services.views import wire_events, wire_view
 from server.store import ActionLog, ActionRecord
 

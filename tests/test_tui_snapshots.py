@@ -75,7 +75,7 @@ from protocol import (
     encode,
 )
 from server.engine import Game, find_edition
-from server.services.replay import round_frames
+from server.lobby.rebuild import round_frames
 from server.services.views import wire_events, wire_view
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from protocol import Message, SeatInfo, TableInfo, TableState, TableSummary
 
 from ..ops.metrics import Metrics
+from ..services.clock import Clock
 from ..services.views import wire_events
-from .clock import Clock
 from .runner import GameRunner
 from .seating import Member, Seating
 

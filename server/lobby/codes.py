@@ -10,9 +10,9 @@ from protocol import RejoinSeat
 from protocol.registry import MAX_CODE
 
 from ..services.addresses import address_key
+from ..services.clock import Clock
 from ..services.sanitize import clean_text
 from .board import Board
-from .clock import Clock
 from .errors import TableError
 from .limits import TryBudget
 from .session import Identity, Session

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from protocol import Notice
 
+from ..services.clock import Clock
 from ..store import GuestRecord
 from .broadcast import Broadcaster
 from .claims import Claims
-from .clock import Clock
 from .errors import TableError
 from .output import TableOutput
 from .runner import GameRunner, TableSettings

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from protocol import GamesRequest, ReplayRequest
 
+from ..services.clock import Clock
 from ..store import Store
-from .clock import Clock
 from .errors import TableError
 from .replays import replay_for
 from .session import Session

@@ -41,12 +41,12 @@ from protocol import (
 
 from ..ops.config import DEFAULTS, Config
 from ..ops.metrics import Metrics
+from ..services.clock import Clock
 from ..services.sanitize import clean_text
 from ..store import MOTD, Store
 from .admin import run_admin
 from .board import Board
 from .chat import chat
-from .clock import Clock
 from .codes import CodeDoor
 from .errors import TableError
 from .greeting import hello

@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from protocol import Lobby as LobbyMessage
 from protocol import TableSummary
 
+from ..services.clock import Clock
 from ..store import Store
-from .clock import Clock
 from .session import Session
 from .stats import online_ratings
 

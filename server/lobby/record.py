@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from ..engine import Choice, Event
 from ..ops.logs import log_game_end, log_game_start
 from ..ops.metrics import Metrics
+from ..services.clock import Clock
 from ..store import GameRecorder, GuestRecord, SeatRecord, Store, TableRecord
-from .clock import Clock
 
 
 class GameRecord:

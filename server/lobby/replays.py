@@ -12,11 +12,11 @@ from __future__ import annotations
 from protocol import Replay, ReplayFrame, ReplayRequest, ReplaySeat
 from protocol.registry import MAX_NAME, MAX_REPLAY_EVENTS, MAX_REPLAY_FRAMES
 
-from ..services.replay import ReplayError, round_frames
 from ..services.sanitize import clean_text
 from ..services.views import wire_events, wire_view
 from ..store import GameRecord, Store
 from .errors import TableError
+from .rebuild import ReplayError, round_frames
 
 MAX_ACTIONS = 2000  # a stored game longer than this is not replayed (a few hundred is usual)
 

@@ -1,7 +1,7 @@
 """Tables that survive a restart: at start, every table whose game was in progress when the
 server stopped (killed, crashed, or stopped on purpose) is rebuilt from the store.
 
-The game is replayed with the engine from its seed and actions, as `server.services.replay`
+The game is replayed with the engine from its seed and actions, as `server.lobby.rebuild`
 does, and checked against the stored log; the table gets back its code, name, settings, seats and
 host. Every human seat is held for the grace period, awaited: no bot decides for it before
 its turn timer (started afresh) runs out or, without a timer, before the grace does. Then
@@ -19,12 +19,12 @@ from dataclasses import dataclass
 from ..bots import LEVELS
 from ..engine import Event, Game, choice_from_dict, find_edition
 from ..ops.logs import log_error, log_tables_resumed
-from ..services.replay import ReplayError
 from ..store import EventRecord, GameRecorder, KeptTable
 from ..store.times import now as utc_now
 from .board import Board
 from .hints import HintRule
 from .lobby import Lobby
+from .rebuild import ReplayError
 from .runner import Deps, TableSettings
 from .seating import Seat
 from .table import Table

@@ -11,9 +11,9 @@ from protocol import Countdown, View
 from ..engine import Choice, Edition, EngineError, Event, Game, Keep, Play, choice_type
 from ..ops.config import DEFAULTS, Config
 from ..ops.metrics import Metrics
+from ..services.clock import Clock
 from ..services.views import wire_view
 from ..store import GameRecorder, Store, TableRecord
-from .clock import Clock
 from .errors import TableError
 from .record import GameRecord
 from .seating import Seating

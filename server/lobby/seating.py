@@ -11,8 +11,8 @@ from protocol import SeatInfo
 
 from ..bots import LEVELS, SEARCHING
 from ..services.bot_pool import shared_pool
+from ..services.clock import Timer
 from ..store import SeatRecord
-from .clock import Timer
 from .errors import TableError
 from .session import Identity
 

@@ -11,7 +11,7 @@ from protocol import Message, encode
 from .limits import RateLimit
 
 if TYPE_CHECKING:
-    from .clock import Timer
+    from ..services.clock import Timer
 
 SendFrame = Callable[[bytes], None]
 

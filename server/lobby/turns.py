@@ -13,7 +13,7 @@ from protocol.registry import MAX_TIMER
 from ..bots import SEARCHING, Bot, make_bot
 from ..engine import Choice, Event, Game, View
 from ..services.bot_pool import shared_pool
-from .clock import Timer
+from ..services.clock import Timer
 from .seating import TAKEOVER_LEVEL, Seating
 
 if TYPE_CHECKING:

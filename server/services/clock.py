@@ -1,4 +1,6 @@
-"""The asyncio event loop as the lobby's clock (`server.lobby.clock.Clock`)."""
+"""Time as the lobby and its tables know it: what they ask of a clock (`Clock`, `Timer`), so
+that the edge picks the real one (`LoopClock`, the asyncio event loop) and tests drive a fake
+one."""
 
 from __future__ import annotations
 
@@ -7,9 +9,27 @@ import contextvars
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from ..lobby.clock import Timer
+
+class Timer(Protocol):
+    """A scheduled call that can still be called off."""
+
+    def cancel(self) -> None:
+        """Do not make the call (nothing happens if it was made already)."""
+
+
+class Clock(Protocol):
+    """Now, later and soon: all the lobby and its tables know of time."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic clock."""
+
+    def call_later(self, delay: float, callback: Callable[..., object], *args: Any) -> Timer:
+        """Call `callback(*args)` once, `delay` seconds from now."""
+
+    def call_soon(self, callback: Callable[..., object], *args: Any) -> Timer:
+        """Call `callback(*args)` once, after what is being handled now."""
 
 
 @dataclass(eq=False)
