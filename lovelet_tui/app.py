@@ -74,11 +74,13 @@ class LoveletApp(App[None]):
         visit: str | None = None,
         replay: ReplayRequest | None = None,
         invite: str | None = None,
+        web_link: str | None = None,
     ) -> None:
         """A session sending through `link` as `name`, drawn in `look`; with `visit` (a table
         code), it goes to that table once welcomed; with `replay`, it opens that game's replay
         and quits when it is closed (`lovelet replay`); `invite` is the command before a table
-        code that reaches the server from where this player connected (else the welcome's)."""
+        code that reaches the server from where this player connected (else the welcome's),
+        and `web_link` the address of the server's page (a browser's way to a table)."""
         super().__init__(ansi_color=look is Look.SIXTEEN)
         self.colour_theme = self.theme  # the theme of the colour and monochrome looks
         self.look = look
@@ -94,6 +96,7 @@ class LoveletApp(App[None]):
         self.left: str | None = None  # the table just left: late updates for it are dropped
         self.visit = visit
         self.own_invite = invite
+        self.web_link = web_link
         self.invite: str | None = None  # the command before a table code
         self.opening = replay
 

@@ -257,7 +257,7 @@ async def test_without_a_public_host_the_invite_is_to_the_address_the_player_rea
 ) -> None:
     """Listening on every address, the server shows each player the address they connected
     to (not the machine's name), with a user name to fill in."""
-    config = Config(listen="0.0.0.0:0", data_dir=tmp_path)
+    config = Config(listen="0.0.0.0:0", data_dir=tmp_path, web_listen=None)  # no link shown
     settings = LobbySettings(table=FROZEN)
     with contextlib.redirect_stdout(io.StringIO()):
         running = await start(config, settings)

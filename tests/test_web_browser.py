@@ -95,10 +95,11 @@ async def test_an_ssh_player_and_a_browser_player_play_at_one_table(tmp_path: Pa
         BrowserTerminal.open(browser, url, "Alice") as alice,
     ):
         _, port = await server.listening()
-        async with SSHTerminal.connect(port, username="bob") as bob:
+        async with SSHTerminal.connect(port, username="bob", size=(120, 36)) as bob:
             await wait_text(bob, "signed in as bob (guest)")
             code = await create_table(alice, seats=2)
             await join_first_table(bob, code)
+            await wait_text(bob, f"{code} · {url}/t/{code}")  # the invite: ssh and the link
             await wait_text(alice, "bob")
             await wait_text(bob, "Alice")
             await alice.send_keys("g")
@@ -115,7 +116,14 @@ async def test_an_invite_link_opens_the_page_at_its_table(tmp_path: Path) -> Non
         BrowserTerminal.open(browser, url, "Alice") as alice,
     ):
         code = await create_table(alice, seats=3)
-        async with BrowserTerminal.open(browser, f"{url}/t/{code.lower()}", "Carol") as carol:
+        link = f"{url}/t/{code}"
+        await alice.wait_for(
+            lambda: (
+                re.search(rf"Invite: ssh -t -p \d+ \S+ {code} · {link}", alice.text) is not None
+            ),
+            "the invite: the ssh command and the link",
+        )
+        async with BrowserTerminal.open(browser, link, "Carol") as carol:
             await carol.wait_for(lambda: header_code(carol) == code, "Carol at the table")
             await wait_text(alice, "Carol")
 

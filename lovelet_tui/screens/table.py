@@ -286,9 +286,12 @@ class TableScreen(Screen[str], Backdrop):
 
     def invite_command(self) -> str | None:
         """The command that brings someone else straight to this table, if the server has
-        one (over SSH: `ssh -t -p 2222 host CODE`)."""
+        one (over SSH: `ssh -t -p 2222 host CODE`), and the link that does it in a browser
+        if the server has a page (`http://host:8080/t/CODE`)."""
         invite = getattr(self.app, "invite", None)
-        return f"{invite} {self.code}" if invite else None
+        link = getattr(self.app, "web_link", None)
+        ways = [f"{invite} {self.code}" if invite else "", f"{link}/t/{self.code}" if link else ""]
+        return " · ".join(way for way in ways if way) or None
 
     def _status(self) -> Text:
         """What the table waits for, when the receiver has nothing to choose."""

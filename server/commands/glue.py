@@ -57,11 +57,15 @@ def attach_app(
     look: Look = Look.COLOUR,
     table_code: str | None = None,
     invite: str | None = None,
+    web_link: str | None = None,
 ) -> LoveletApp:
     """A new app whose frames travel to and from `lobby` as `identity`, drawn in `look`;
-    with `table_code`, it goes straight to that table; `invite`: its own invite command."""
+    with `table_code`, it goes straight to that table; `invite`: its own invite command;
+    `web_link`: the server's page, for the invite link."""
     link = LobbyLink()
-    app = LoveletApp(link, identity.name, look=look, visit=table_code, invite=invite)
+    app = LoveletApp(
+        link, identity.name, look=look, visit=table_code, invite=invite, web_link=web_link
+    )
     link.attachment = lobby.attach(identity, app.deliver, notice)
     return app
 
@@ -85,16 +89,28 @@ def session_invite(reached: tuple[str, int] | None, public_port: int = 0) -> str
     return f"ssh -t yourname@{host}" if port == 22 else f"ssh -t -p {port} yourname@{host}"
 
 
-def ssh_app_factory(lobby: Core, public_host: str = "", public_port: int = 0):
-    """The factory the SSH server calls for each terminal session; without `public_host`,
-    each app shows the invite to the address its player connected to."""
+def ssh_app_factory(
+    lobby: Core,
+    public_host: str = "",
+    public_port: int = 0,
+    web_link: Callable[[], str | None] = lambda: None,
+):
+    """The factory the SSH server (and the web front-end) calls for each terminal session;
+    without `public_host`, each app shows the invite to the address its player connected
+    to; `web_link()` is the server's page, if it serves one (known once it listens)."""
 
     def make_app(info: SessionInfo) -> LoveletApp:
         look = look_for(info.term, info.environment)
         identity = identity_of(info)
         invite = None if public_host else session_invite(info.reached, public_port)
         return attach_app(
-            lobby, identity, info.notice, look=look, table_code=info.table_code, invite=invite
+            lobby,
+            identity,
+            info.notice,
+            look=look,
+            table_code=info.table_code,
+            invite=invite,
+            web_link=web_link(),
         )
 
     return make_app

@@ -93,11 +93,12 @@ async def start(
         metrics,
         lambda session, reason: close_session(service, session.name, reason),
     )
+    web_link: str | None = None  # the page's address, once the web front-end listens
     service = await start_ssh_server(
         host,
         port,
         config.data_dir,
-        ssh_app_factory(lobby, config.public_host, config.public_port),
+        ssh_app_factory(lobby, config.public_host, config.public_port, lambda: web_link),
         SSHLimits.from_config(config),
         color_system=config.color_system,
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
@@ -110,6 +111,7 @@ async def start(
     metrics_server, collector = await go_live(config, host, service, metrics)
     control = await start_control_server(config.data_dir, lobby.announce)
     web = await start_web(config, service)
+    web_link = web.url if web is not None else None  # what invites link to from now on
     return RunningServer(service, lobby, store, collector, metrics_server, control, web)
 
 

@@ -146,7 +146,9 @@ class WebSessions:
                 session.disconnect(TOO_MANY_RESIZES)
 
         def make_info(nickname: str, notice: str | None) -> SessionInfo:
-            return SessionInfo(nickname, None, address, TERM, size, notice, {}, ask.table_code)
+            return SessionInfo(
+                nickname, None, address, TERM, size, notice, table_code=ask.table_code
+            )  # no `reached`: the SSH invite is the server's own, not this page's address
 
         session.start(make_info)
         sender = session.run_metered(stream.send_all())
