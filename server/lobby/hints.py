@@ -12,7 +12,6 @@ from protocol import ErrorReply, Hint, Message
 
 from ..bots.advice import Advice
 from ..engine import Event
-from ..services.bot_pool import shared_pool
 from ..services.views import wire_choice
 from .errors import TableError
 from .limits import RateLimit
@@ -85,7 +84,7 @@ class HintDesk:
         view, log = game.view(index), runner.seat_log(index)
         seed = runner.deps.rng.getrandbits(64)
         deliver = partial(self._answered, key)
-        shared_pool().advise(view, log, names, seed, settings.bot_budget, deliver)
+        runner.deps.bots.advise(view, log, names, seed, settings.bot_budget, deliver)
 
     def _charge(self, index: int) -> None:
         settings, now = self._runner.settings, self._runner.deps.clock.now()

@@ -41,6 +41,7 @@ from protocol import (
 
 from ..ops.config import DEFAULTS, Config
 from ..ops.metrics import Metrics
+from ..services.bot_pool import BotPool, shared_pool
 from ..services.clock import Clock
 from ..services.sanitize import clean_text
 from ..store import MOTD, Store
@@ -136,8 +137,10 @@ class Lobby:
         *,
         clock: Clock,
         closer: CloseSession | None = None,
+        bots: BotPool | None = None,
     ) -> None:
         self.settings = settings or LobbySettings()
+        self.bots = bots or shared_pool()  # the bots' worker processes, shared by the tables
         self.rng = rng or random.Random()
         self.store = store
         self.metrics = metrics
@@ -243,12 +246,12 @@ class Lobby:
 
     def _create_table(self, session: Session, message: CreateTable) -> None:
         self._require_in_lobby(session)
-        deps = Deps(self.rng, self.clock, self.store, self.metrics)
+        deps = Deps(self.rng, self.clock, self.bots, self.store, self.metrics)
         self.board.open(session, message, self.settings.table, deps)
 
     def _tutorial(self, session: Session, message: Tutorial) -> None:
         self._require_in_lobby(session)
-        deps = Deps(self.rng, self.clock, self.store, self.metrics)
+        deps = Deps(self.rng, self.clock, self.bots, self.store, self.metrics)
         self.board.open_tutorial(session, self.settings.table, deps)
 
     def _to_table(self, session: Session, message: Join | Spectate | Visit) -> None:

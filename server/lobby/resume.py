@@ -46,7 +46,7 @@ def resume_tables(lobby: Lobby) -> Resumed:
     if store is None:
         return Resumed((), (), ())
     started = time.perf_counter()
-    deps = Deps(lobby.rng, lobby.clock, store, lobby.metrics)
+    deps = Deps(lobby.rng, lobby.clock, lobby.bots, store, lobby.metrics)
     tables: list[Table] = []
     failed: list[int] = []
     for kept in store.kept_tables():

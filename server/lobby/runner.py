@@ -11,6 +11,7 @@ from protocol import Countdown, View
 from ..engine import Choice, Edition, EngineError, Event, Game, Keep, Play, choice_type
 from ..ops.config import DEFAULTS, Config
 from ..ops.metrics import Metrics
+from ..services.bot_pool import BotPool
 from ..services.clock import Clock
 from ..services.views import wire_view
 from ..store import GameRecorder, Store, TableRecord
@@ -48,10 +49,12 @@ class TableSettings:
 
 @dataclass(frozen=True, slots=True)
 class Deps:
-    """What a runner needs from outside: randomness, time, and where to record and count."""
+    """What a runner needs from outside: randomness, time, the bots' worker processes, and
+    where to record and count."""
 
     rng: random.Random
     clock: Clock
+    bots: BotPool
     store: Store | None = None
     metrics: Metrics | None = None
 

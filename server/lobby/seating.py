@@ -9,8 +9,7 @@ from typing import Protocol
 
 from protocol import SeatInfo
 
-from ..bots import LEVELS, SEARCHING
-from ..services.bot_pool import shared_pool
+from ..bots import LEVELS
 from ..services.clock import Timer
 from ..store import SeatRecord
 from .errors import TableError
@@ -232,8 +231,6 @@ class Seating:
         self.require_host(member)
         self.require_empty(index)
         require_level(level)
-        if level in SEARCHING:
-            shared_pool().warm()
         self.seat_bot(index, level)
 
     def remove_bot(self, member: Member, index: int) -> None:

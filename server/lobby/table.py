@@ -32,7 +32,7 @@ from protocol import (
     Visit,
 )
 
-from ..bots import LEVELS
+from ..bots import LEVELS, SEARCHING
 from ..engine import Edition, Game
 from ..ops.logs import log_table_closed
 from ..services.views import engine_choice
@@ -227,6 +227,8 @@ class Table:
         self.seating.require_host(member)
         self.runner.require_waiting()
         self.seating.add_bot(member, index, level)
+        if level in SEARCHING:
+            self.runner.deps.bots.warm()  # worker processes started before its first turn
         self._changed()
 
     def _remove_bot(self, member: Member, index: int) -> None:

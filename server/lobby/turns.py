@@ -12,7 +12,6 @@ from protocol.registry import MAX_TIMER
 
 from ..bots import SEARCHING, Bot, make_bot
 from ..engine import Choice, Event, Game, View
-from ..services.bot_pool import shared_pool
 from ..services.clock import Timer
 from .seating import TAKEOVER_LEVEL, Seating
 
@@ -138,7 +137,7 @@ class Turns:
             step = runner.step
             deliver = partial(self._decided, step, index, reason, view, log)
             seed, seconds = runner.deps.rng.getrandbits(64), runner.settings.bot_budget
-            shared_pool().decide(level, view, log, seed, seconds, deliver)
+            runner.deps.bots.decide(level, view, log, seed, seconds, deliver)
             if runner.step == step:  # a worker that hangs must not stall the table
                 runner.deps.clock.call_later(runner.settings.bot_deadline, deliver, None)
             return
