@@ -77,7 +77,13 @@ class Program:
     async def play(self, games: int, rng: random.Random) -> None:
         bots = [{"seat": seat, "level": "easy"} for seat in (1, 2, 3)]
         table = {"name": "bench", "edition": "2019", "seats": 4, "timer": None, "bots": bots}
-        options = {"takeover": False, "private": False, "hints": None, "bot_level": None}
+        options = {
+            "takeover": False,
+            "private": False,
+            "hints": None,
+            "bot_level": None,
+            "bot_delay": None,
+        }
         self.send({"type": "create_table", **table, **options})
         self.send({"type": "start"})
         sent_at, continued, played = None, None, 0

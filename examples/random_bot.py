@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     import asyncssh
 
 TABLE = {"name": "random bot", "edition": "2019", "seats": 4, "timer": None}
-OPTIONS = {"takeover": False, "private": False, "hints": None, "bot_level": None}
+OPTIONS = {"takeover": False, "private": False, "hints": None, "bot_level": None, "bot_delay": 0}
 EASY_BOTS = [{"seat": seat, "level": "easy"} for seat in (1, 2, 3)]
 
 

@@ -80,7 +80,8 @@ class CreateTable:
     `private`: not listed in the lobby, reachable by its (long) code only;
     `hints`: whether players may ask for hints (None: only at a table with a bot);
     `bot_level`: the level of the bots that take the seats still empty at the start (None:
-    the server's weakest)."""
+    the server's weakest); `bot_delay`: milliseconds each bot waits before it plays while no
+    human sits at the table (None: the server's delay), for programs on the bot API."""
 
     TYPE: ClassVar[str] = "create_table"
     name: str
@@ -92,6 +93,7 @@ class CreateTable:
     private: bool = False
     hints: bool | None = None  # None: allowed if a bot plays at the table, else not
     bot_level: str | None = None
+    bot_delay: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -603,6 +605,7 @@ class Stats:
     note: str = ""
     rating: RatingInfo | None = None  # None: a guest, or no rated game yet
     latest: tuple[FinishedGame, ...] = ()  # the server's latest finished public games
+    bots: tuple[LeaderEntry, ...] = ()  # the bot ladder: API bots and the server's bots
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ MAX_TALLY = 2**31 - 1  # games or wins
 MAX_HINT = 200  # one line of a hint
 MAX_GUIDE = 600  # the tutorial's words at one step
 MAX_RATING = 9999  # ratings are sent rounded and clamped to 0..MAX_RATING
+MAX_BOT_DELAY_MS = 30_000  # `create_table.bot_delay`, milliseconds
 MAX_EDITIONS = 32  # editions in the catalogue
 MAX_CARDS = 32  # kinds of card in one edition
 MAX_CARD_TEXT = 200  # a card's name (MAX_NAME) and effect
@@ -194,6 +195,7 @@ TO_SERVER = Tagged(
                 "private": Bool(),
                 "hints": Nullable(Bool()),
                 "bot_level": Nullable(LEVEL),
+                "bot_delay": Nullable(Int(0, MAX_BOT_DELAY_MS)),
             },
         ),
         Record(m.Join, {"code": CODE}),
@@ -293,6 +295,11 @@ FINISHED_GAME = Record(
     },
 )
 
+LEADER = Record(
+    m.LeaderEntry,
+    {"name": NAME, "games": TALLY, "wins": TALLY, "rating": RATING, "uncertainty": RATING},
+)
+
 STATS = Record(
     m.Stats,
     {
@@ -314,24 +321,13 @@ STATS = Record(
             ),
             MAX_STATS_ROWS,
         ),
-        "leaderboard": ListOf(
-            Record(
-                m.LeaderEntry,
-                {
-                    "name": NAME,
-                    "games": TALLY,
-                    "wins": TALLY,
-                    "rating": RATING,
-                    "uncertainty": RATING,
-                },
-            ),
-            MAX_STATS_ROWS,
-        ),
+        "leaderboard": ListOf(LEADER, MAX_STATS_ROWS),
         "note": Text(MAX_NOTE, min_len=0),
         "rating": Nullable(
             Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
         ),
         "latest": ListOf(FINISHED_GAME, MAX_STATS_ROWS),
+        "bots": ListOf(LEADER, MAX_STATS_ROWS),
     },
 )
 

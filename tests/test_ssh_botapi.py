@@ -437,6 +437,7 @@ async def test_a_second_session_with_the_same_key_takes_the_seat_and_closes_the_
                     "private": False,
                     "hints": None,
                     "bot_level": None,
+                    "bot_delay": None,
                 }
             )
         )

@@ -19,7 +19,7 @@ from server.lobby import TableSettings
 from server.ops.config import Limits
 
 TWO_SEATS = {"name": "t", "edition": "2019", "seats": 2, "bots": [{"seat": 1, "level": "easy"}]}
-OPTIONS = {"takeover": False, "private": False, "hints": None, "bot_level": None}
+OPTIONS = {"takeover": False, "private": False, "hints": None, "bot_level": None, "bot_delay": None}
 
 
 @pytest.fixture(scope="module")

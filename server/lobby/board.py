@@ -87,6 +87,8 @@ class Board:
             HintRule(message.hints),
             bot_level=fill,
         )
+        if message.bot_delay is not None:
+            table.seating.programs_delay = message.bot_delay / 1000
         self.tables[code] = table
         table.submit(host, Host())
         for bot in message.bots:

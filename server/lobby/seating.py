@@ -78,6 +78,13 @@ class Seating:
         self.spectators: list[Member] = []
         self.host: str | None = None  # identity id
         self.host_name: str | None = None
+        self.programs_delay: float | None = None  # `create_table.bot_delay`, in seconds
+
+    def bot_delay(self, default: float) -> float:
+        """Seconds a bot waits before it plays: the table's own delay while no human sits at
+        it (only programs on the bot API and bots), else `default` (the server's)."""
+        humans = any(seat.identity is not None and not seat.api_bot for seat in self.seats)
+        return default if humans or self.programs_delay is None else self.programs_delay
 
     def seat_of(self, member: Member) -> int | None:
         """The seat `member` occupies, if any."""
@@ -245,7 +252,9 @@ class Seating:
     def records(self) -> list[SeatRecord]:
         """Who plays each seat, for the game record (guests are not kept by identity)."""
         return [
-            SeatRecord(None if seat.guest else seat.identity, seat.name, seat.bot_level)
+            SeatRecord(
+                None if seat.guest else seat.identity, seat.name, seat.bot_level, seat.api_bot
+            )
             for seat in self.seats
         ]
 

@@ -17,7 +17,7 @@ from protocol import (
 from protocol.registry import MAX_NAME, MAX_RATING
 
 from ..services.sanitize import clean_text
-from ..store import RatingRecord, Store
+from ..store import LeaderRow, RatingRecord, Store
 from .errors import TableError
 from .session import Identity, Session
 
@@ -33,13 +33,11 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
     leaderboard of players with at least `min_games` rated games."""
     if store is None:
         return Stats((), (), (), NO_STORE_NOTE)
-    leaders = tuple(
-        LeaderEntry(_name(row.nickname), row.games, row.wins, *_shown(row.rating))
-        for row in store.leaderboard(LEADERS, min_games)
-    )
+    leaders = _leaders(store.leaderboard(LEADERS, min_games))
+    bots = _leaders(store.bot_leaderboard(LEADERS, min_games))
     latest = _latest(store)
     if identity.guest:
-        return Stats((), (), leaders, GUEST_NOTE, latest=latest)
+        return Stats((), (), leaders, GUEST_NOTE, latest=latest, bots=bots)
     editions = tuple(
         EditionTally(edition, tally.games, tally.wins)
         for edition, tally in store.player_stats(identity.id).items()
@@ -55,9 +53,15 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
         )
         for game in store.recent_games(identity.id, RECENT_GAMES)
     )
-    rating = store.rating(identity.id)
+    rating = store.bot_rating(identity.id) if identity.api_bot else store.rating(identity.id)
     mine = None if rating is None else RatingInfo(*_shown(rating), rating.games)
-    return Stats(editions, recent, leaders, rating=mine, latest=latest)
+    return Stats(editions, recent, leaders, rating=mine, latest=latest, bots=bots)
+
+
+def _leaders(rows: Iterable[LeaderRow]) -> tuple[LeaderEntry, ...]:
+    return tuple(
+        LeaderEntry(_name(row.nickname), row.games, row.wins, *_shown(row.rating)) for row in rows
+    )
 
 
 def games_of(name: str, store: Store | None) -> PlayerGames:

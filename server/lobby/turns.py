@@ -64,7 +64,7 @@ class Turns:
             return
         seat = runner.seating.seats[game.pending.seat]
         if seat.played_by_bot and not seat.awaited:
-            self.schedule(runner.settings.bot_delay, self._bot_turn)
+            self.schedule(runner.seating.bot_delay(runner.settings.bot_delay), self._bot_turn)
         elif runner.timer:
             if not self._turn_timer_runs(game.pending.seat):  # back on a new session: time kept
                 self.schedule(runner.timer, self._timed_out, ("turn", game.pending.seat))

@@ -20,6 +20,7 @@ class SeatRecord:
     identity: str | None
     nickname: str
     bot_level: str | None = None
+    api_bot: bool = False  # a program on the bot API
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,9 +106,12 @@ def start_game(
             (edition, to_text(started_at), None if seed is None else str(seed), int(private)),
         ).lastrowid
         conn.executemany(
-            "INSERT INTO game_seats (game_id, seat, identity, nickname, bot_level)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(game_id, i, s.identity, s.nickname, s.bot_level) for i, s in enumerate(seats)],
+            "INSERT INTO game_seats (game_id, seat, identity, nickname, bot_level, api_bot)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, i, s.identity, s.nickname, s.bot_level, int(s.api_bot))
+                for i, s in enumerate(seats)
+            ],
         )
     return game_id
 
@@ -117,9 +121,16 @@ def replace_seat(conn: sqlite3.Connection, game_id: int, seat: int, record: Seat
     is theirs."""
     with transaction(conn):
         conn.execute(
-            "UPDATE game_seats SET identity = ?, nickname = ?, bot_level = ?"
+            "UPDATE game_seats SET identity = ?, nickname = ?, bot_level = ?, api_bot = ?"
             " WHERE game_id = ? AND seat = ?",
-            (record.identity, record.nickname, record.bot_level, game_id, seat),
+            (
+                record.identity,
+                record.nickname,
+                record.bot_level,
+                int(record.api_bot),
+                game_id,
+                seat,
+            ),
         )
 
 
@@ -293,9 +304,10 @@ def finished_public_games(
 def _game_record(conn: sqlite3.Connection, row: tuple) -> GameRecord:
     game_id, edition, status, started, ended, winners, private = row
     seats = [
-        SeatRecord(identity, nickname, bot_level)
-        for identity, nickname, bot_level in conn.execute(
-            "SELECT identity, nickname, bot_level FROM game_seats WHERE game_id = ? ORDER BY seat",
+        SeatRecord(identity, nickname, bot_level, bool(api_bot))
+        for identity, nickname, bot_level, api_bot in conn.execute(
+            "SELECT identity, nickname, bot_level, api_bot FROM game_seats WHERE game_id = ?"
+            " ORDER BY seat",
             (game_id,),
         )
     ]

@@ -1,4 +1,5 @@
-"""Ratings of keyed players: updated as each game finishes, or rebuilt from the finished games."""
+"""Ratings of keyed players, and the bot ladder: updated as each game finishes, or rebuilt
+from the finished games."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..services.rating import Entrant, Rating, is_rated, rate
+from ..services.rating import Entrant, Rating, is_rated, rate, rate_ladder
 from .db import transaction
 
 
@@ -27,19 +28,21 @@ def entrants(conn: sqlite3.Connection, game_id: int) -> list[Entrant]:
         (game_id,),
     ).fetchone()
     rows = conn.execute(
-        "SELECT identity, bot_level, won FROM game_seats WHERE game_id = ? ORDER BY seat",
+        "SELECT identity, bot_level, won, api_bot FROM game_seats WHERE game_id = ? ORDER BY seat",
         (game_id,),
     ).fetchall()
     tokens = json.loads(last[0]) if last else [0] * len(rows)
     return [
-        Entrant(identity, bot_level, bool(won), tokens[i] if i < len(tokens) else 0)
-        for i, (identity, bot_level, won) in enumerate(rows)
+        Entrant(identity, bot_level, bool(won), tokens[i] if i < len(tokens) else 0, bool(api))
+        for i, (identity, bot_level, won, api) in enumerate(rows)
     ]
 
 
 def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Rating]:
-    """Apply a finished game to its keyed players' ratings; the new ratings (empty: unrated)."""
+    """Apply a finished game to its keyed players' ratings, and to the bot ladder; the
+    players' new ratings (empty: unrated)."""
     seats = entrants(conn, game_id)
+    ladder_game(conn, game_id, seats)
     if not is_rated(seats):
         return {}
     identities = [s.identity for s in seats if s.identity is not None]
@@ -54,10 +57,38 @@ def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Rating]:
     return after
 
 
+def ladder_game(conn: sqlite3.Connection, game_id: int, seats: list[Entrant]) -> None:
+    """Apply a finished game to the bot ladder (if a program played in it)."""
+    keys = [s.ladder_key for s in seats if s.ladder_key is not None]
+    before = bot_ratings_of(conn, keys)
+    after = rate_ladder(seats, {key: Rating(r.mu, r.sigma) for key, r in before.items()})
+    won = {s.ladder_key for s in seats if s.won}
+    conn.executemany(
+        "INSERT INTO bot_ratings (player, mu, sigma, games, wins, last_game)"
+        " VALUES (?, ?, ?, 1, ?, ?) ON CONFLICT (player) DO UPDATE SET mu = excluded.mu,"
+        " sigma = excluded.sigma, games = games + 1, wins = wins + excluded.wins,"
+        " last_game = excluded.last_game",
+        [(key, r.mu, r.sigma, int(key in won), game_id) for key, r in after.items()],
+    )
+
+
+def bot_ratings_of(conn: sqlite3.Connection, keys: Iterable[str]) -> dict[str, RatingRecord]:
+    """The bot ladder's ratings of those of `keys` who have one."""
+    wanted = list(dict.fromkeys(keys))
+    if not wanted:
+        return {}
+    marks = ",".join("?" * len(wanted))
+    rows = conn.execute(
+        f"SELECT player, mu, sigma, games FROM bot_ratings WHERE player IN ({marks})", wanted
+    )
+    return {key: RatingRecord(mu, sigma, games) for key, mu, sigma, games in rows}
+
+
 def recompute(conn: sqlite3.Connection) -> int:
     """Rebuild every rating from the finished games in the order they ended; games rated."""
     with transaction(conn, immediate=True):
         conn.execute("DELETE FROM ratings")
+        conn.execute("DELETE FROM bot_ratings")
         finished = conn.execute(
             "SELECT id FROM games WHERE status = 'finished' ORDER BY ended_at, id"
         ).fetchall()

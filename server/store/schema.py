@@ -139,6 +139,22 @@ ALTER TABLE games ADD COLUMN private INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX games_finished ON games (ended_at) WHERE status = 'finished' AND private = 0;
 """
 
+V8_BOT_LADDER = """
+ALTER TABLE game_seats ADD COLUMN api_bot INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE bot_ratings (
+    player    TEXT PRIMARY KEY,
+    mu        REAL NOT NULL,
+    sigma     REAL NOT NULL,
+    games     INTEGER NOT NULL,
+    wins      INTEGER NOT NULL,
+    last_game INTEGER NOT NULL REFERENCES games (id)
+);
+CREATE INDEX bot_ratings_by_mu ON bot_ratings (mu DESC);
+"""
+"""The bot ladder: which seats were programs on the bot API, and the ratings of the ladder's
+players (a program's key fingerprint, or `bot:LEVEL` for the server's bots)."""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES,
     V2_MODERATION,
@@ -147,6 +163,7 @@ MIGRATIONS: tuple[str, ...] = (
     V5_ACTIONS,
     V6_KEPT_TABLES,
     V7_PRIVATE_GAMES,
+    V8_BOT_LADDER,
 )
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 

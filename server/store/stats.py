@@ -6,6 +6,7 @@ import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 
+from ..services.rating import BOT_PREFIX
 from .ratings import RatingRecord
 from .times import from_text
 
@@ -103,3 +104,26 @@ def leaderboard(conn: sqlite3.Connection, limit: int = 10, min_games: int = 0) -
         LeaderRow(key, name, games, wins, RatingRecord(mu, sigma, rated))
         for key, name, games, wins, mu, sigma, rated in rows
     ]
+
+
+def bot_leaderboard(
+    conn: sqlite3.Connection, limit: int = 10, min_games: int = 0
+) -> list[LeaderRow]:
+    """The bot ladder, highest rating first: programs with at least `min_games` laddered games
+    (by their current nicknames) and every server bot level that played one (`LEVEL bot`)."""
+    rows = conn.execute(
+        "SELECT b.player, p.nickname, b.games, b.wins, b.mu, b.sigma FROM bot_ratings b"
+        " LEFT JOIN players p ON p.fingerprint = b.player"
+        " WHERE b.games >= ? OR b.player LIKE ?"
+        " ORDER BY b.mu DESC, b.sigma, b.player LIMIT ?",
+        (min_games, f"{BOT_PREFIX}%", limit),
+    )
+    return [
+        LeaderRow(key, name or _bot_name(key), games, wins, RatingRecord(mu, sigma, games))
+        for key, name, games, wins, mu, sigma in rows
+    ]
+
+
+def _bot_name(key: str) -> str:
+    """A server bot level's name on the ladder: `medium bot`."""
+    return f"{key.removeprefix(BOT_PREFIX)} bot"

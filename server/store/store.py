@@ -216,11 +216,20 @@ class Store:
         """Players with at least `min_games` rated games, highest rating first."""
         return stats.leaderboard(self._conn, limit, min_games)
 
+    def bot_leaderboard(self, limit: int = 10, min_games: int = 0) -> list[LeaderRow]:
+        """The bot ladder: programs with at least `min_games` laddered games, and the server's
+        bots, highest rating first."""
+        return stats.bot_leaderboard(self._conn, limit, min_games)
+
     # ------------------------------------------------------------- ratings
 
     def rating(self, fingerprint: str) -> RatingRecord | None:
         """A keyed player's rating, or None before their first rated game."""
         return ratings.ratings_of(self._conn, [fingerprint]).get(fingerprint)
+
+    def bot_rating(self, fingerprint: str) -> RatingRecord | None:
+        """A program's rating on the bot ladder, or None before its first laddered game."""
+        return ratings.bot_ratings_of(self._conn, [fingerprint]).get(fingerprint)
 
     def ratings_of(self, fingerprints: Sequence[str]) -> dict[str, RatingRecord]:
         """The ratings of those of `fingerprints` who have one."""
