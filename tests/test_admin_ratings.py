@@ -68,3 +68,15 @@ def test_games_without_a_database_is_an_error(tmp_path: Path) -> None:
     done = lovelet(tmp_path / "none", "games")
     assert done.returncode == 1
     assert "no database at" in done.stderr
+
+
+def test_games_mark_a_bot_once(tmp_path: Path) -> None:
+    """Bots named as the tables name them ("easy bot 2", a seat a bot took "cy (bot)") are
+    not marked again; a bot whose name does not say so is."""
+    with Store.open(database_path(tmp_path)) as store:
+        store.claim_nickname(ANN, "ann", set())
+        bots = [SeatRecord(None, name, "easy") for name in ("easy bot 2", "cy (bot)", "robo")]
+        store.start_game("classic", [SeatRecord(ANN, "ann"), *bots], T0)
+    done = lovelet(tmp_path, "games")
+    assert done.returncode == 0, done.stderr
+    assert "ann, easy bot 2, cy (bot), robo (bot)" in done.stdout

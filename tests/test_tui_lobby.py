@@ -439,3 +439,31 @@ async def test_the_boxes_with_a_line_to_type_show_enter_in_their_key_bar() -> No
                 await pilot.pause()
                 key_bar = screen_text(app).splitlines()[-1]
                 assert all(k in key_bar for k in ("← Previous", "→ Next", enter)), key_bar
+
+
+async def test_look_notices_stay_clear_of_the_lobbys_divider() -> None:
+    """Ctrl+T pressed thrice: its notices, a row each, stay inside the chat's rows."""
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await pilot.pause()
+        divider = next(i for i, line in enumerate(screen_text(app).splitlines()) if "────" in line)
+        await pilot.press("ctrl+t", "ctrl+t", "ctrl+t")
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+    assert lines[divider].strip() == "─" * 80
+    assert sum("Switched to" in line for line in lines) == 3
+
+
+@pytest.mark.parametrize("admin", [False, True], ids=["guest", "admin"])
+async def test_the_footer_keeps_help_at_80_columns(admin: bool) -> None:
+    """With tables listed, a guest's (and an admin's) keys are too many for 80 columns: the
+    last ones give way to "…", never Help."""
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        welcome = Welcome(PROTOCOL_VERSION, "Ana", None, True, admin=admin, catalogue=CATALOGUE)
+        app.deliver(encode(welcome))
+        app.deliver(encode(LOBBY))
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1].rstrip()
+    assert footer.startswith(" n New table  j Join  w Watch") and footer.endswith("  ? Help")
+    assert "…  ^q Quit  ? Help" in footer

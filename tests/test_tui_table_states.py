@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -62,8 +63,12 @@ async def test_game_over_lists_each_place_with_tokens_and_rounds_won_then_the_ke
     winner = order[0]
     name = "You" if winner == 0 else ["Ana", "Bo", "Cy"][winner]
     won = rounds[winner]
-    assert f"1st {name}  ♥{game.tokens[winner]}  {won} round{'s' if won != 1 else ''}" in text
-    assert text.count("♥") >= 3 + 3  # a standings line per player besides the seat rows
+    line = rf"1st {name} +♥{game.tokens[winner]} +{won} round{'s' if won != 1 else ''}"
+    assert re.search(line, text), text
+    standings = [row for row in text.splitlines() if re.search(r"\b(1st|2nd|3rd) ", row)]
+    assert len(standings) == 3  # a standings line per player
+    assert len({row.rindex("♥") for row in standings}) == 1, standings  # in columns
+    assert len({row.rindex(" round") for row in standings}) == 1, standings
     assert "r: ready for a rematch · l: leave" in text
 
 

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -353,14 +354,19 @@ class TableScreen(Screen[str], Backdrop):
         names = self.names
         winners = names.group(view.game_winners, capital=True)
         text = Text.assemble(("Game over", "bold"), f": {winners} won.")
-        for place, seat in _places(view, self.rounds_won):
-            state = view.seats[seat]
-            rounds = self.rounds_won[seat]
-            won = f"{rounds} round{'s' if rounds != 1 else ''}"
-            name = names.player(seat, capital=True)
-            ready = "  ready" if self.info.seats[seat].ready else ""
-            line = f"\n{place} {name}  ♥{state.tokens}  {won}{ready}"
-            text.append(line, style="bold" if seat == self.info.you else "")
+        places = _places(view, self.rounds_won)
+        rows = [
+            [
+                place,
+                names.player(seat, capital=True),
+                f"♥{view.seats[seat].tokens}",
+                f"{self.rounds_won[seat]} round{'s' if self.rounds_won[seat] != 1 else ''}",
+                "ready" if self.info.seats[seat].ready else "",
+            ]
+            for place, seat in places
+        ]
+        for (_, seat), line in zip(places, _columns(rows), strict=True):
+            text.append(f"\n{line}", style="bold" if seat == self.info.you else "")
         text.append(self._rematch_keys())
         return text
 
@@ -682,6 +688,19 @@ def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:
         place = places[-1][0] if same else PLACES[min(index, len(PLACES) - 1)]
         places.append((place, seat))
     return places
+
+
+def _columns(rows: list[list[str]]) -> list[str]:
+    """Each row's cells, each column as wide as its widest cell (a space after the first
+    column, two after the others): `1st alice       ♥5`."""
+    widths = [max(cell_len(row[i]) for row in rows) for i in range(len(rows[0]))] if rows else []
+    return [
+        "".join(
+            cell + " " * (width - cell_len(cell) + (1 if i == 0 else 2))
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
 
 
 def _notice_text(text: str) -> Text:

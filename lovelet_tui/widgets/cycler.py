@@ -16,6 +16,8 @@ from textual.widgets import Static
 
 from lovelet_tui.actions import bindings, key_actions
 
+LABEL_WIDTH = 13  # the longest label ("Late joiners") and a space before the value
+
 
 class Cycler(Static, can_focus=True):
     """`label  ‹ value ›`, the arrows only where there is more; calls `on_change` with
@@ -82,5 +84,5 @@ class Cycler(Static, can_focus=True):
         shown = self.options[self.index][1]
         before = "‹ " if self.index > 0 else "  "
         after = " ›" if self.index < len(self.options) - 1 else ""
-        label = (f"{self.label:<12}", "bold")
+        label = (f"{self.label:<{LABEL_WIDTH}}", "bold")
         self.update(Text.assemble(label, before, shown, after), layout=False)

@@ -8,14 +8,17 @@ screen's keys change twice per turn of its player.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Hashable
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.screen import Screen
 
 from lovelet_tui.recent import RecentCache
 from lovelet_tui.widgets.rows import Rows
 
+GAP = "  "  # between two entries (a description has no two spaces in a row)
 SHARED_LINES_KEPT = 256
 SHARED_LINES: RecentCache[Hashable, Text] = RecentCache(SHARED_LINES_KEPT)
 """Key lines by screen class, keys state and focused widget, shared by every bar."""
@@ -45,8 +48,8 @@ class KeyBar(Rows):
         self.screen.bindings_updated_signal.unsubscribe(self)
 
     def build_rows(self, width: int, height: int) -> list[Text]:
-        """The keys, cut to the width."""
-        return [self.keys]
+        """The keys that fit the width, the last two (Quit and Help) always among them."""
+        return [fit_keys(self.keys, width)]
 
     def _bindings_changed(self, screen: Screen[object]) -> None:
         state = getattr(screen, "keys_state", None)
@@ -70,5 +73,22 @@ class KeyBar(Rows):
             actions.add(binding.action)
             shown = getattr(screen, "key_shown", None)  # a screen may name keys that vary
             key = (shown(binding) if shown else None) or self.app.get_key_display(binding)
-            text.append(f"{key} ", style="bold").append(f"{binding.description}  ")
+            text.append(f"{key} ", style="bold").append(f"{binding.description}{GAP}")
         return text
+
+
+def fit_keys(line: Text, width: int) -> Text:
+    """`line` if it fits `width`; else its first entries that fit with "…" and its last two
+    (help lists every key): `→ Step  ← Back  …  ^q Quit  ? Help`. Entries are never cut."""
+    if cell_len(line.plain) <= width:
+        return line
+    plain = line.plain.rstrip()
+    starts = [0, *(m.end() for m in re.finditer(GAP, plain))]
+    entries = [line[a:b] for a, b in zip(starts, [*starts[1:], len(plain)], strict=True)]
+    head, tail = entries[:-2], entries[-2:]
+    for kept in range(len(head), -1, -1):
+        more = [Text(f"…{GAP}")] if kept < len(head) else []
+        cut = Text("").join([*head[:kept], *more, *tail])
+        if cell_len(cut.plain) <= width:
+            return cut
+    return Text("").join(tail)

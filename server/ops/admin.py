@@ -32,6 +32,7 @@ from .control import ControlError, announcement, send_announcement
 CELL_MAX = 80
 _DURATION = re.compile(r"(\d+)([mhdw])")
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+BOT_WORD = re.compile(r"\bbot\b")  # a seat's name that says it is a bot
 
 # ------------------------------------------------------------------ parsers
 
@@ -233,8 +234,10 @@ def _games(args: argparse.Namespace, store: Store) -> int:
 
 
 def _seat_name(seat: SeatRecord) -> str:
+    """A seat's name, marked "(bot)" or "(guest)" where the name does not say so already
+    (the tables name bots "easy bot 3", and a player's seat once a bot took it "ana (bot)")."""
     if seat.bot_level is not None:
-        return f"{seat.nickname} (bot)"
+        return seat.nickname if BOT_WORD.search(seat.nickname) else f"{seat.nickname} (bot)"
     return seat.nickname if seat.identity is not None else f"{seat.nickname} (guest)"
 
 
