@@ -1,0 +1,207 @@
+"""The web front-end without a browser: what the page is made of and the headers it is sent
+with, and the SSH layer's limits on WebSockets (per address, keys, resizes, shutdown), against
+a real in-process server and a real WebSocket client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+import urllib.request
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from e2e_helpers import Server, running_server
+from test_ssh_input import until
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from server.lobby import TableSettings
+from server.ops.config import Limits
+from server.ssh.driver import INPUT_FLOOD
+from server.ssh.guard import TOO_MANY_RESIZES
+from server.web.origin import allowed_origins, origin_of, public_url
+from server.web.pages import ASSETS, CSP, PAGE
+from server.web.stream import parse_resize
+
+ASSETS_DIR = Path(__file__).resolve().parent.parent / "server" / "web" / "assets"
+FROZEN = TableSettings(bot_delay=0.0, round_pause=600.0)
+
+
+@asynccontextmanager
+async def web_server(tmp_path: Path, **config: Any) -> AsyncIterator[tuple[Server, str]]:
+    """An in-process server with its web front-end on a free port; the page's URL."""
+    async with running_server(tmp_path, FROZEN, web_listen="127.0.0.1:0", **config) as server:
+        web = server.running.web
+        assert web is not None
+        yield server, web.url
+
+
+@asynccontextmanager
+async def socket(url: str, name: str, query: str = "") -> AsyncIterator[ClientConnection]:
+    """A WebSocket as the page opens it (its own origin)."""
+    ws_url = url.replace("http://", "ws://") + f"/ws?name={name}&cols=100&rows=30{query}"
+    async with connect(ws_url, origin=url, compression=None) as ws:  # type: ignore[arg-type]
+        yield ws
+
+
+ESCAPES = re.compile(rb"\x1b\[[0-9;?$]*[A-Za-z~]|\x1b\][^\x07]*\x07")
+"""Control sequences (CSI and OSC) in the terminal stream."""
+
+
+def plain(data: bytes) -> str:
+    """The text in a terminal stream, its control sequences left out."""
+    return ESCAPES.sub(b"", data).decode(errors="replace")
+
+
+async def read_until(ws: ClientConnection, seen: Callable[[bytes], bool]) -> bytes:
+    """What the server sent until `seen` holds of all of it (or the socket closed)."""
+    received = b""
+    async with asyncio.timeout(15):
+        while not seen(received):
+            try:
+                message = await ws.recv()
+            except ConnectionClosed:
+                return received
+            assert isinstance(message, bytes)
+            received += message
+    return received
+
+
+# ---------------------------------------------------------------- the page
+
+
+def test_the_page_runs_no_inline_script_and_loads_nothing_from_another_origin() -> None:
+    page = (ASSETS_DIR / PAGE[0]).read_text()
+    scripts = re.findall(r"<script\b([^>]*)>(.*?)</script>", page, re.S)
+    assert scripts and all('src="/assets/' in attrs and not body.strip() for attrs, body in scripts)
+    assert not re.search(r"\son\w+=", page), "an inline event handler"
+    loaded = re.findall(r'(?:src|href)="([^"]*)"', page)
+    assert loaded and all(link.startswith("/assets/") for link in loaded), loaded
+    for path in loaded:
+        assert path in ASSETS, path  # served from the package
+    assert "script-src 'self';" in CSP and "unsafe-eval" not in CSP
+    assert "'unsafe-inline'" not in CSP.split("script-src")[1].split(";")[0]
+
+
+def test_xterm_ships_with_its_licence_and_pinned_version() -> None:
+    vendor = ASSETS_DIR / "vendor"
+    assert (
+        "MIT" in (vendor / "LICENSE.xterm").read_text()
+        or "Permission is hereby granted" in (vendor / "LICENSE.xterm").read_text()
+    )
+    assert (vendor / "LICENSE.addon-fit").is_file()
+    versions = (vendor / "VERSIONS").read_text()
+    script = (Path(__file__).resolve().parent.parent / ".ci" / "xterm").read_text()
+    for package, variable in (
+        ("@xterm/xterm", "XTERM_VERSION"),
+        ("@xterm/addon-fit", "FIT_VERSION"),
+    ):
+        pinned = re.search(rf"^{variable}=(\S+)$", script, re.M)
+        assert pinned is not None and f"{package} {pinned[1]}\n" in versions
+
+
+async def test_the_page_and_its_assets_are_served_with_the_security_headers(
+    tmp_path: Path,
+) -> None:
+    async with web_server(tmp_path) as (_, url):
+        for path in ["/", "/t/K7QX", *ASSETS]:
+            response = await asyncio.to_thread(urllib.request.urlopen, url + path)
+            assert response.status == 200, path
+            assert response.headers["Content-Security-Policy"] == CSP
+            assert response.headers["X-Content-Type-Options"] == "nosniff"
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            await asyncio.to_thread(urllib.request.urlopen, url + "/server/web/session.py")
+        assert missing.value.code == 404
+
+
+# ---------------------------------------------------------------- where browsers come from
+
+
+def test_the_allowed_origins_are_the_public_urls_alone_once_one_is_set() -> None:
+    assert origin_of("https://Play.Example.org:443/") == "https://play.example.org"
+    public = "https://play.example.org"
+    assert allowed_origins(public, "", "127.0.0.1", 8080) == {public}
+    assert public_url(public, "", "127.0.0.1", 8080) == public
+    local = allowed_origins("", "", "127.0.0.1", 8080)
+    assert local == {"http://localhost:8080", "http://127.0.0.1:8080", "http://[::1]:8080"}
+    assert allowed_origins("", "games.lan", "192.168.1.5", 80) == {"http://games.lan"}
+    with pytest.raises(ValueError):
+        origin_of("javascript:alert(1)")
+
+
+def test_a_resize_message_is_two_whole_numbers_or_nothing() -> None:
+    assert parse_resize(json.dumps({"cols": 90, "rows": 30})) == (90, 30)
+    for bad in ["", "[1, 2]", '{"cols": 1.5, "rows": 2}', '{"cols": true, "rows": 2}', "x" * 100]:
+        assert parse_resize(bad) is None, bad
+
+
+# ---------------------------------------------------------------- the SSH layer's limits
+
+
+async def test_connections_over_the_per_address_limit_are_told_why_and_closed(
+    tmp_path: Path,
+) -> None:
+    async with (
+        web_server(tmp_path, limits=Limits(per_address=2)) as (_, url),
+        socket(url, "one") as one,
+        socket(url, "two") as two,
+    ):
+        for ws in (one, two):
+            await read_until(ws, lambda seen: "signed in as" in plain(seen))
+        async with socket(url, "three") as three:
+            said = await read_until(three, lambda seen: False)
+            assert b"Too many connections from your address." in said
+            assert three.close_code == 1008
+        await one.close()
+        async with socket(url, "four") as four:  # a place came free
+            await read_until(four, lambda seen: "signed in as four" in plain(seen))
+
+
+async def test_a_key_flood_is_disconnected_with_the_terminal_restored(tmp_path: Path) -> None:
+    limits = Limits(keys_per_second=1, key_burst=5, key_flood=20)
+    async with web_server(tmp_path, limits=limits) as (server, url), socket(url, "flood") as ws:
+        await read_until(ws, lambda seen: "signed in as flood" in plain(seen))
+        for _ in range(10):
+            await ws.send(b"k" * 10)
+        said = await read_until(ws, lambda seen: False)
+        assert said.endswith(INPUT_FLOOD.encode() + b"\r\n")
+        assert b"\x1b[?1049l" in said.rpartition(INPUT_FLOOD.encode())[0]  # screen restored
+        assert ws.close_code == 1008
+        await until(lambda: len(server.service.sessions) == 0, "the session to end")
+
+
+async def test_resizes_reach_the_app_and_a_resize_flood_is_disconnected(tmp_path: Path) -> None:
+    async with web_server(tmp_path) as (server, url), socket(url, "ana") as ws:
+        await read_until(ws, lambda seen: "signed in as ana" in plain(seen))
+        session = server.service.sessions.get("ana")
+        assert session is not None and session.app is not None
+        app = session.app
+        assert tuple(app.size) == (100, 30)
+        await ws.send(json.dumps({"cols": 120, "rows": 40}))
+        await until(lambda: tuple(app.size) == (120, 40), "the app resized")
+        with contextlib.suppress(ConnectionClosed):
+            for width in range(20, 1020):  # past the burst of window changes
+                await ws.send(json.dumps({"cols": width, "rows": 40}))
+        said = await read_until(ws, lambda seen: False)
+        assert TOO_MANY_RESIZES in plain(said)
+        assert ws.close_code == 1008
+
+
+async def test_a_browser_session_is_charged_its_cpu_and_closed_at_shutdown(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, "lovelet.events")
+    async with web_server(tmp_path) as (server, url), socket(url, "ana") as ws:
+        await read_until(ws, lambda seen: "signed in as ana" in plain(seen))
+        await server.running.stop(grace=0)
+        said = await read_until(ws, lambda seen: False)
+        assert "The server restarts; reconnect to continue." in plain(said)
+    ended = [r for r in caplog.records if r.getMessage() == "disconnect"]
+    assert [r.fields["name"] for r in ended] == ["ana"]  # type: ignore[attr-defined]
+    assert ended[0].fields["cpu_seconds"] > 0  # type: ignore[attr-defined]
