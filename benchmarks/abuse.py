@@ -97,9 +97,16 @@ class Term(asyncssh.SSHClientSession[bytes]):
         self.writable = asyncio.Event()
         self.writable.set()
 
+    parsing = True
+    """Whether output goes to the pyte screen and is kept whole; else only its last 400 bytes
+    are kept (an attacker in a process of its own reads its output but pays for no screen)."""
+
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
-        self.raw += data
-        self._stream.feed(data)
+        if self.parsing:
+            self.raw += data
+            self._stream.feed(data)
+        else:
+            self.raw = (self.raw + data)[-400:]
         self.changed.set()
 
     def connection_lost(self, exc: Exception | None) -> None:

@@ -6,7 +6,9 @@ Each row runs as abuse.py's rows do (a fresh `lovelet serve`, the reference play
 the lobby chat and timing each key's echo, the probe logging in every two seconds), against
 guests who open and close the help screen (`?` then Esc): as fast as the server reads
 (1, 4 and 8 sessions), or paced at 29 keys a second each (8 sessions, inside the 50 keys/s
-key budget). The `honest` row is the dearest honest player: help, rules through every
+key budget), from a process of their own that reads their output without drawing it (the
+reference player's screen is timed in this one: drawing theirs here would slow it and show
+as server latency). The `honest` row is the dearest honest player: help, rules through every
 edition, stats, chat, at a fast typist's pace, each key waiting for its screen. Each row
 prints what abuse.py prints; the attacker line adds the server CPU the attackers caused (the
 row's CPU less the baseline's), per attacker, and how they ended.
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 import tempfile
@@ -47,14 +50,42 @@ HONEST_KEYS = (  # (key, text on the screen once it is handled)
 
 
 async def flood_help(server: ServerProcess, sessions: int, paced: bool, duration: float) -> str:
-    """`sessions` guests toggle help, as fast as the channel takes it or at the paced rate."""
-    terms = [await login(server.port, f"dear{i}", "127.0.0.3") for i in range(sessions)]
-    started, cpu = time.monotonic(), server.cpu_seconds()
+    """`sessions` guests toggle help, as fast as the channel takes it or at the paced rate, from
+    a process of their own (`attack`): reading their screens' output would otherwise take this
+    process's loop, and the reference player's key → screen times with it."""
+    command = [sys.executable, __file__, "--attack", str(server.port), str(sessions)]
+    command += ["--duration", str(duration), *(["--paced"] if paced else [])]
+    cpu = server.cpu_seconds()
+    child = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
+    out, _ = await child.communicate()
+    report = json.loads(out.decode().strip().splitlines()[-1])
+    share = (server.cpu_seconds() - cpu) / report["elapsed"]
+    cut = report["cut"]
+    when = ""
+    if cut:
+        said = "; ".join(sorted({line for _, *lines in cut for line in lines}))
+        when = f" after {min(at for at, *_ in cut):.0f} s ({said})"
+    return (
+        f"{sessions} session(s) sent {report['keys'] / report['elapsed']:.0f} keys/s in all for "
+        f"{report['elapsed']:.0f} s; server CPU with them {100 * share:.0f}% of a core "
+        f"(logins included); cut off {len(cut)}/{sessions}{when}"
+    )
+
+
+async def attack(port: int, sessions: int, paced: bool, duration: float) -> None:
+    """The attackers' process: log in, flood for `duration` s, print one JSON line (keys sent,
+    seconds, and for each session cut off: when and the last line it saw)."""
+    terms = [await login(port, f"dear{i}", "127.0.0.3") for i in range(sessions)]
+    for term in terms:
+        term.parsing = False
+    started = time.monotonic()
     flood = _paced if paced else _flat_out
     sent = await asyncio.gather(*(flood(term, started + duration) for term in terms))
     elapsed = time.monotonic() - started
-    share = (server.cpu_seconds() - cpu) / elapsed
-    return _verdict(terms, sum(sent), elapsed, share, started)
+    cut = [[t.closed_at - started, *_last_line(t)] for t in terms if t.closed_at is not None]
+    for term in terms:
+        term.close()
+    print(json.dumps({"keys": sum(sent), "elapsed": elapsed, "cut": cut}))
 
 
 async def _flat_out(term: Term, deadline: float) -> int:
@@ -116,6 +147,7 @@ def _verdict(terms: list[Term], keys: int, elapsed: float, share: float, started
 
 
 def _last_line(term: Term) -> list[str]:
+    """The last line of what `term` was sent (in a list; empty if nothing)."""
     text = term.raw[-400:].decode(errors="replace").strip().splitlines()
     return text[-1:] if text else []
 
@@ -155,7 +187,13 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", choices=[a.name for a in ATTACKS], default=[])
     parser.add_argument("--duration", type=float, default=20.0, help="seconds per row (max)")
-    asyncio.run(run(parser.parse_args(argv)))
+    parser.add_argument("--attack", nargs=2, type=int, metavar=("PORT", "SESSIONS"))
+    parser.add_argument("--paced", action="store_true", help="with --attack: 29 keys/s each")
+    args = parser.parse_args(argv)
+    if args.attack:
+        asyncio.run(attack(*args.attack, args.paced, args.duration))
+    else:
+        asyncio.run(run(args))
 
 
 if __name__ == "__main__":
