@@ -285,8 +285,11 @@ class BotSession:
             self._stall = None
 
     def connection_lost(self) -> None:
-        """The channel is gone."""
+        """The channel is gone: what the client sent before it is handled, then the session
+        ends (a `leave` written just before the connection dropped still leaves)."""
         self._chan = None
+        if self._ended is None:
+            self._stream.feed(self._pump.take())
         self._end(self._ended or "closed", 0)
         if self._drop is not None:
             self._drop.cancel()

@@ -171,6 +171,13 @@ class InputPump:
         self._held = False
         self._schedule()
 
+    def take(self) -> bytes:
+        """Everything received and not yet handed over, taken out of the pump (what a client
+        sent before its connection dropped, to be handled all the same)."""
+        waiting = bytes(self._inbox)
+        self._inbox.clear()
+        return waiting
+
     def close(self) -> None:
         """Drop everything waiting and stop; the channel is gone or input no longer wanted."""
         self._reader = None
