@@ -14,6 +14,7 @@ import shutil
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
@@ -92,9 +93,12 @@ class BrowserTerminal:
         url: str,
         name: str,
         size: tuple[int, int] = (1280, 800),
+        **device: Any,
     ) -> AsyncIterator[BrowserTerminal]:
-        """Open `url` in a new window of `size` pixels and join as `name`."""
-        context = await browser.new_context(viewport={"width": size[0], "height": size[1]})
+        """Open `url` in a new window of `size` pixels (on a `device`: `has_touch=True`...)
+        and join as `name`."""
+        viewport = {"width": size[0], "height": size[1]}
+        context = await browser.new_context(viewport=viewport, **device)  # type: ignore[arg-type]
         try:
             terminal = cls(await context.new_page())
             await terminal.page.goto(url)

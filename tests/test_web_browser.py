@@ -128,6 +128,22 @@ async def test_an_invite_link_opens_the_page_at_its_table(tmp_path: Path) -> Non
             await wait_text(alice, "Carol")
 
 
+async def test_a_phone_gets_the_whole_screen_and_keys_to_tap(tmp_path: Path) -> None:
+    phone = {"is_mobile": True, "has_touch": True, "device_scale_factor": 2}
+    async with (
+        web_server(tmp_path) as (_, url),
+        chromium() as browser,
+        BrowserTerminal.open(browser, url, "Pat", (390, 844), **phone) as pat,
+    ):
+        await wait_text(pat, "signed in as Pat (guest)")
+        assert pat.screen.columns >= 80 and pat.screen.lines >= 24  # a smaller font
+        assert await pat.page.is_visible("#keys")
+        await pat.send_keys("n")  # the phone's own keyboard
+        await wait_text(pat, "Turn timer")
+        await pat.page.tap('#keys [data-key="esc"]')
+        await pat.wait_for(lambda: "Turn timer" not in pat.text, "the form closed by Esc")
+
+
 CONNECT = """(url) => new Promise((resolve) => {
     const socket = new WebSocket(url);
     socket.onopen = () => { resolve("open"); socket.close(); };

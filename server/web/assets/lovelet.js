@@ -8,6 +8,9 @@ const KEYS = {
   up: "\x1b[A", down: "\x1b[B", right: "\x1b[C", left: "\x1b[D",
 };
 const NAME_KEY = "lovelet.name";
+const FONT_SIZE = 15;
+const MIN_SIZE = { cols: 80, rows: 24 }; // the app's smallest screen
+const MIN_FONT_SIZE = 5;
 const TABLE_PATH = /^\/t\/([A-Za-z0-9]{1,16})$/;
 
 const lovelet = { term: null, socket: null, closed: null };
@@ -31,15 +34,27 @@ function makeTerminal() {
     cursorBlink: false,
     scrollback: 0,
     fontFamily: "ui-monospace, 'DejaVu Sans Mono', Menlo, Consolas, monospace",
-    fontSize: 15,
+    fontSize: FONT_SIZE,
     theme: { background: "#000000" },
   });
   const fit = new FitAddon.FitAddon();
   term.loadAddon(fit);
   term.open(document.getElementById("terminal"));
-  fit.fit();
-  window.addEventListener("resize", () => fit.fit());
+  fitScreen(term, fit);
+  window.addEventListener("resize", () => fitScreen(term, fit));
   return term;
+}
+
+// Fill the window; on a small screen (a phone) with a smaller font, so that the app's
+// smallest screen still fits.
+function fitScreen(term, fit) {
+  term.options.fontSize = FONT_SIZE;
+  const size = fit.proposeDimensions();
+  if (size) {
+    const scale = Math.min(1, size.cols / MIN_SIZE.cols, size.rows / MIN_SIZE.rows);
+    term.options.fontSize = Math.max(MIN_FONT_SIZE, Math.floor(FONT_SIZE * scale));
+  }
+  fit.fit(); // one resize, to the size at the font chosen
 }
 
 function connect(name, term) {
@@ -65,6 +80,8 @@ function connect(name, term) {
 function play(name) {
   document.getElementById("join").hidden = true;
   document.getElementById("terminal").hidden = false;
+  const keys = document.getElementById("keys");
+  keys.hidden = !window.matchMedia("(pointer: coarse)").matches; // a touch screen
   const term = makeTerminal();
   lovelet.term = term;
   let link = connect(name, term);
@@ -75,16 +92,11 @@ function play(name) {
   term.onResize(({ cols, rows }) => {
     if (link.socket.readyState === WebSocket.OPEN) link.socket.send(JSON.stringify({ cols, rows }));
   });
-  if (window.matchMedia("(pointer: coarse)").matches) {
-    const keys = document.getElementById("keys");
-    keys.hidden = false;
-    keys.addEventListener("click", (event) => {
-      const key = event.target.dataset && event.target.dataset.key;
-      if (key) link.send(KEYS[key] || key);
-      term.focus();
-    });
-    window.dispatchEvent(new Event("resize"));
-  }
+  keys.addEventListener("click", (event) => {
+    const key = event.target.dataset && event.target.dataset.key;
+    if (key) link.send(KEYS[key] || key);
+    term.focus();
+  });
   term.focus();
 }
 
