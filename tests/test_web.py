@@ -43,10 +43,17 @@ async def web_server(tmp_path: Path, **config: Any) -> AsyncIterator[tuple[Serve
 
 
 @asynccontextmanager
-async def socket(url: str, name: str, query: str = "") -> AsyncIterator[ClientConnection]:
-    """A WebSocket as the page opens it (its own origin)."""
-    ws_url = url.replace("http://", "ws://") + f"/ws?name={name}&cols=100&rows=30{query}"
-    async with connect(ws_url, origin=url, compression=None) as ws:  # type: ignore[arg-type]
+async def socket(
+    url: str, name: str, headers: dict[str, str] | None = None
+) -> AsyncIterator[ClientConnection]:
+    """A WebSocket as the page opens it (its own origin), with these extra `headers`."""
+    ws_url = url.replace("http://", "ws://") + f"/ws?name={name}&cols=100&rows=30"
+    async with connect(
+        ws_url,
+        origin=url,  # type: ignore[arg-type]
+        compression=None,
+        additional_headers=headers,
+    ) as ws:
         yield ws
 
 
@@ -161,6 +168,25 @@ async def test_connections_over_the_per_address_limit_are_told_why_and_closed(
         await one.close()
         async with socket(url, "four") as four:  # a place came free
             await read_until(four, lambda seen: "signed in as four" in plain(seen))
+
+
+async def test_behind_a_proxy_on_this_machine_the_forwarded_address_counts(
+    tmp_path: Path,
+) -> None:
+    forwarded = {"X-Forwarded-For": "198.51.100.1, 203.0.113.9"}  # the proxy added the last
+    async with (
+        web_server(tmp_path, limits=Limits(per_address=1)) as (server, url),
+        socket(url, "ana", headers=forwarded) as ana,
+        socket(url, "bob") as bob,
+    ):
+        await read_until(ana, lambda seen: "signed in as ana" in plain(seen))
+        await read_until(bob, lambda seen: "signed in as bob" in plain(seen))
+        session = server.service.sessions.get("ana")
+        assert session is not None and session.info is not None
+        assert session.info.peer == "203.0.113.9"
+        async with socket(url, "eve", headers=forwarded) as eve:  # the same player again
+            said = await read_until(eve, lambda seen: False)
+            assert "Too many connections from your address." in plain(said)
 
 
 async def test_a_key_flood_is_disconnected_with_the_terminal_restored(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ connection meets, and a `StreamSession` running the app over the socket."""
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,8 @@ CLIENT = "websocket"
 """The client version a browser session logs (SSH logs the client's version string)."""
 QUERY_MAX = 400
 """Characters of the WebSocket URL's query looked at."""
+FORWARDED_MAX = 1000
+"""Characters of an `X-Forwarded-For` header looked at (its last address counts)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +175,24 @@ async def _refuse(socket: ServerConnection, message: str) -> None:
 
 
 def peer_address(socket: ServerConnection) -> str:
-    """The client's IP address."""
+    """The client's IP address: the peer's, or, from a proxy on this machine (a loopback
+    peer), the address it says it forwards for (the last of `X-Forwarded-For`, the one the
+    proxy added), so that the per-address limits count players, not the proxy."""
     peer = socket.remote_address
-    return str(peer[0]) if peer else "?"
+    address = str(peer[0]) if peer else "?"
+    request = socket.request
+    if request is None or not _loopback(address):
+        return address
+    forwarded = request.headers.get("X-Forwarded-For", "")[:FORWARDED_MAX]
+    claimed = forwarded.rpartition(",")[2].strip()
+    try:
+        return str(ipaddress.ip_address(claimed))
+    except ValueError:
+        return address
+
+
+def _loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address.removeprefix("::ffff:")).is_loopback
+    except ValueError:
+        return False
