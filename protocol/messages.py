@@ -387,13 +387,17 @@ class OnlineRating:
 class SeatInfo:
     """A seat: its player's name (None if empty), bot level (None if human), connection;
     `api_bot`: a program plays it through the bot API (docs/bot-api.md); `ready`: at a
-    finished table, its player has asked for a rematch."""
+    finished table, its player has asked for a rematch; `rating` and `rating_change`: at a
+    finished table whose game was rated, its keyed player's rating now and what the game
+    changed it by (None otherwise)."""
 
     name: str | None
     bot: str | None
     connected: bool
     api_bot: bool = False
     ready: bool = False
+    rating: int | None = None
+    rating_change: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -606,6 +610,7 @@ class Stats:
     rating: RatingInfo | None = None  # None: a guest, or no rated game yet
     latest: tuple[FinishedGame, ...] = ()  # the server's latest finished public games
     bots: tuple[LeaderEntry, ...] = ()  # the bot ladder: API bots and the server's bots
+    min_games: int = 0  # rated games a player needs to be on the leaderboard
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,6 +255,8 @@ SEAT_INFO = Record(
         "connected": Bool(),
         "api_bot": Bool(),
         "ready": Bool(),
+        "rating": Nullable(RATING),
+        "rating_change": Nullable(Int(-MAX_RATING, MAX_RATING)),
     },
 )
 
@@ -328,6 +330,7 @@ STATS = Record(
         ),
         "latest": ListOf(FINISHED_GAME, MAX_STATS_ROWS),
         "bots": ListOf(LEADER, MAX_STATS_ROWS),
+        "min_games": TALLY,
     },
 )
 

@@ -4,12 +4,14 @@ starts it with bots for the others; everyone sees who is ready."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
 from protocol import CreateTable, Join, Leave, Notice, Rematch, Start
 from server.lobby import Lobby, LobbySettings
 from server.services.clock import LoopClock
+from server.store import Store
 from tests.lobby_client import Client
 from tests.test_lobby import INSTANT, greeted, play_to_the_end
 
@@ -77,3 +79,26 @@ async def test_joining_a_finished_table_says_its_game_is_over(lobby: Lobby) -> N
         "in_progress",
         "the game at this table is over: watch it instead",
     )
+
+
+async def test_a_rated_games_end_shows_each_keyed_players_rating_and_change(
+    tmp_path: Path,
+) -> None:
+    """Two keyed players finish a game: their seats carry the new rating and the change
+    (the bot's none); a rematch forgets them."""
+    with Store.open(tmp_path / "lovelet.db") as store:
+        for name in ("ana", "bo"):
+            store.claim_nickname(f"SHA256:{name}", name, set())  # as their SSH logins do
+        lobby = Lobby(LobbySettings(table=INSTANT), random.Random(1), store, clock=LoopClock())
+        ana, bo = await finished_game(lobby)
+        seats = bo.state.info.seats
+        rated = {i: (s.rating, s.rating_change) for i, s in enumerate(seats)}
+        assert rated[2] == (None, None)  # the bot
+        for seat in (0, 1):
+            rating, change = rated[seat]
+            assert rating == round(store.rating(f"SHA256:{seats[seat].name}").mu)
+            assert change == rating - 1500 != 0, rated  # from a newcomer's 1500
+        ana.send(Rematch())
+        bo.send(Rematch())
+        await ana.wait_for(lambda c: c.state.info.status == "playing")
+        assert all(seat.rating is None for seat in ana.state.info.seats)

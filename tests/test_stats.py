@@ -93,7 +93,7 @@ async def test_a_keyed_player_gets_their_record_recent_games_and_the_leaderboard
     ]
     assert stats.leaderboard == tuple(sorted(leaders, key=lambda row: -row.rating))
     assert stats.rating == RatingInfo(round(ann_rating.mu), round(ann_rating.sigma), 2)
-    assert stats.note == ""
+    assert (stats.note, stats.min_games) == ("", 2)
 
 
 async def test_the_leaderboard_waits_for_the_minimum_of_rated_games(store: Store) -> None:
@@ -138,7 +138,9 @@ async def test_without_a_store_the_lists_are_empty_with_a_note() -> None:
     stats = await stats_of(
         greeted(Lobby(LobbySettings(), random.Random(1), clock=LoopClock()), "ann")
     )
-    assert stats == Stats((), (), (), NO_STORE_NOTE)
+    assert stats == Stats(
+        (), (), (), NO_STORE_NOTE, min_games=LobbySettings().leaderboard_min_games
+    )
 
 
 async def test_the_lobby_shows_the_ratings_of_rated_players_online(store: Store) -> None:

@@ -66,11 +66,11 @@ async def test_a_guest_reads_the_note_and_esc_goes_back() -> None:
     app = served(FakeLink(), "guest")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("i")
-        app.deliver(encode(Stats((), (), (), "Guests' games are not kept.")))
+        app.deliver(encode(Stats((), (), (), "Guests' games are not kept.", min_games=3)))
         await pilot.pause()
         text = screen_text(app)
         assert "Guests' games are not kept." in text
-        assert "Nobody has enough rated games yet" in text
+        assert "Nobody has 3 rated games yet: a rated game is one between two players with" in text
         assert "Rating " not in text
         assert "Recent games" not in text
         await pilot.press("escape")
@@ -105,3 +105,13 @@ async def test_the_lobby_shows_ratings_beside_rated_names() -> None:
         app.deliver(encode(lobby))
         await pilot.pause()
         assert "Online: Ana, [red]Bo (1620), guest-3" in screen_text(app)
+
+
+async def test_your_rating_says_how_many_more_games_list_you() -> None:
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i")
+        app.deliver(encode(Stats((), (), (), rating=RatingInfo(1549, 410, 1), min_games=3)))
+        await pilot.pause()
+        text = screen_text(app)
+    assert "Rating 1549 ± 410 (1 rated game; 2 more to be on the leaderboard)" in text

@@ -235,3 +235,17 @@ async def test_the_header_names_the_edition_as_the_lobby_does_and_keeps_private(
         timed = screen_text(app).splitlines()[0]
     for header in (quiet, timed):
         assert "T1 · Friday game · private · PPEA · " in header, header
+
+
+async def test_game_over_tells_each_rated_players_new_rating_and_change() -> None:
+    game = new_game("classic", 3)
+    _to_game_over(game)
+    state = table_state(game, 0, status="finished")
+    seats = list(state.info.seats)
+    seats[0] = dataclasses.replace(seats[0], rating=1549, rating_change=49)
+    seats[1] = dataclasses.replace(seats[1], rating=1253, rating_change=-247)
+    info = dataclasses.replace(state.info, seats=tuple(seats))
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=(120, 40)) as pilot:
+        text = await _open(app, pilot, dataclasses.replace(state, info=info))
+    assert "Ratings: Bo 1253 (-247), you 1549" in text and "(+49)." in text  # by place, wrapped

@@ -105,7 +105,7 @@ class StatsScreen(Screen[None]):
         sections: list[RenderableType] = [_title("Your games")]
         catalogue = catalogue_of(self)
         if stats.rating is not None:
-            sections.append(_your_rating(stats.rating))
+            sections.append(_your_rating(stats.rating, stats.min_games))
         if stats.note:
             sections.append(Text(stats.note, style="italic"))
         elif not stats.editions:
@@ -124,7 +124,7 @@ class StatsScreen(Screen[None]):
             sections.append(
                 Text("↑↓: choose · Enter: replay a game, or a leader's games · p: public view")
             )
-        leaders = _leaders(stats.leaderboard, self.player, at)
+        leaders = _leaders(stats.leaderboard, self.player, at, stats.min_games)
         sections += [Text(), _title("Leaderboard"), leaders]
         at -= len(stats.leaderboard)
         if self.player_games is not None:
@@ -242,16 +242,29 @@ def _latest(games: tuple[FinishedGame, ...], cursor: int, catalogue: Catalogue) 
     return table
 
 
-def _your_rating(rating: RatingInfo) -> Text:
-    games = f"{rating.games} rated game{'s' * (rating.games != 1)}"
+def _your_rating(rating: RatingInfo, min_games: int) -> Text:
+    """Your rating, and how many more rated games put you on the leaderboard."""
+    games = _games(rating.games, "rated game")
+    more = min_games - rating.games
+    if more > 0:
+        games += f"; {more} more to be on the leaderboard"
     return Text.assemble(
         "Rating ", (str(rating.rating), "bold"), f" ± {rating.uncertainty} ({games})"
     )
 
 
-def _leaders(leaders: tuple[LeaderEntry, ...], player: str, cursor: int) -> RenderableType:
+def _games(count: int, what: str) -> str:
+    return f"{count} {what}{'s' * (count != 1)}"
+
+
+def _leaders(
+    leaders: tuple[LeaderEntry, ...], player: str, cursor: int, min_games: int
+) -> RenderableType:
     if not leaders:
-        return Text("Nobody has enough rated games yet (games between two players with SSH keys).")
+        needed = _games(max(min_games, 1), "rated game")
+        return Text(
+            f"Nobody has {needed} yet: a rated game is one between two players with SSH keys."
+        )
     table = _grid("", "#", "Player", "Rating", "±", "Wins", "Games")
     for index, row in enumerate(leaders):
         style = "bold" if row.name == player else ""

@@ -367,8 +367,21 @@ class TableScreen(Screen[str], Backdrop):
         ]
         for (_, seat), line in zip(places, _columns(rows), strict=True):
             text.append(f"\n{line}", style="bold" if seat == self.info.you else "")
+        text.append(self._rating_changes([seat for _, seat in places]))
         text.append(self._rematch_keys())
         return text
+
+    def _rating_changes(self, seats: list[int]) -> str:
+        """A rated game's changes, in the order of places: "Ratings: You 1523 (+23), ..."."""
+        assert self.info is not None
+        infos = self.info.seats
+        changed = [s for s in seats if infos[s].rating is not None]
+        said = [
+            f"{self.names.player(s, capital=i == 0)} {infos[s].rating}"
+            f" ({infos[s].rating_change or 0:+d})"
+            for i, s in enumerate(changed)
+        ]
+        return f"\nRatings: {', '.join(said)}." if said else ""
 
     def _rematch_keys(self) -> str:
         """Game over: the keys for a rematch, or who it waits for once the receiver is ready."""

@@ -81,7 +81,7 @@ class Broadcaster:
         runner, seating = self._runner, self._seating
         log, countdown = runner.log, runner.countdown()
         seat_of = {seat.member: i for i, seat in enumerate(seating.seats) if seat.member}
-        seats, spectators = seating.seat_infos(), self._spectators()
+        seats, spectators = seating.seat_infos(runner.record.rated), self._spectators()
         with self._metrics.time_update() if self._metrics else contextlib.nullcontext():
             for member, sent in list(self._sent.items()):
                 self._sent[member] = len(log)
@@ -93,7 +93,8 @@ class Broadcaster:
 
     def info(self, you: int | None) -> TableInfo:
         """The table as its members see it."""
-        return self._info(you, self._seating.seat_infos(), self._spectators())
+        seats = self._seating.seat_infos(self._runner.record.rated)
+        return self._info(you, seats, self._spectators())
 
     def _spectators(self) -> tuple[str, ...]:
         return tuple(m.identity.name for m in self._seating.spectators)

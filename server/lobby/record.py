@@ -3,13 +3,13 @@ replays, a restart's rebuild), and the operator's log lines and metrics."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from ..engine import Choice, Event
 from ..ops.logs import log_game_end, log_game_start
 from ..ops.metrics import Metrics
 from ..services.clock import Clock
-from ..store import GameRecorder, GuestRecord, SeatRecord, Store, TableRecord
+from ..store import GameRecorder, GuestRecord, RatingChange, SeatRecord, Store, TableRecord
 
 
 class GameRecord:
@@ -33,6 +33,11 @@ class GameRecord:
             self.recorder = GameRecorder.start(self.store, self.edition, seats, seed, table)
         self._started = self.clock.now()
         log_game_start(self.code, self.edition, len(seats) - bots, bots)
+
+    @property
+    def rated(self) -> Mapping[str, RatingChange]:
+        """What the finished game did to each keyed player's rating (empty: not rated)."""
+        return self.recorder.rated if self.recorder is not None else {}
 
     def resume(self, recorder: GameRecorder, age: float) -> None:
         """Go on with a game rebuilt after a restart, `age` seconds after it started."""

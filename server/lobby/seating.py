@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -11,9 +11,10 @@ from protocol import SeatInfo
 
 from ..bots import LEVELS
 from ..services.clock import Timer
-from ..store import SeatRecord
+from ..store import RatingChange, SeatRecord
 from .errors import TableError
 from .session import Identity
+from .stats import shown_change
 
 TAKEOVER_LEVEL = "medium"  # the bot that plays for a timed-out or disconnected player
 CODE_LETTERS = "ACDEFGHJKLMNPQRTUVWXY"  # no look-alikes (B/8, I/1, O/0, S/5, Z/2)
@@ -258,8 +259,9 @@ class Seating:
             for seat in self.seats
         ]
 
-    def seat_infos(self) -> tuple[SeatInfo, ...]:
-        """The seats as their members see them."""
+    def seat_infos(self, rated: Mapping[str, RatingChange] | None = None) -> tuple[SeatInfo, ...]:
+        """The seats as their members see them; with what a finished game did to the ratings
+        of its keyed players (`rated`, by identity)."""
         return tuple(
             SeatInfo(
                 seat.name,
@@ -267,6 +269,7 @@ class Seating:
                 not seat.played_by_bot or bool(seat.bot_level),
                 seat.api_bot,
                 seat.ready,
+                *shown_change((rated or {}).get(seat.identity or "")),
             )
             for seat in self.seats
         )

@@ -17,7 +17,7 @@ from protocol import (
 from protocol.registry import MAX_NAME, MAX_RATING
 
 from ..services.sanitize import clean_text
-from ..store import LeaderRow, RatingRecord, Store
+from ..store import LeaderRow, RatingChange, RatingRecord, Store
 from .errors import TableError
 from .session import Identity, Session
 
@@ -32,12 +32,12 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
     """What `identity` may see: its own record and rating (keyed players only) and the
     leaderboard of players with at least `min_games` rated games."""
     if store is None:
-        return Stats((), (), (), NO_STORE_NOTE)
+        return Stats((), (), (), NO_STORE_NOTE, min_games=min_games)
     leaders = _leaders(store.leaderboard(LEADERS, min_games))
     bots = _leaders(store.bot_leaderboard(LEADERS, min_games))
     latest = _latest(store)
     if identity.guest:
-        return Stats((), (), leaders, GUEST_NOTE, latest=latest, bots=bots)
+        return Stats((), (), leaders, GUEST_NOTE, latest=latest, bots=bots, min_games=min_games)
     editions = tuple(
         EditionTally(edition, tally.games, tally.wins)
         for edition, tally in store.player_stats(identity.id).items()
@@ -55,7 +55,9 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
     )
     rating = store.bot_rating(identity.id) if identity.api_bot else store.rating(identity.id)
     mine = None if rating is None else RatingInfo(*_shown(rating), rating.games)
-    return Stats(editions, recent, leaders, rating=mine, latest=latest, bots=bots)
+    return Stats(
+        editions, recent, leaders, rating=mine, latest=latest, bots=bots, min_games=min_games
+    )
 
 
 def _leaders(rows: Iterable[LeaderRow]) -> tuple[LeaderEntry, ...]:
@@ -96,6 +98,15 @@ def online_ratings(sessions: Iterable[Session], store: Store | None) -> tuple[On
     keyed = {s.identity.id: s.name for s in sessions if s.greeted and not s.identity.guest}
     found = store.ratings_of(list(keyed))
     return tuple(OnlineRating(keyed[key], _shown(r)[0]) for key, r in found.items())
+
+
+def shown_change(change: RatingChange | None) -> tuple[int | None, int | None]:
+    """A game's change of a rating as a seat map carries it: the rating after, and by how
+    much it moved (as shown, whole numbers); (None, None) for no change."""
+    if change is None:
+        return None, None
+    after = _clamp(change.after.mu)
+    return after, after - _clamp(change.before)
 
 
 def _shown(rating: RatingRecord) -> tuple[int, int]:

@@ -12,7 +12,7 @@ from .games import (
     SeatRecord,
 )
 from .players import Claim, NameRules, Player
-from .ratings import RatingRecord
+from .ratings import RatingChange, RatingRecord
 from .recorder import GameRecorder
 from .settings import MOTD
 from .stats import EditionStats, LeaderRow, RecentGame
@@ -37,6 +37,7 @@ __all__ = [
     "MigrationError",
     "NameRules",
     "Player",
+    "RatingChange",
     "RatingRecord",
     "RecentGame",
     "RoundRecord",

@@ -38,9 +38,18 @@ def entrants(conn: sqlite3.Connection, game_id: int) -> list[Entrant]:
     ]
 
 
-def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Rating]:
-    """Apply a finished game to its keyed players' ratings, and to the bot ladder; the
-    players' new ratings (empty: unrated)."""
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """What a rated game did to a keyed player's rating: before it (a newcomer's for their
+    first) and after it."""
+
+    before: float
+    after: Rating
+
+
+def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, RatingChange]:
+    """Apply a finished game to its keyed players' ratings, and to the bot ladder; each
+    player's change (empty: unrated)."""
     seats = entrants(conn, game_id)
     ladder_game(conn, game_id, seats)
     if not is_rated(seats):
@@ -54,7 +63,10 @@ def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, Rating]:
         " games = games + 1, last_game = excluded.last_game",
         [(key, r.mu, r.sigma, game_id) for key, r in after.items()],
     )
-    return after
+    return {
+        key: RatingChange(before[key].mu if key in before else Rating().mu, rating)
+        for key, rating in after.items()
+    }
 
 
 def ladder_game(conn: sqlite3.Connection, game_id: int, seats: list[Entrant]) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..engine import Choice, choice_to_dict
 from .games import SeatRecord
+from .ratings import RatingChange
 from .tables import GuestRecord, TableRecord
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ class GameRecorder:
         self._round = 0
         self._actions = 0
         self._unwritten: list[tuple[int, Choice]] = []
+        self.rated: dict[str, RatingChange] = {}  # by identity, once a rated game finished
 
     @classmethod
     def start(
@@ -109,7 +111,7 @@ class GameRecorder:
                 game_id, self._round, event.public["winners"], event.public["tokens"]
             )
         elif event.kind == "game_end":
-            store.finish_game(game_id, event.public["winners"])
+            self.rated = store.finish_game(game_id, event.public["winners"])
             self.finished = True
 
     def replace_seat(self, seat: int, record: SeatRecord) -> None:

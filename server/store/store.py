@@ -18,7 +18,7 @@ from .db import connect, schema_version, transaction
 from .errors import StoreError
 from .games import ActionLog, GameLog, GameRecord, SeatRecord
 from .players import DEFAULT_NAME_RULES, Claim, NameRules, Player
-from .ratings import RatingRecord
+from .ratings import RatingChange, RatingRecord
 from .stats import EditionStats, LeaderRow, RecentGame
 from .tables import GuestRecord, KeptTable, TableRecord
 from .times import now as utc_now
@@ -160,11 +160,12 @@ class Store:
 
     def finish_game(
         self, game_id: int, winners: Sequence[int], ended_at: datetime | None = None
-    ) -> None:
-        """The game was won by these seats; it counts in the stats and ratings from now on."""
+    ) -> dict[str, RatingChange]:
+        """The game was won by these seats; it counts in the stats and ratings from now on.
+        What it did to each keyed player's rating (empty: not rated)."""
         with self.batch():
             games.finish_game(self._conn, game_id, winners, ended_at or self._clock())
-            ratings.rate_game(self._conn, game_id)
+            return ratings.rate_game(self._conn, game_id)
 
     def abandon_game(self, game_id: int, ended_at: datetime | None = None) -> None:
         """The game stopped unfinished; it never counts in the stats."""
