@@ -19,7 +19,7 @@ from protocol.limits import LIMITS, Direction
 
 NOT_JSON = (
     "this looks like msgpack frames, not JSON: each message is one JSON object on a line of its"
-    " own; msgpack frames go to the `lovelet` subsystem (docs/bot-api.md#json)"
+    " own; msgpack frames go to the `lovelet` subsystem (docs/bot-api.md#json-lines-lovelet-json)"
 )
 
 
