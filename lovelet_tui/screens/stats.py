@@ -1,5 +1,5 @@
-"""Stats: your games and wins per edition, your recent games, the server's latest games and
-the leaderboard. ↑↓ choose a row: Enter replays a game (your own seat's view of a game you
+"""Stats: your games and wins per edition, your recent games, the server's latest games, the
+leaderboard and the bot ladder (docs/bot-api.md). ↑↓ choose a row: Enter replays a game (your own seat's view of a game you
 played, else the public view), p its public view; Enter on a leader lists their games."""
 
 from __future__ import annotations
@@ -132,6 +132,8 @@ class StatsScreen(Screen[None]):
             games = self.player_games.games
             none = Text("No public games yet.")
             sections.append(_latest(games, at, catalogue) if games else none)
+        if stats.bots:  # the bot ladder: programs on the bot API and the server's bots
+            sections += [Text(), _title("Bot ladder"), _leaders(stats.bots, self.player, -1, 0)]
         shown = Group(*sections)
         self.query_one("#stats", Static).update(shown)
         self._scroll_to_cursor(shown)
