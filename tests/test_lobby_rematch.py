@@ -21,10 +21,10 @@ def lobby() -> Lobby:
     return Lobby(LobbySettings(table=INSTANT), random.Random(1), clock=LoopClock())
 
 
-async def finished_game(lobby: Lobby) -> tuple[Client, Client]:
+async def finished_game(lobby: Lobby, takeover: bool = False) -> tuple[Client, Client]:
     """Ana hosts, Bo joins, a medium bot sits third; the game is played to its end."""
     ana, bo = await greeted(lobby, "ana"), await greeted(lobby, "bo")
-    ana.send(CreateTable("t", "classic", 3, bot_level="medium"))
+    ana.send(CreateTable("t", "classic", 3, bot_level="medium", takeover=takeover))
     await ana.wait_for(lambda c: c.state)
     bo.send(Join(ana.state.info.code))
     await ana.wait_for(lambda c: c.state.info.seats[1].name == "bo")
@@ -102,3 +102,17 @@ async def test_a_rated_games_end_shows_each_keyed_players_rating_and_change(
         bo.send(Rematch())
         await ana.wait_for(lambda c: c.state.info.status == "playing")
         assert all(seat.rating is None for seat in ana.state.info.seats)
+
+
+async def test_a_late_joiner_at_a_finished_table_is_told_the_seat_waits_for_a_rematch(
+    lobby: Lobby,
+) -> None:
+    ana, bo = await finished_game(lobby, takeover=True)
+    eve = await greeted(lobby, "eve")
+    eve.send(Join(ana.state.info.code))
+    await eve.wait_for(lambda c: any(isinstance(m, Notice) for m in c.messages))
+    said = [m.text for m in eve.messages if isinstance(m, Notice)]
+    assert said == ["You take medium bot 3's seat 3 in the rematch, if the table plays one."]
+    ana.send(Rematch())
+    bo.send(Rematch())
+    await eve.wait_for(lambda c: c.state.info.status == "playing" and c.state.info.you == 2)

@@ -92,10 +92,13 @@ class Doors:
 
     def claim(self, member: Member, index: int | None) -> None:
         index = self.claims.claim(member, index)
-        name = self.seats[index].name
-        self._output.send(
-            member, Notice(f"You take {name}'s seat {index + 1} when the next round starts.")
+        seat = f"{self.seats[index].name}'s seat {index + 1}"
+        when = (
+            "in the rematch, if the table plays one"
+            if self.runner.status == "finished"
+            else "when the next round starts"
         )
+        self._output.send(member, Notice(f"You take {seat} {when}."))
 
     def late_joiners(self) -> None:
         """Before a round: claimants take the bot seats they claimed."""
