@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/sessions.py [--players 200] [--table-size 4] [--duration 60]
            [--think 2.0] [--pyte-tables 10] [--budget 180] [--workers N [--broker URL]]
-           [--soak-interval S] [--stagger S]
+           [--soak-interval S] [--stagger S] [--web]
 
 The server runs as `python -m server.cli serve --listen 127.0.0.1:PORT --data-dir TMP`, so
 its RSS and CPU time come from /proc/<pid>. With `--workers N` it runs as a game core and N
@@ -35,6 +35,10 @@ A soak (`--duration 600 --soak-interval 60`, say) also reads, at the start of pl
 S seconds of it, the server's asyncio tasks (each process counts its own on its loop, through
 the same sitecustomize), open file descriptors and RSS (over every process serving, Redis
 among them) and Redis's used memory; it reports those readings and their growth.
+
+With `--web`, every player is a browser's WebSocket instead (the page's own origin, the same
+80x24 terminal stream, keys as binary messages) on the server's web port: the same numbers,
+to set beside SSH's (docs/self-hosting.md). Without it the server runs with `--web off`.
 """
 
 from __future__ import annotations
@@ -60,6 +64,10 @@ import asyncssh
 import pyte
 import redis
 import uvloop
+from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import connect as ws_connect
+from websockets.exceptions import ConnectionClosed
+from websockets.protocol import State
 
 ROOT = Path(__file__).resolve().parent.parent
 CTRL_END = "\x1b[1;5F"  # xterm's ctrl+end: the lobby's table list jumps to its last row
@@ -326,10 +334,11 @@ def spawn_server(
     workers: int = 0,
     broker: str = "",
     count_tasks: bool = False,
+    web: bool = False,
 ) -> ServerProcess:
     """Start `python -m server.cli serve` on a free loopback port, with the GC monitor (and
     with `count_tasks` the task probe); with `workers`, a core and that many front-ends
-    through `broker` (or a redis-server of ours)."""
+    through `broker` (or a redis-server of ours); with `web`, its `port` is the web port."""
     redis_server = None
     if workers and not broker:
         redis_server, broker = spawn_broker(data_dir)
@@ -354,6 +363,9 @@ def spawn_server(
     log = data_dir / "server.log"
     command = [sys.executable, "-m", "server.cli", "serve"]
     command += ["--listen", f"127.0.0.1:{port}", "--data-dir", str(data_dir)]
+    if web:
+        port = free_port()
+    command += ["--web", f"127.0.0.1:{port}" if web else "off"]
     if workers:
         command += ["--workers", str(workers), "--broker", broker]
     with log.open("wb") as out:
@@ -448,13 +460,14 @@ class Player(asyncssh.SSHClientSession[bytes]):
     """One SSH session with a PTY: scans its output for the panel state and the deck count,
     renders it with pyte when asked, and plays with keys."""
 
-    def __init__(self, index: int, think: float, pyte_screen: bool) -> None:
+    def __init__(self, index: int, think: float, pyte_screen: bool, web: bool = False) -> None:
         self.index = index
+        self.web = web
         self.name = f"p{index:03d}"
         self.think = think
         self.table: Table | None = None
-        self.chan: asyncssh.SSHClientChannel[bytes] | None = None
-        self.conn: asyncssh.SSHClientConnection | None = None
+        self.chan: asyncssh.SSHClientChannel[bytes] | WebChannel | None = None
+        self.conn: asyncssh.SSHClientConnection | WebChannel | None = None
         self.screen = pyte.Screen(80, 24) if pyte_screen else None
         self._stream = pyte.ByteStream(self.screen) if self.screen else None
         self._decode = codecs.getincrementaldecoder("utf-8")("replace").decode
@@ -592,9 +605,61 @@ _logins = asyncio.Semaphore(LOGIN_CONCURRENCY)
 
 
 async def connect(port: int, player: Player) -> None:
-    """Log `player` in as a guest from its loopback address and open its PTY session."""
+    """Log `player` in as a guest from its loopback address and open its PTY session (or
+    its WebSocket, for a browser)."""
     async with _logins:
-        await _connect(port, player)
+        await (_connect_web if player.web else _connect)(port, player)
+
+
+class WebChannel:
+    """A browser's WebSocket as the player's channel and connection: keys go out in order,
+    the terminal stream comes in to `data_received`."""
+
+    def __init__(self, socket: ClientConnection, player: Player) -> None:
+        self._socket = socket
+        self._keys: asyncio.Queue[bytes] = asyncio.Queue()
+        self._tasks = [
+            asyncio.create_task(self._receive(player)),
+            asyncio.create_task(self._send()),
+        ]
+
+    async def _receive(self, player: Player) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            async for message in self._socket:
+                player.data_received(message, None)  # type: ignore[arg-type]
+        player.connection_lost(None)
+
+    async def _send(self) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                await self._socket.send(await self._keys.get())
+
+    def write(self, data: bytes) -> None:
+        self._keys.put_nowait(data)
+
+    def is_closing(self) -> bool:
+        return self._socket.state is not State.OPEN
+
+    def close(self) -> None:
+        self._tasks[1].cancel()
+        asyncio.get_running_loop().create_task(self._socket.close())
+
+    async def wait_closed(self) -> None:
+        await self._socket.wait_closed()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+async def _connect_web(port: int, player: Player) -> None:
+    source = f"127.0.0.{2 + player.index // PER_ADDRESS}"
+    page = f"http://127.0.0.1:{port}"
+    socket = await ws_connect(
+        f"ws://127.0.0.1:{port}/ws?name={player.name}&cols=80&rows=24",
+        origin=page,  # type: ignore[arg-type]
+        compression=None,
+        local_addr=(source, 0),
+    )
+    player.conn = player.chan = WebChannel(socket, player)
+    await player.expect("signed in as", fresh=False)
 
 
 async def _connect(port: int, player: Player) -> None:
@@ -869,14 +934,16 @@ async def run(args: argparse.Namespace) -> None:
     size, count = args.table_size, args.players - args.players % args.table_size
     stats = Stats()
     tables = [Table(t, size, stats, t < args.pyte_tables, args.think) for t in range(count // size)]
-    players = [Player(i, args.think, i // size < args.pyte_tables) for i in range(count)]
+    players = [Player(i, args.think, i // size < args.pyte_tables, args.web) for i in range(count)]
     for player in players:
         table = tables[player.index // size]
         table.players.append(player)
         player.table = table
     report = Report(count, len(tables))
     with tempfile.TemporaryDirectory(prefix="lovelet-bench-") as tmp:
-        server = spawn_server(Path(tmp), count, args.workers, args.broker, args.soak_interval > 0)
+        server = spawn_server(
+            Path(tmp), count, args.workers, args.broker, args.soak_interval > 0, args.web
+        )
         try:
             deadline = time.monotonic() + args.budget
             await asyncio.wait_for(
@@ -904,7 +971,7 @@ async def phases(
 ) -> None:
     """Warm up, seat everyone (idle), start the tables, play; fill `report`."""
     await wait_listening(server)
-    await warm_up(server.port, args.think)
+    await warm_up(server.port, args.think, args.web)
     report.rss_base = await settle(server)
     say(f"server up (pid {server.pid}), RSS {report.rss_base:.1f} MB")
     if args.lobby_idle:
@@ -931,9 +998,9 @@ async def start_table(table: Table, think: float) -> None:
     await table.players[0].expect("round 1", send="g")
 
 
-async def warm_up(port: int, think: float) -> None:
+async def warm_up(port: int, think: float, web: bool = False) -> None:
     """One session in and out, so start-up costs are not counted per session."""
-    warm = Player(999, think, False)
+    warm = Player(999, think, False, web)
     await connect(port, warm)
     assert warm.conn is not None
     warm.conn.close()
@@ -1057,6 +1124,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         type=float,
         default=0.0,
         help="start each table's play at a random moment within this many s (0: all at once)",
+    )
+    parser.add_argument(
+        "--web", action="store_true", help="players are browsers' WebSockets on the web port"
     )
     return parser.parse_args(argv)
 
