@@ -111,7 +111,6 @@ class Arena:
         self._link: BotLink | None = None
         self._finished: set[str] = set()
         self._failure: str | None = None
-        self.done = asyncio.Event()
 
     def attach(self) -> None:
         """Attach the bot to the lobby as the bot API does, as an API bot."""
@@ -130,7 +129,6 @@ class Arena:
             self._link.detach()
             self._link = None
         self._lobby.shut_down(keep=False)
-        self.done.set()
 
     def failure(self) -> str | None:
         """Why the games were not all played, if they were not."""
