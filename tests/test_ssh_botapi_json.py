@@ -21,6 +21,7 @@ from e2e_helpers import GAME_TIMEOUT, Server, running_server
 from test_ssh_botapi import FAST, OPENSSH, WAIT, bot, framed, needs_openssh
 
 from protocol import PROTOCOL_VERSION
+from protocol.jsonlines import line_to_payload, payload_to_line
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "examples" / "json_bot.sh"
@@ -143,8 +144,6 @@ async def test_json_on_the_msgpack_subsystem_names_the_json_subsystem(
 
 
 def test_seat_keyed_maps_are_the_same_in_json_and_msgpack() -> None:
-    from protocol.jsonlines import line_to_payload, payload_to_line
-
     wire = {"type": "x", "cards": {"0": "guard", "2": "baron"}, "n": [1, None, True]}
     payload = msgpack.packb(wire)
     assert json.loads(payload_to_line(payload)) == wire
