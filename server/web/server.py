@@ -16,6 +16,9 @@ from server.web.pages import page_response, text_response
 from server.web.session import WebSessions, peer_address
 
 log = logging.getLogger(__name__)
+socket_log = logging.getLogger("server.web.socket")
+"""websockets' own lines: one per HTTP answer and connection at INFO, its warnings above."""
+socket_log.setLevel(logging.WARNING)  # the server logs each session and refusal itself
 
 MAX_MESSAGE = 64 * 1024
 """Bytes of one message from a browser (a paste arrives as one): more closes the socket."""
@@ -87,6 +90,7 @@ async def start_web_server(
         address.port,
         process_request=answer,
         server_header="lovelet",
+        logger=socket_log,
         compression=None,  # a zlib context per socket costs memory; the LAN or proxy is fast
         max_size=MAX_MESSAGE,
         max_queue=MAX_QUEUE,
