@@ -91,19 +91,20 @@ class BrowserTerminal:
         cls,
         browser: Browser,
         url: str,
-        name: str,
+        name: str | None,
         size: tuple[int, int] = (1280, 800),
         **device: Any,
     ) -> AsyncIterator[BrowserTerminal]:
         """Open `url` in a new window of `size` pixels (on a `device`: `has_touch=True`...)
-        and join as `name`."""
+        and join as `name` (None: the page is signed in, and asks for no name)."""
         viewport = {"width": size[0], "height": size[1]}
         context = await browser.new_context(viewport=viewport, **device)  # type: ignore[arg-type]
         try:
             terminal = cls(await context.new_page())
             await terminal.page.goto(url)
-            await terminal.page.fill("#name", name)
-            await terminal.page.press("#name", "Enter")
+            if name is not None:
+                await terminal.page.fill("#name", name)
+                await terminal.page.press("#name", "Enter")
             await terminal.wait_for(lambda: terminal.screen.lines > 0, "the terminal")
             yield terminal
         finally:

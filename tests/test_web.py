@@ -25,6 +25,7 @@ from server.lobby import TableSettings
 from server.ops.config import Limits
 from server.ssh.driver import INPUT_FLOOD
 from server.ssh.guard import TOO_MANY_RESIZES
+from server.ssh.web_login import LINK_SECONDS, LINKS_PER_KEY, WebLogins, command_answer
 from server.web.origin import allowed_origins, origin_of, public_url
 from server.web.pages import ASSETS, CSP, PAGE
 from server.web.stream import parse_resize
@@ -231,3 +232,37 @@ async def test_a_browser_session_is_charged_its_cpu_and_closed_at_shutdown(
     ended = [r for r in caplog.records if r.getMessage() == "disconnect"]
     assert [r.fields["name"] for r in ended] == ["ana"]  # type: ignore[attr-defined]
     assert ended[0].fields["cpu_seconds"] > 0  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- web logins
+
+
+def test_a_login_link_works_once_and_only_for_a_few_minutes() -> None:
+    now = [0.0]
+    logins = WebLogins(clock=lambda: now[0])
+    assert logins.issue("SHA256:ana", "ana") is None  # no page: no link
+    logins.base_url = "https://play.example.org"
+    link = logins.issue("SHA256:ana", "ana")
+    assert link is not None and link.startswith("https://play.example.org/login/")
+    token = link.rpartition("/")[2]
+    session = logins.redeem(token)
+    assert session is not None and logins.redeem(token) is None  # once
+    login = logins.session(session)
+    assert login is not None and (login.identity, login.name) == ("SHA256:ana", "ana")
+    late = logins.issue("SHA256:ana", "ana")
+    assert late is not None
+    now[0] += LINK_SECONDS + 1
+    assert logins.redeem(late.rpartition("/")[2]) is None  # expired
+    assert logins.revoke("SHA256:ana") == 1 and logins.session(session) is None
+
+
+def test_a_key_holds_a_bounded_number_of_links_and_browser_sessions() -> None:
+    logins = WebLogins()
+    logins.base_url = "http://localhost:8080"
+    links = [logins.issue("SHA256:ana", "ana") for _ in range(LINKS_PER_KEY + 2)]
+    tokens = [link.rpartition("/")[2] for link in links if link is not None]
+    assert [logins.redeem(token) is not None for token in tokens[:2]] == [False, False]
+    sessions = [logins.redeem(token) for token in tokens[2:]]
+    assert all(sessions)
+    assert command_answer(logins, "web-login", None, "guest").startswith("web-login brings")
+    assert command_answer(None, "web-login", "SHA256:ana", "ana").startswith("This server has")

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import asyncssh
 from browser import BrowserTerminal, chromium
 from e2e_helpers import (
     GAME_TIMEOUT,
@@ -142,6 +143,50 @@ async def test_a_phone_gets_the_whole_screen_and_keys_to_tap(tmp_path: Path) -> 
         await wait_text(pat, "Turn timer")
         await pat.page.tap('#keys [data-key="esc"]')
         await pat.wait_for(lambda: "Turn timer" not in pat.text, "the form closed by Esc")
+
+
+async def ssh_command(port: int, key: asyncssh.SSHKey, command: str) -> str:
+    """What `ssh -p PORT ana@127.0.0.1 COMMAND` prints, with `key`."""
+    async with asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username="ana",
+        client_keys=[key],
+        known_hosts=None,
+        agent_path=None,
+        config=None,
+    ) as conn:
+        result = await conn.run(command, check=True)
+    assert isinstance(result.stdout, str)
+    return result.stdout
+
+
+async def test_a_web_login_link_signs_one_browser_in_as_the_keys_player_once(
+    tmp_path: Path,
+) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with web_server(tmp_path) as (server, url), chromium() as browser:
+        _, port = await server.listening()
+        said = await ssh_command(port, key, "web-login")
+        link = said.strip().splitlines()[-1]
+        assert link.startswith(f"{url}/login/"), said
+        async with BrowserTerminal.open(browser, link, None) as ana:
+            await ana.wait_for(
+                lambda: re.search(r"signed in as ana\s*$", ana.text, re.M) is not None,
+                "ana signed in with her key, not as a guest",
+            )
+            cookies = await ana.page.context.cookies()
+            assert [(c["name"], c["httpOnly"], c["sameSite"]) for c in cookies] == [
+                ("lovelet_login", True, "Strict")
+            ]
+            other = await browser.new_page()
+            answer = await other.goto(link)  # the same link again
+            assert answer is not None and answer.status == 410
+            assert "used already" in await other.content()
+            await other.close()
+            assert "Signed out 1 browser" in await ssh_command(port, key, "web-logout")
+            await ana.page.reload()
+            await ana.page.wait_for_selector("#name", state="visible")  # a guest again
 
 
 CONNECT = """(url) => new Promise((resolve) => {

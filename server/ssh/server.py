@@ -19,6 +19,7 @@ from server.ssh.keys import fingerprint, load_or_create_host_key
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.registry import SessionRegistry
 from server.ssh.session import AppFactory, SessionConfig, StreamSession, note_refusal
+from server.ssh.web_login import WebLogins
 
 if TYPE_CHECKING:
     from server.ops.metrics import Metrics
@@ -75,13 +76,15 @@ async def start_ssh_server(
     metrics: Metrics | None = None,
     bot_factory: BotFactory | None = None,
     reuse_port: bool = False,
+    web_logins: WebLogins | None = None,
 ) -> SSHService:
     """Listen for SSH on `host:port`; each terminal session runs `app_factory(info)`, and
     each `lovelet` subsystem session is attached by `bot_factory` (refused without one).
 
     The host key lives in `data_dir` (created on first start). Refusals and logins are
     counted in `metrics` when given. With `reuse_port`, other processes may listen on the
-    same port (SO_REUSEPORT: the kernel spreads connections over them). Raises
+    same port (SO_REUSEPORT: the kernel spreads connections over them). `web_logins`
+    answers `ssh HOST web-login` and `web-logout` (without it, no page is offered). Raises
     HostKeyError when the key file is unusable, and ValueError for an unknown
     `color_system`.
     """
@@ -100,6 +103,7 @@ async def start_ssh_server(
         metrics,
         bot_factory,
         cpu_pool=TokenBucket(limits.cpu_pool, 2 * limits.cpu_burst) if limits.cpu_pool else None,
+        web_logins=web_logins,
     )
     gate = ConnectionGate(
         limits, dropped=lambda address: note_refusal(config, address, label="silent")

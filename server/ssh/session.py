@@ -26,6 +26,8 @@ from server.ssh.registry import SessionRegistry
 from server.ssh.requests import intercept_env_requests
 from server.ssh.session_log import SessionLog
 from server.ssh.terminal import Terminal
+from server.ssh.web_login import COMMANDS as WEB_COMMANDS
+from server.ssh.web_login import WebLogins, command_answer
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -58,6 +60,8 @@ class SessionConfig:
     """Attaches bot API sessions to the lobby; None: the `lovelet` subsystem is refused."""
     cpu_pool: TokenBucket | None = None
     """The server's time lent to sessions past their share (`SSHLimits.cpu_pool`)."""
+    web_logins: WebLogins | None = None
+    """The links that bring a key's identity to a browser (`ssh HOST web-login`)."""
 
 
 def note_refusal(
@@ -474,12 +478,27 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
             return  # disconnected before the shell started (e.g. an env flood)
         if self._handoff.start():
             return
+        command = (self._terminal.command or "").strip()
+        if command in WEB_COMMANDS:
+            self._answer_web_command(command)
+            return
         refusal = self._terminal.refusal()
         if refusal is not None:
             self._chan.write(refusal.encode())
             self._chan.exit(1)
             return
         self._session.start(self._make_info)
+
+    def _answer_web_command(self, command: str) -> None:
+        """`ssh HOST web-login` (a one-time link for a browser) or `web-logout`: the answer
+        in a few lines, then the channel closes."""
+        assert self._chan is not None
+        login = self._login
+        answer = command_answer(
+            self._config.web_logins, command, login.identity, login.requested_name
+        )
+        self._chan.write(answer.replace("\n", "\r\n").encode() + b"\r\n")
+        self._chan.exit(0)
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if datatype is None and self._session is not None:

@@ -14,7 +14,8 @@ NEED_PTY = (
 )
 NOT_A_CODE = (
     "lovelet takes no command but a table code (letters and digits, at most 16): "
-    "`ssh -t HOST CODE` goes straight to that table.\r\n"
+    "`ssh -t HOST CODE` goes straight to that table; and `ssh HOST web-login` gives a "
+    "link that signs a browser in with your key.\r\n"
 )
 TABLE_CODE = re.compile(r"[A-Za-z0-9]{1,16}")
 """A table code as an SSH command: the protocol's codes (at most 16), ASCII letters and digits."""

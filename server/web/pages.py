@@ -61,7 +61,7 @@ def page_response(request: Request) -> Response | None:
 def respond(status: http.HTTPStatus, name: str, content_type: str, *, cache: str) -> Response:
     """A file of the assets, with the security headers."""
     body = _asset(name)
-    headers = _headers(content_type, len(body))
+    headers = security_headers(content_type, len(body))
     headers["Cache-Control"] = cache
     return Response(status.value, status.phrase, headers, body)
 
@@ -70,11 +70,12 @@ def text_response(status: http.HTTPStatus, text: str) -> Response:
     """A short plain-text answer (an error), with the security headers."""
     body = text.encode()
     return Response(
-        status.value, status.phrase, _headers("text/plain; charset=utf-8", len(body)), body
+        status.value, status.phrase, security_headers("text/plain; charset=utf-8", len(body)), body
     )
 
 
-def _headers(content_type: str, length: int) -> Headers:
+def security_headers(content_type: str, length: int) -> Headers:
+    """The headers of every answer: the security ones, the content's type and length."""
     headers = Headers(SECURITY_HEADERS)
     headers["Content-Type"] = content_type
     headers["Content-Length"] = str(length)

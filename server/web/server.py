@@ -11,6 +11,7 @@ from websockets.http11 import Request, Response
 
 from server.ssh.limits import ConnectionGate
 from server.ssh.session import SessionConfig, note_refusal
+from server.web.login import BrowserLogins
 from server.web.origin import allowed_origins, public_url
 from server.web.pages import page_response, text_response
 from server.web.session import WebSessions, peer_address
@@ -36,6 +37,11 @@ class WebAddress:
     """`web_public_url`: the page's address behind a proxy (empty: derived from `host`)."""
     public_host: str = ""
     """`public_host`, for the link when no public URL is set."""
+
+    @property
+    def secure(self) -> bool:
+        """Players reach the page over https (behind a TLS proxy)."""
+        return self.public_url.startswith("https://")
 
 
 @dataclass(eq=False)
@@ -66,16 +72,18 @@ class WebService:
 async def start_web_server(
     address: WebAddress, config: SessionConfig, *, reuse_port: bool = False
 ) -> WebService:
-    """Serve the page at `address` and run a guest's session (`config`'s, shared with the
-    SSH server: the same registry, lobby, limits and CPU pool) on each WebSocket opened by a
-    page of an allowed origin."""
+    """Serve the page at `address` and run a session (`config`'s, shared with the SSH
+    server: the same registry, lobby, limits and CPU pool; a guest's, or a web login's from
+    `config.web_logins`) on each WebSocket opened by a page of an allowed origin. Links of
+    `ssh HOST web-login` point here once it listens."""
     limits = config.limits
     gate = ConnectionGate(limits)
-    sessions = WebSessions(config, gate)
+    logins = BrowserLogins(config.web_logins, address.secure)
+    sessions = WebSessions(config, gate, logins)
     origins: frozenset[str] = frozenset()
 
     def answer(connection: ServerConnection, request: Request) -> Response | None:
-        response = page_response(request)
+        response = logins.answer(request) or page_response(request)
         if response is not None:
             return response
         origin = request.headers.get("Origin")
@@ -103,5 +111,7 @@ async def start_web_server(
     port = server.sockets[0].getsockname()[1]
     origins = allowed_origins(address.public_url, address.public_host, address.host, port)
     url = public_url(address.public_url, address.public_host, address.host, port)
+    if config.web_logins is not None:
+        config.web_logins.base_url = url
     log.info("web listening on %s:%d, page at %s", address.host, port, url)
     return WebService(port, url, origins, server, gate)

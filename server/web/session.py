@@ -22,6 +22,7 @@ from server.ssh.requests import WindowChanges
 from server.ssh.session import Login, SessionConfig, StreamSession, note_refusal
 from server.ssh.terminal import table_code
 from server.ssh.usernames import mixed_refusal
+from server.web.login import BrowserLogins
 from server.web.stream import WebStream
 
 TERM = "xterm-256color"
@@ -75,13 +76,15 @@ class GateEntry:
 
 
 class WebSessions:
-    """Runs a guest's session on each WebSocket, within the SSH layer's limits: the same
-    per-address and total connection counts (a gate of their own), input and key budgets,
-    CPU share, output back-pressure and resize rate."""
+    """Runs a session on each WebSocket (a guest's, or the player's whose web login its
+    cookie names), within the SSH layer's limits: the same per-address and total connection
+    counts (a gate of their own), input and key budgets, CPU share, output back-pressure and
+    resize rate."""
 
-    def __init__(self, config: SessionConfig, gate: ConnectionGate) -> None:
+    def __init__(self, config: SessionConfig, gate: ConnectionGate, logins: BrowserLogins) -> None:
         self._config = config
         self._gate = gate
+        self._logins = logins
 
     async def handle(self, socket: ServerConnection) -> None:
         """The WebSocket's whole life: admitted, then one session until either side ends."""
@@ -97,9 +100,27 @@ class WebSessions:
             await _refuse(socket, refusal)
             return
         try:
-            await self._run(socket, stream, Ask.from_path(socket.request.path, limits), address)
+            ask = Ask.from_path(socket.request.path, limits)
+            login = self._login(socket, ask, address)
+            if isinstance(login, str):
+                await _refuse(socket, login)
+                return
+            await self._run(stream, ask, login)
         finally:
             self._gate.release(entry)
+
+    def _login(self, socket: ServerConnection, ask: Ask, address: str) -> Login | str:
+        """Who the socket signs in as: the player with a key its cookie names (a web
+        login), else a guest under the name asked for; or why not (a name that mixes
+        scripts, refused as over SSH)."""
+        keyed = self._logins.login_of(socket.request.headers)
+        if keyed is not None:
+            return Login(keyed.name, keyed.identity, address, CLIENT)
+        mixed = mixed_refusal(ask.name.name)
+        if mixed is not None:
+            note_refusal(self._config, address, label="mixed_scripts")
+            return mixed
+        return Login(ask.name.name, None, address, CLIENT, name_problem=ask.name.problem)
 
     def _refusal(self, address: str, entry: GateEntry) -> str | None:
         """Why this connection may not go on (counted and logged), or None (counted in)."""
@@ -111,16 +132,9 @@ class WebSessions:
         note_refusal(config, address, reason, label="early_drop" if reason == EARLY_DROP else None)
         return reason
 
-    async def _run(
-        self, socket: ServerConnection, stream: WebStream, ask: Ask, address: str
-    ) -> None:
+    async def _run(self, stream: WebStream, ask: Ask, login: Login) -> None:
+        """One session on the socket, until either side ends it."""
         config = self._config
-        mixed = mixed_refusal(ask.name.name)
-        if mixed is not None:
-            note_refusal(config, address, label="mixed_scripts")
-            await _refuse(socket, mixed)
-            return
-        login = Login(ask.name.name, None, address, CLIENT, name_problem=ask.name.problem)
         done = asyncio.Event()
         session = StreamSession(config, login, stream, done.set, lambda reason: kick(reason))
         stream.follow(session.pause_output, session.resume_output)
@@ -150,7 +164,7 @@ class WebSessions:
 
         def make_info(nickname: str, notice: str | None) -> SessionInfo:
             return SessionInfo(
-                nickname, None, address, TERM, size, notice, table_code=ask.table_code
+                nickname, login.identity, login.peer, TERM, size, notice, table_code=ask.table_code
             )  # no `reached`: the SSH invite is the server's own, not this page's address
 
         session.start(make_info)

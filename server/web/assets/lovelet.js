@@ -100,7 +100,14 @@ function play(name) {
   term.focus();
 }
 
-function start() {
+// A browser signed in with a key (`ssh HOST web-login`) plays as that player at once; any
+// other chooses a name and plays as a guest.
+async function start() {
+  const me = await fetch("/me", { cache: "no-store" }).then((answer) => answer.json(), () => ({}));
+  if (me.name) {
+    play(me.name);
+    return;
+  }
   const form = document.getElementById("join");
   const input = document.getElementById("name");
   const code = tableCode();
