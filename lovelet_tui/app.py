@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
+from textual import events
 from textual.app import App
 from textual.filter import LineFilter
+from textual.geometry import Size
 from textual.widget import AwaitMount
 
 from lovelet_tui import compat
@@ -44,6 +46,7 @@ from protocol import (
     ServerMessage,
     Spectate,
     Stats,
+    TableFits,
     TableState,
     Visit,
     Welcome,
@@ -99,6 +102,7 @@ class LoveletApp(App[None]):
         self.web_link = web_link
         self.invite: str | None = None  # the command before a table code
         self.opening = replay
+        self.table_fits = True  # what the server was last told of the terminal at a table
 
     def deliver(self, frame: bytes) -> None:
         """Take one frame from the server side. Safe from any task: it only decodes and posts."""
@@ -240,7 +244,20 @@ class LoveletApp(App[None]):
         self.table = TableScreen(code, self.carried)
         self.carried = ()
         await self.push_screen(self.table, callback=self._table_closed)
+        self.table_fits = True  # as the server takes a newcomer's terminal to be
+        self._tell_fits(self.size)
         return self.table
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._tell_fits(event.size)
+
+    def _tell_fits(self, size: Size) -> None:
+        """At a table, tell the server when the terminal stops (or starts again) being big
+        enough to show it: a turn timer waits for a player who cannot see the table."""
+        fits = size.width >= MIN_WIDTH and size.height >= MIN_HEIGHT
+        if self.table is not None and fits != self.table_fits:
+            self.table_fits = fits
+            self.send(TableFits(fits))
 
     async def _back_to_lobby(self) -> None:
         """Close the table screen (and anything above it) without leaving: the server side

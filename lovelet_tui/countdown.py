@@ -80,6 +80,9 @@ def clock_texts(
     if countdown.kind == "pause":
         header, panel = f"next round in {left}", f"Next round in {left}"
         return Text(header, style=CLOCK_STYLE), Text(panel, style=CLOCK_STYLE)
+    if countdown.kind == "held":  # the table waits for a player who cannot see it
+        waiting = f"waiting for {names.player(countdown.seat)}: {left}"
+        return Text(waiting, style=CLOCK_STYLE), Text()
     if countdown.seat is not None and countdown.seat == you:
         warn = seconds <= WARN_SECONDS
         panel = f"Hurry: {left} left!" if warn else f"Your turn: {left} left"

@@ -223,6 +223,15 @@ class ContinueRound:
 
 
 @dataclass(frozen=True, slots=True)
+class TableFits:
+    """Whether the player's terminal is big enough to show the table (the app says so at a
+    table when that changes): a turn timer waits for a player who cannot see the table."""
+
+    TYPE: ClassVar[str] = "table_fits"
+    fits: bool
+
+
+@dataclass(frozen=True, slots=True)
 class StatsRequest:
     """Ask for this player's games and wins, recent games and the leaderboard."""
 
@@ -278,6 +287,7 @@ ClientMessage = (
     | Tutorial
     | Chat
     | ContinueRound
+    | TableFits
     | StatsRequest
     | ReplayRequest
     | GamesRequest
@@ -398,6 +408,7 @@ class SeatInfo:
     ready: bool = False
     rating: int | None = None
     rating_change: int | None = None
+    small: bool = False  # its player's terminal is too small to show the table now
 
 
 @dataclass(frozen=True, slots=True)
@@ -425,7 +436,7 @@ class Countdown:
     `seat` is the seat whose decision is timed (None for the pause between rounds).
     """
 
-    kind: str  # "turn" | "pause"
+    kind: str  # "turn" | "held" (a turn's, waiting for a player who cannot see the table) | "pause"
     remaining_ms: int
     seat: int | None = None
 

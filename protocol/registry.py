@@ -214,6 +214,7 @@ TO_SERVER = Tagged(
         Record(m.Tutorial, {}),
         Record(m.Chat, {"text": Text(MAX_CHAT)}),
         Record(m.ContinueRound, {}),
+        Record(m.TableFits, {"fits": Bool()}),
         Record(m.StatsRequest, {}),
         Record(
             m.ReplayRequest,
@@ -257,6 +258,7 @@ SEAT_INFO = Record(
         "ready": Bool(),
         "rating": Nullable(RATING),
         "rating_change": Nullable(Int(-MAX_RATING, MAX_RATING)),
+        "small": Bool(),
     },
 )
 
@@ -280,7 +282,7 @@ TABLE_INFO = Record(
 COUNTDOWN = Record(
     m.Countdown,
     {
-        "kind": OneOf("turn", "pause"),
+        "kind": OneOf("turn", "held", "pause"),
         "remaining_ms": Int(0, MAX_TIMER * 1000),
         "seat": Nullable(SEAT),
     },

@@ -63,3 +63,41 @@ async def tick_bytes(term: SSHTerminal) -> int:
     before = len(term.raw)
     await term.wait_for(lambda: clock(term)[1] < seconds, "one second less")  # type: ignore[index]
     return len(term.raw) - before
+
+
+async def test_a_player_who_cannot_see_the_table_has_their_timer_held_and_the_others_told(
+    server: Server,
+) -> None:
+    async with (
+        SSHTerminal.connect(server.port, username="ana", size=(80, 24)) as ana,
+        SSHTerminal.connect(server.port, username="bob", size=(80, 24)) as bob,
+    ):
+        await wait_text(ana, "signed in as ana")
+        await wait_text(bob, "signed in as bob")
+        code = await create_table(ana, seats=2)
+        await wait_text(bob, code)
+        await bob.send_keys("j")
+        await wait_text(ana, "bob")
+        await ana.send_keys("g")
+        await ana.wait_for(lambda: clock(ana) is not None, "the turn timer on ana's screen")
+        on_turn, waiting, name = (ana, bob, "ana") if clock(ana)[0] == "your" else (bob, ana, "bob")  # type: ignore[index]
+        await on_turn.resize(60, 20)
+        await wait_text(on_turn, "Terminal too small")
+        await wait_text(waiting, f"{name}'s terminal is too small to show the")  # wrapped
+        held_clock = f"waiting for {name}: "
+        await waiting.wait_for(lambda: held_clock in screen_lines(waiting)[0], "the held clock")
+        row = next(line for line in screen_lines(waiting) if f" {name} " in line)
+        assert "screen too small" in row
+        runner = server.table(code).runner
+        held = runner.countdown()
+        assert held is not None and held.kind == "held"
+        await waiting.send_keys("c")  # a chat line there and back: time passes meanwhile
+        await waiting.send("still there?\r")
+        await wait_text(waiting, "still there?")
+        still = runner.countdown()
+        assert still is not None and still.kind == "held"  # no turn timer runs meanwhile
+        await on_turn.resize(80, 24)
+        await wait_text(waiting, f"{name} sees the table again.")
+        again = runner.countdown()
+        assert again is not None and again.kind == "turn" and again.remaining_ms > 80_000
+        await waiting.wait_for(lambda: held_clock not in screen_lines(waiting)[0], "the clock")

@@ -3,7 +3,7 @@ for a player who ran out of time or dropped."""
 
 from __future__ import annotations
 
-from protocol import Countdown, CreateTable, Spectate, Start
+from protocol import Countdown, CreateTable, Spectate, Start, TableFits
 from server.lobby import Lobby, LobbySettings, TableSettings
 from tests.fake_clock import FakeClock
 from tests.lobby_client import Client
@@ -110,3 +110,38 @@ def test_a_new_session_of_the_player_on_turn_keeps_the_time_left() -> None:
     clock.settle()
     assert again.my_turn()
     assert again.state.countdown == Countdown("turn", 10_000, 0)
+
+
+def test_the_timer_waits_for_a_player_who_cannot_see_the_table_up_to_a_whole_turn() -> None:
+    clock, ana = table_with_ana(timer=30)
+    ana_to_decide(clock, ana)
+    clock.advance(10)
+    ana.send(TableFits(False))  # her terminal shrank below 80x24
+    clock.settle()
+    assert ana.state.countdown == Countdown("held", 30_000, 0)  # the table waits a turn
+    assert ana.state.info.seats[0].small
+    clock.advance(29.9)  # held: her 20 s do not run
+    assert ana.my_turn() and ana.state.countdown == Countdown("held", 30_000, 0)
+    clock.advance(0.1)  # held as long as a whole turn: her timer runs again
+    assert ana.state.countdown == Countdown("turn", 20_000, 0)
+    clock.advance(19.9)
+    assert ana.my_turn()
+    clock.advance(0.1)
+    assert not ana.my_turn()  # a bot decided for her
+    assert any(e["kind"] == "autoplay" and e["reason"] == "timeout" for e in ana.events)
+
+
+def test_a_player_who_sees_the_table_again_has_the_time_they_had_left() -> None:
+    clock, ana = table_with_ana(timer=30)
+    ana_to_decide(clock, ana)
+    clock.advance(10)
+    ana.send(TableFits(False))
+    clock.settle()
+    clock.advance(15)
+    ana.send(TableFits(True))
+    clock.settle()
+    assert ana.state.countdown == Countdown("turn", 20_000, 0)
+    assert not ana.state.info.seats[0].small
+    ana.send(TableFits(False))  # too small again: the table waits what is left of a turn
+    clock.settle()
+    assert ana.state.countdown == Countdown("held", 15_000, 0)

@@ -66,6 +66,7 @@ from protocol import (
     Start,
     Stats,
     StatsRequest,
+    TableFits,
     TableInfo,
     TableState,
     TableSummary,
@@ -152,6 +153,7 @@ SAMPLES: list[Message] = [
     Chat("hello there"),
     Chat("x" * 200),
     ContinueRound(),
+    TableFits(False),
     Welcome(
         PROTOCOL_VERSION, "ann", "SHA256:abc", False, "Be kind.\nHave fun.", catalogue=CATALOGUE
     ),
@@ -275,6 +277,7 @@ def test_wire_tags_are_written_down() -> None:
         "tutorial": "Tutorial",
         "chat": "Chat",
         "continue_round": "ContinueRound",
+        "table_fits": "TableFits",
         "stats_request": "StatsRequest",
         "replay_request": "ReplayRequest",
         "games_request": "GamesRequest",

@@ -15,7 +15,7 @@ from test_tui_support import FakeLink, new_game, screen_text, served, table_stat
 from textual.pilot import Pilot
 
 from lovelet_tui.screens.table import TableScreen
-from protocol import Countdown, TableState, encode
+from protocol import Countdown, TableFits, TableState, encode
 from server.engine import Game
 
 SIZE = (80, 24)
@@ -140,3 +140,46 @@ async def test_no_clock_ticks_without_a_timer_in_the_lobby_or_after_leaving() ->
         await pilot.press("l", "y")
         await pilot.pause()
         assert not _running_clocks()
+
+
+async def test_a_held_turn_shows_how_long_the_table_waits_and_marks_the_seat() -> None:
+    """Ana's terminal is too small to show the table: the others see how long the table
+    waits for her, counting down, and her seat marked."""
+    game = new_game("2019", 4)
+    assert game.pending is not None and game.pending.seat == 0
+    state = _state(game, 1, Countdown("held", 42_000, 0))
+    seats = list(state.info.seats)
+    seats[0] = dataclasses.replace(seats[0], small=True)
+    state = dataclasses.replace(state, info=dataclasses.replace(state.info, seats=tuple(seats)))
+    app = served(FakeLink(), "Bo")
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.deliver(encode(state))
+        await pilot.pause()
+        text = screen_text(app)
+        first = _shown(r"waiting for Ana: (\d+) s", text.splitlines()[0])
+        assert first in (41, 42)
+        assert "screen too small" in next(line for line in text.splitlines() if "Ana " in line)
+        await _until(pilot, lambda: f"waiting for Ana: {first - 1} s" in screen_text(app))
+
+
+async def test_at_a_table_the_app_tells_the_server_when_the_terminal_cannot_show_it() -> None:
+    link = FakeLink()
+    app = served(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.resize_terminal(60, 20)  # in the lobby: nothing to tell
+        await pilot.pause()
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+        assert not [m for m in link.sent if isinstance(m, TableFits)]
+        app.deliver(encode(table_state(new_game("2019", 4), 0)))
+        await pilot.pause()
+        await pilot.resize_terminal(60, 20)
+        await pilot.pause()
+        await pilot.resize_terminal(70, 22)  # still too small: said once
+        await pilot.pause()
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause()
+    assert [m for m in link.sent if isinstance(m, TableFits)] == [
+        TableFits(False),
+        TableFits(True),
+    ]

@@ -1,6 +1,7 @@
 """Stats: your games and wins per edition, your recent games, the server's latest games, the
-leaderboard and the bot ladder (docs/bot-api.md). ↑↓ choose a row: Enter replays a game (your own seat's view of a game you
-played, else the public view), p its public view; Enter on a leader lists their games."""
+leaderboard and the bot ladder (docs/bot-api.md). ↑↓ choose a row: Enter replays a game (your
+own seat's view of a game you played, else the public view), p its public view; Enter on a
+leader lists their games."""
 
 from __future__ import annotations
 

@@ -42,6 +42,8 @@ AWAY = Mark("away", "away")
 HOST = Mark("host", "host")
 API_BOT = Mark("API bot", "api")
 """A program plays this seat through the bot API (docs/bot-api.md)."""
+SMALL = Mark("screen too small", "small")
+"""Its player's terminal cannot show the table: their turn timer waits (docs/table-screen.md)."""
 
 
 class SeatList(Rows):
@@ -153,6 +155,8 @@ def _marks(index: int, seat: SeatInfo, info: TableInfo, view: View | None) -> li
         marks.append(API_BOT)
     if not seat.connected and seat.name is not None:
         marks.append(AWAY)
+    if seat.small:
+        marks.append(SMALL)
     return marks
 
 

@@ -53,6 +53,7 @@ class Seat:
     awaited: bool = False  # rebuilt after a restart: no bot decides for it while held
     api_bot: bool = False  # a program on the bot API plays this human seat
     ready: bool = False  # at a finished table: its player wants a rematch
+    small: bool = False  # its player's terminal is too small to show the table
 
     @property
     def empty(self) -> bool:
@@ -178,7 +179,7 @@ class Seating:
         """`member` (same identity) takes the seat back; the session it replaces, if any."""
         seat = self.seats[index]
         seat.release()
-        seat.awaited = False
+        seat.awaited = seat.small = False  # a new session says if its terminal is small
         old, seat.member = seat.member, member
         seat.api_bot = member.identity.api_bot  # a person may take over their program's seat
         return old if old is not member else None
@@ -270,6 +271,7 @@ class Seating:
                 seat.api_bot,
                 seat.ready,
                 *shown_change((rated or {}).get(seat.identity or "")),
+                seat.small and seat.member is not None,
             )
             for seat in self.seats
         )

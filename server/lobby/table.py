@@ -28,6 +28,7 @@ from protocol import (
     Spectate,
     Stand,
     Start,
+    TableFits,
     TableSummary,
     Visit,
 )
@@ -45,6 +46,7 @@ from .hints import HintDesk, HintRule
 from .output import TableOutput
 from .runner import Deps, GameRunner, TableSettings
 from .seating import Member, Seat, Seating
+from .words import idle_time
 
 __all__ = ["Table", "TableError", "TableOutput", "TableSettings"]
 
@@ -121,6 +123,7 @@ class Table:
             self._describe,
             tutorial,
         )
+        self.runner.turns.changed = self._changed  # a held turn timer runs again
         self._clock = deps.clock
         self._output = output
         self.hints = HintDesk(
@@ -216,6 +219,34 @@ class Table:
         self.seating.sit(member, index)
         self._changed()
         self.doors.tell_code(index)
+
+    def _fits(self, member: Member, fits: bool) -> None:
+        """`member`'s terminal can (or cannot) show the table: the others see it on the seat
+        and are told while a game runs."""
+        index = self.seating.seat_of(member)
+        if index is None or self.seats[index].small == (not fits):
+            return
+        seat = self.seats[index]
+        seat.small = not fits
+        if fits:
+            self.runner.turns.release(index)
+        else:
+            self.runner.turns.hold(index)
+        if self.runner.status in ("playing", "round_over"):
+            said = f"{seat.name} sees the table again." if fits else self._too_small(seat.name)
+            for other in self.seating.members():
+                if other is not member:
+                    self._output.send(other, Notice(said))
+        self._changed()
+
+    def _too_small(self, name: str | None) -> str:
+        """What the others are told of a player whose terminal cannot show the table."""
+        said = f"{name}'s terminal is too small to show the table"
+        timer = self.runner.timer
+        if not timer:
+            return f"{said}."
+        most = idle_time(timer) if timer % 60 == 0 else f"{timer} seconds"
+        return f"{said}: on their turn, the timer waits for them (up to {most})."
 
     def _stand(self, member: Member) -> None:
         self.runner.require_waiting()
@@ -339,6 +370,7 @@ def _routes(table: Table) -> dict[type, Handler]:
         Start: lambda m, c: table._start(m),
         Rematch: lambda m, c: table._rematch(m),
         ContinueRound: lambda m, c: runner.continue_round(seated(m)),
+        TableFits: lambda m, c: table._fits(m, c.fits),
         Act: lambda m, c: runner.act(seated(m), engine_choice(c.choice), c.decision),
         HintRequest: lambda m, c: table.hints.ask(m, seated(m)),
         Leave: lambda m, c: table._depart(m, gone=True),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, NamedTuple, Protocol
 
 from protocol import Countdown
 from protocol.registry import MAX_TIMER
@@ -39,6 +39,19 @@ class Playing(Protocol):
     def scripted_step(self) -> Step | None: ...
 
 
+class Held(NamedTuple):
+    """A wait for a player who cannot see the table: at which decision (`step`), the
+    seconds waited before this wait, when it began, and the turn's seconds left then."""
+
+    step: int
+    used: float
+    since: float
+    left: float
+
+
+NOT_HELD = Held(-1, 0.0, 0.0, 0.0)
+
+
 class Turns:
     """The runner's timer and its bots: starts the clock for whoever decides now, and has a
     bot decide when it runs out (or at once, for a bot's seat, after its delay)."""
@@ -50,11 +63,14 @@ class Turns:
         self._timer: Timer | None = None
         self._countdown: tuple[str, float, int | None] | None = None  # kind, due, seat
         self._countdown_step = -1  # the step the countdown was started at
+        self._held = NOT_HELD  # a wait for a player who cannot see the table
+        self.changed: Callable[[], None] = lambda: None  # the table: tell everyone
 
     def new_game(self) -> None:
         """Bots and their logs start afresh with a new game."""
         self._bots = {}
         self._seat_logs = {}
+        self._held = NOT_HELD
 
     def schedule_actor(self) -> None:
         """Start the clock for whoever decides now: a bot's delay or a human's turn timer."""
@@ -63,6 +79,8 @@ class Turns:
         if runner.closed or game is None or game.pending is None:
             return
         seat = runner.seating.seats[game.pending.seat]
+        if self._holds(game.pending.seat) and not seat.played_by_bot:
+            return  # the table waits for its player's terminal
         if seat.played_by_bot and not seat.awaited:
             self.schedule(runner.seating.bot_delay(runner.settings.bot_delay), self._bot_turn)
         elif runner.timer:
@@ -70,6 +88,51 @@ class Turns:
                 self.schedule(runner.timer, self._timed_out, ("turn", game.pending.seat))
         else:
             self.cancel()  # e.g. a takeover bot's turn, now that its player is back
+        if seat.small and seat.member is not None:
+            self.hold(game.pending.seat)
+
+    def hold(self, seat: int) -> None:
+        """`seat`'s player cannot see the table: their turn timer for the decision pending
+        now keeps its time while the table waits for them, as long as a whole turn at most
+        (counted over every wait of that decision); then it runs again."""
+        runner = self.runner
+        countdown = self.countdown()
+        if not runner.timer or countdown is None or not self._turn_timer_runs(seat):
+            return
+        step, now = runner.step, runner.deps.clock.now()
+        used = self._held.used if self._held.step == step else 0.0
+        if used >= runner.timer:
+            return
+        self._held = Held(step, used, now, countdown.remaining_ms / 1000)
+        self.schedule(runner.timer - used, self._hold_over, ("held", seat))
+
+    def release(self, seat: int) -> None:
+        """`seat`'s player sees the table again: their turn timer goes on with its time."""
+        if self._holds(seat):
+            self._turn_again(seat)
+
+    def _hold_over(self, step: int) -> None:
+        """The table waited a whole turn for a player who cannot see it: their timer runs."""
+        countdown = self._countdown
+        if step == self.runner.step and not self.runner.closed and countdown is not None:
+            self._turn_again(countdown[2])
+            self.changed()
+
+    def _turn_again(self, seat: int | None) -> None:
+        held = self._held
+        waited = self.runner.deps.clock.now() - held.since
+        self._held = Held(held.step, held.used + waited, held.since, held.left)
+        self.schedule(held.left, self._timed_out, ("turn", seat))
+
+    def _holds(self, seat: int) -> bool:
+        """The timer of the decision pending now waits for `seat`'s player."""
+        shown = self._countdown
+        return (
+            shown is not None
+            and shown[0] == "held"
+            and shown[2] == seat
+            and self._countdown_step == self.runner.step
+        )
 
     def _turn_timer_runs(self, seat: int) -> bool:
         """`seat`'s turn timer already runs for the decision pending now."""
