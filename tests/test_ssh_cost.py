@@ -17,7 +17,7 @@ from test_ssh_server import EchoApp
 from textual import events
 
 from server.ssh import SSHLimits, start_ssh_server
-from server.ssh.cost import METER, CostBudget, CostMeter, Metered, run_metered
+from server.ssh.cost import LINGER, METER, CostBudget, CostMeter, Metered, run_metered
 from server.ssh.input import TokenBucket
 from server.ssh.session import CPU_HOG
 
@@ -99,6 +99,20 @@ def test_only_what_the_sessions_keys_set_off_is_charged_to_its_budget() -> None:
     handled(budget, meter, 0.2)
     assert budget.overdrawn() == pytest.approx(10.0, rel=0.01)
     assert meter.total == pytest.approx(5.2)
+
+
+def test_what_an_event_sets_off_after_its_first_refresh_is_its_cost_too() -> None:
+    """A screen a key opened goes on drawing after the first refresh: charged for `LINGER`
+    seconds after it, not later."""
+    now = [0.0]
+    meter = CostMeter(clock=lambda: now[0])
+    budget = CostBudget(meter, share=0.01, burst=0.1, pool=None, cut_off_after=60.0)
+    handled(budget, meter, 0.05)
+    now[0] += LINGER / 2
+    meter.charge(0.15)  # the rest of the screen it opened
+    now[0] += LINGER
+    meter.charge(5.0)  # updates it was sent later
+    assert budget.overdrawn() == pytest.approx(10.0, rel=0.01)
 
 
 def handled(budget: CostBudget, meter: CostMeter, seconds: float) -> None:

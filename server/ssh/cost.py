@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import math
 import time
 from collections.abc import Callable, Coroutine, Generator
 from typing import Any, TypeVar
@@ -22,17 +23,37 @@ from server.ssh.input import TokenBucket
 T = TypeVar("T")
 
 
+LINGER = 0.25
+"""Seconds after the screen first shows what an input event did during which the session's
+work is still that event's: a screen it opened goes on composing, laying out and drawing
+after its first refresh (help: most of its cost)."""
+
+
 class CostMeter:
-    """Seconds of event-loop time charged to one session."""
+    """Seconds of event-loop time charged to one session: in all, and while its input is
+    being handled (from `open_input` until `LINGER` seconds after `close_input`)."""
 
-    __slots__ = ("total",)
+    __slots__ = ("_clock", "input_total", "input_until", "total")
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
         self.total = 0.0
+        self.input_total = 0.0
+        self.input_until = 0.0  # while the clock is at most this, work is charged to input
+        self._clock = clock
 
     def charge(self, seconds: float) -> None:
         """Add `seconds` of work done for the session."""
         self.total += seconds
+        if self.input_until and self._clock() <= self.input_until:
+            self.input_total += seconds
+
+    def open_input(self) -> None:
+        """An input event was handed to the app: its work counts as input until closed."""
+        self.input_until = math.inf
+
+    def close_input(self) -> None:
+        """The screen shows what the event did: what follows for `LINGER` s still counts."""
+        self.input_until = self._clock() + LINGER
 
 
 METER: contextvars.ContextVar[CostMeter | None] = contextvars.ContextVar(
@@ -117,8 +138,9 @@ class CostBudget:
     work a second, `burst` saved.
 
     What the session's tasks do while one of its input events is being handled (from
-    `input_started` to `input_handled`) is charged; the screen updates it gets from the
-    others' play between its keys are not (holding back its keys would not save them). Work
+    `input_started` until `LINGER` seconds after `input_handled`) is charged; the screen
+    updates it gets from the others' play between its keys are not (holding back its keys
+    would not save them). Work
     past its own share is paid from `pool`, the time the server sets aside for all sessions
     past theirs (shared: several dear sessions together get no more than one). `overdrawn()`
     says how many seconds the session's input must wait until its work is paid for. A
@@ -145,8 +167,7 @@ class CostBudget:
         self._rest = rest
         self._held_since: float | None = None
         self._held_until = 0.0
-        self._input_from: float | None = None  # the meter's total when the event was handed
-        self._input_cost = 0.0  # what handled events cost, not yet settled
+        self._settled = 0.0  # the meter's input total already spent from the budget
         self.held = 0
         """How many times the session's input was held back."""
 
@@ -156,20 +177,18 @@ class CostBudget:
 
     def input_started(self) -> None:
         """An input event was handed to the app: what the session does now is its cost."""
-        if self._input_from is None:
-            self._input_from = self._meter.total
+        self._meter.open_input()
 
     def input_handled(self) -> None:
-        """The app has handled the event (and shows what it did)."""
-        if self._input_from is not None:
-            self._input_cost += self._meter.total - self._input_from
-            self._input_from = None
+        """The app has handled the event (and shows what it did); what it still does for
+        `LINGER` seconds is its cost too."""
+        self._meter.close_input()
 
     def overdrawn(self) -> float:
         """Seconds the session's input must wait (0: its work is paid for)."""
         own, pool = self._own, self._pool
-        own.spend(self._input_cost)
-        self._input_cost = 0.0
+        own.spend(self._meter.input_total - self._settled)
+        self._settled = self._meter.input_total
         debt = own.debt()
         if debt > 0 and pool is not None:
             own.repay(pool.take_up_to(debt))
