@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..lobby import Attachment, Identity, Lobby, Session
+from ..lobby.outage import pause_clocks, resume_clocks
 from ..ops.logs import event
 from ..services.lookalikes import name_key
 from ..services.sanitize import with_suffix
@@ -135,13 +136,20 @@ class CoreHost:
             await frontend.outbox.drained()
         await self._broker.publish(CORES_CHANNEL, self._announcement("stopping"))
 
+    def broker_away(self) -> None:
+        """The broker is unreachable: no player can act, so every table's clock stops (no
+        bot plays for a player who could not)."""
+        log.warning("broker unreachable: every table's clock is stopped until it is back")
+        pause_clocks(self._lobby)
+
     def broker_back(self) -> None:
         """The broker answers again: every front-end gets `frontend_timeout` afresh to be
         heard, since this core heard nobody while Redis was away (an outage of any length
-        drops no session)."""
+        drops no session), and the tables' clocks go on where they stopped."""
         now = time.monotonic()
         for frontend in self._frontends.values():
             frontend.seen = now
+        resume_clocks(self._lobby)
 
     def session_count(self) -> int:
         """Sessions attached through the broker."""

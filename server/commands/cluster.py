@@ -25,6 +25,7 @@ from ..bus.core import CoreHost
 from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
 from ..bus.frontend import FrontEnd
 from ..lobby import Lobby, LobbySettings
+from ..lobby.outage import TimerKeeper
 from ..ops.config import Config, invite_command, name_rules
 from ..ops.control import ControlServer, start_control_server
 from ..ops.gather import Gathered, Scraped
@@ -83,6 +84,7 @@ class RunningCore:
     collector: Collector
     metrics_server: MetricsServer | None = None
     control: ControlServer | None = None
+    keeper: TimerKeeper | None = None
     lost: asyncio.Event = field(default_factory=asyncio.Event)
     """Set when another core took the lease: this one must stop at once."""
     stopped: bool = False
@@ -105,6 +107,8 @@ class RunningCore:
             self.lobby.when_rounds_over(rounds_over.set)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(rounds_over.wait(), grace)
+        if self.keeper is not None:  # the next core's turn timers go on from here
+            self.keeper.stop(last=not self.lost.is_set())
         self.lobby.shut_down(keep=True)
         await self.host.stop()
         if not self.lost.is_set():
@@ -152,6 +156,7 @@ async def start_core(
         [CORE_CHANNEL],
         lambda c, d: hosts[0].on_batch(c, d),
         on_up=lambda: hosts[0].broker_back(),
+        on_down=lambda: hosts[0].broker_away(),
     )
     host = CoreHost(broker, lobby, policy, core_id, config.frontend_timeout)
     hosts.append(host)
@@ -164,7 +169,11 @@ async def start_core(
     collector = Collector(host.session_count)  # its whole collections stop every table
     start_collector(config, collector)
     control = await start_control_server(config.data_dir, lobby.announce)
-    core = RunningCore(host, broker, lease, lobby, store, collector, metrics_server, control)
+    keeper = TimerKeeper(lobby)
+    keeper.start()
+    core = RunningCore(
+        host, broker, lease, lobby, store, collector, metrics_server, control, keeper
+    )
     core._keeper = asyncio.get_running_loop().create_task(core.keep_lease())
     say(f"lovelet core {core_id} is running (broker {shown_url(config.broker)})")
     event("core started", core=core_id, broker=shown_url(config.broker), version=VERSION)

@@ -4,8 +4,9 @@ server stopped (killed, crashed, or stopped on purpose) is rebuilt from the stor
 The game is replayed with the engine from its seed and actions, as `server.lobby.rebuild`
 does, and checked against the stored log; the table gets back its code, name, settings, seats and
 host. Every human seat is held for the grace period, awaited: no bot decides for it before
-its turn timer (started afresh) runs out or, without a timer, before the grace does. Then
-the takeover bot plays the seat for whoever did not come back. A player with a key is back
+its turn timer (started afresh, or with the time a scaled core kept: `outage`) runs out or,
+without a timer, before the grace does. Then the takeover bot plays the seat for whoever did
+not come back. A player with a key is back
 in their seat as they log in; a guest types their rejoin code; spectators join by the code.
 """
 
@@ -24,6 +25,7 @@ from ..store.times import now as utc_now
 from .board import Board
 from .hints import HintRule
 from .lobby import Lobby
+from .outage import KeptTurn, take_turn_timers
 from .rebuild import ReplayError
 from .runner import Deps, TableSettings
 from .seating import Seat
@@ -49,9 +51,11 @@ def resume_tables(lobby: Lobby) -> Resumed:
     deps = Deps(lobby.rng, lobby.clock, lobby.bots, store, lobby.metrics)
     tables: list[Table] = []
     failed: list[int] = []
+    turns = take_turn_timers(store)
     for kept in store.kept_tables():
+        turn = turns.get(kept.game_id)
         try:
-            tables.append(rebuild_table(kept, lobby.settings.table, lobby.board, deps))
+            tables.append(rebuild_table(kept, lobby.settings.table, lobby.board, deps, turn))
         except Exception as err:  # one table's bad record must not stop the server
             log_error(
                 "could not rebuild a table: its game is abandoned",
@@ -70,8 +74,15 @@ def resume_tables(lobby: Lobby) -> Resumed:
     return resumed
 
 
-def rebuild_table(kept: KeptTable, settings: TableSettings, board: Board, deps: Deps) -> Table:
-    """The table `kept` describes, open on `board`, its game going on where it stopped.
+def rebuild_table(
+    kept: KeptTable,
+    settings: TableSettings,
+    board: Board,
+    deps: Deps,
+    turn: KeptTurn | None = None,
+) -> Table:
+    """The table `kept` describes, open on `board`, its game going on where it stopped (and
+    its turn timer where `turn`, kept by the last core, says, if it is for the same decision).
 
     Raises ReplayError if the stored game does not rebuild (nothing is opened then).
     """
@@ -99,7 +110,9 @@ def rebuild_table(kept: KeptTable, settings: TableSettings, board: Board, deps: 
     actions = len(kept.actions.actions)
     recorder = GameRecorder.resume(deps.store, kept.game_id, len(kept.events), actions, game.round)
     age = (utc_now() - kept.started_at).total_seconds()
-    table.runner.resume(game, log, recorder, max(age, 0.0), actions)
+    same = turn is not None and turn.events == len(log)
+    left = (turn.seat, turn.left) if same and turn is not None else None
+    table.runner.resume(game, log, recorder, max(age, 0.0), actions, left)
     return table
 
 

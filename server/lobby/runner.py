@@ -183,16 +183,25 @@ class GameRunner:
             self.record.abandon()
 
     def resume(
-        self, game: Game, log: list[Event], recorder: GameRecorder, age: float, actions: int
+        self,
+        game: Game,
+        log: list[Event],
+        recorder: GameRecorder,
+        age: float,
+        actions: int,
+        turn_left: tuple[int, float] | None = None,
     ) -> None:
         """Carry on `game`, rebuilt after a restart with its `log` and `actions` decisions taken,
-        `age` seconds after it started: a round's pending decision gets its timer afresh, a
-        pause its whole length. Its decision keeps its id if it is the table's first game."""
+        `age` seconds after it started: a round's pending decision gets its timer afresh (or
+        `turn_left`: the seat and the seconds its timer had left), a pause its whole length.
+        Its decision keeps its id if it is the table's first game."""
         self.game, self.log = game, log
         self.record.resume(recorder, age)
         self.epoch += 1
         self._engine_seen = len(game.events)
         self.step = game.round + actions  # a step per round started and per decision taken
+        if turn_left is not None:
+            self.turns.keep_turn(*turn_left)
         if game.round_over:
             self.status = "round_over"
             self.turns.schedule(self.settings.round_pause, self._next_round_due, ("pause", None))

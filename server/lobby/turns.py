@@ -4,6 +4,7 @@ timer, the pause between rounds), the countdown players see, and bots deciding f
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple, Protocol
 
@@ -39,6 +40,17 @@ class Playing(Protocol):
     def scripted_step(self) -> Step | None: ...
 
 
+@dataclass(slots=True)
+class _Scheduled:
+    """The table's one timer: its call, what players see of it, and when it is due (while
+    paused: the seconds it has left)."""
+
+    callback: Callable[[int], None]
+    shown: tuple[str, int | None] | None
+    due: float
+    left: float | None = None
+
+
 class Held(NamedTuple):
     """A wait for a player who cannot see the table: at which decision (`step`), the
     seconds waited before this wait, when it began, and the turn's seconds left then."""
@@ -54,17 +66,25 @@ NOT_HELD = Held(-1, 0.0, 0.0, 0.0)
 
 class Turns:
     """The runner's timer and its bots: starts the clock for whoever decides now, and has a
-    bot decide when it runs out (or at once, for a bot's seat, after its delay)."""
+    bot decide when it runs out (or at once, for a bot's seat, after its delay).
+
+    `pause` stops the clock while players cannot reach the game (an outage of the broker);
+    `resume` goes on with the time that was left. A human's turn timer keeps its time when a
+    bot stands in for the seat and its player is back before the decision is made.
+    """
 
     def __init__(self, runner: Playing) -> None:
         self.runner = runner
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}
         self._timer: Timer | None = None
+        self._scheduled: _Scheduled | None = None
         self._countdown: tuple[str, float, int | None] | None = None  # kind, due, seat
         self._countdown_step = -1  # the step the countdown was started at
         self._held = NOT_HELD  # a wait for a player who cannot see the table
         self.changed: Callable[[], None] = lambda: None  # the table: tell everyone
+        self._paused = False
+        self._kept_turn: tuple[int, int, float] | None = None  # step, seat, seconds left
 
     def new_game(self) -> None:
         """Bots and their logs start afresh with a new game."""
@@ -84,8 +104,11 @@ class Turns:
         if seat.played_by_bot and not seat.awaited:
             self.schedule(runner.seating.bot_delay(runner.settings.bot_delay), self._bot_turn)
         elif runner.timer:
-            if not self._turn_timer_runs(game.pending.seat):  # back on a new session: time kept
-                self.schedule(runner.timer, self._timed_out, ("turn", game.pending.seat))
+            seat_index = game.pending.seat
+            if not self._turn_timer_runs(seat_index):  # back on a new session: time kept
+                left = self._kept_left(seat_index)
+                delay = runner.timer if left is None else left
+                self.schedule(delay, self._timed_out, ("turn", seat_index))
         else:
             self.cancel()  # e.g. a takeover bot's turn, now that its player is back
         if seat.small and seat.member is not None:
@@ -143,13 +166,63 @@ class Turns:
             and self._countdown_step == self.runner.step
         )
 
+    def _kept_left(self, seat: int) -> float | None:
+        """The seconds `seat`'s turn timer had left when it stopped for the decision pending
+        now (None: it has not run for it)."""
+        kept = self._kept_turn
+        if kept is None or kept[:2] != (self.runner.step, seat):
+            return None
+        return kept[2]
+
+    def keep_turn(self, seat: int, left: float) -> None:
+        """`seat`'s turn timer for the decision pending now has `left` seconds (a table
+        rebuilt by a new core goes on where the last one was)."""
+        self._kept_turn = (self.runner.step, seat, max(left, 0.0))
+
+    def turn_left(self) -> tuple[int, float] | None:
+        """The seat whose turn timer runs (or is paused) for the decision pending now, and
+        the seconds it has left."""
+        if self._countdown is None or self._countdown[0] != "turn":
+            return None
+        if self._countdown_step != self.runner.step or self._countdown[2] is None:
+            return None
+        return self._countdown[2], self._left()
+
+    def _left(self) -> float:
+        """Seconds until the timer fires (frozen while paused)."""
+        scheduled = self._scheduled
+        if scheduled is None:
+            return 0.0
+        if scheduled.left is not None:
+            return scheduled.left
+        return max(scheduled.due - self.runner.deps.clock.now(), 0.0)
+
     def countdown(self) -> Countdown | None:
         """The timer players see running now (a turn's or the pause's), with the time left."""
         if self._countdown is None:
             return None
-        kind, due, seat = self._countdown
-        left = max(0, min(round((due - self.runner.deps.clock.now()) * 1000), MAX_COUNTDOWN_MS))
+        kind, _, seat = self._countdown
+        left = max(0, min(round(self._left() * 1000), MAX_COUNTDOWN_MS))
         return Countdown(kind, left, seat)
+
+    def pause(self) -> None:
+        """Stop the clock: the timer keeps the time it has left until `resume`."""
+        if self._paused:
+            return
+        self._paused = True
+        if self._scheduled is not None and self._timer is not None:
+            self._scheduled.left = self._left()
+            self._timer.cancel()
+            self._timer = None
+
+    def resume(self) -> None:
+        """Start the clock again with the time the timer had left."""
+        if not self._paused:
+            return
+        self._paused = False
+        scheduled = self._scheduled
+        if scheduled is not None:
+            self.schedule(scheduled.left or 0.0, scheduled.callback, scheduled.shown)
 
     def schedule(
         self,
@@ -157,17 +230,32 @@ class Turns:
         callback: Callable[[int], None],
         shown: tuple[str, int | None] | None = None,
     ) -> None:
-        """Call `callback(step)` after `delay`; `shown` (kind, seat) if players see it run."""
+        """Call `callback(step)` after `delay`; `shown` (kind, seat) if players see it run.
+        While paused, the timer waits for `resume` with all of `delay` left."""
         self.cancel()
         clock, step = self.runner.deps.clock, self.runner.step
-        self._timer = clock.call_later(delay, callback, step)
+        due = clock.now() + delay
+        self._scheduled = _Scheduled(callback, shown, due, delay if self._paused else None)
+        if not self._paused:
+            self._timer = clock.call_later(delay, self._fire, step)
         if shown is not None:
-            self._countdown = (shown[0], clock.now() + delay, shown[1])
+            self._countdown = (shown[0], due, shown[1])
             self._countdown_step = step
 
+    def _fire(self, step: int) -> None:
+        """The timer ran out: make its call (nothing is left to pause)."""
+        scheduled, self._scheduled, self._timer = self._scheduled, None, None
+        if scheduled is not None:
+            scheduled.callback(step)
+
     def cancel(self) -> None:
-        """Stop the timer, and the countdown with it."""
+        """Stop the timer, and the countdown with it (a human's turn timer stopped before
+        its decision is made keeps its time for that player's return)."""
+        running = self.turn_left()
+        if running is not None:
+            self._kept_turn = (self.runner.step, *running)
         self._countdown = None
+        self._scheduled = None
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
