@@ -339,6 +339,23 @@ async def test_help_opened_again_renders_no_table(monkeypatch: pytest.MonkeyPatc
     assert renders[0] == 0
 
 
+async def test_help_opened_again_is_the_same_screen() -> None:
+    """Toggling help makes no screen to throw away (each would be garbage for a whole
+    collection of the server's: issue 34): the one help screen is shown again."""
+    app = served(FakeLink(), "Ana")
+    shown = []
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3):
+            await pilot.press("question_mark")
+            await pilot.pause()
+            assert "New table" in screen_text(app)
+            shown.append(app.screen)
+            await pilot.press("escape")
+            await pilot.pause()
+            assert app.screen is app.lobby
+    assert len({id(screen) for screen in shown}) == 1
+
+
 async def test_help_lists_admin_keys_to_admins_only() -> None:
     app = served(FakeLink(), "Ana")
     async with app.run_test(size=(80, 60)) as pilot:
