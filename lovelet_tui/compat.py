@@ -58,7 +58,9 @@ def repaint_regions(widget: Widget, regions: list[Region]) -> None:
     posts `Update` to the screen, whose handler adds the widget to the screen's dirty set and
     prompts an idle pass, which resumes the screen's update timer. For the screen shown, with
     no batch open, this adds the widget and resumes the timer itself. Otherwise it posts the
-    `Update`, and Textual decides when to paint. Not in use: `refresh`.
+    `Update`, and Textual decides when to paint. Not in use: `refresh`. Upstream: a
+    `Widget.refresh` that marks the screen's dirty set directly when it is the current
+    screen (part `repaint_rows`).
     """
     if not _IN_USE["repaint_rows"]:
         widget.refresh(*regions)
@@ -77,7 +79,8 @@ class SharedStylesheet(Stylesheet):
     has the same CSS variables: an app parses no CSS another app parsed before it.
 
     Rules are only read once parsed (Textual already shares them between the nodes of an app
-    and between an app's own parses), so apps can share them too."""
+    and between an app's own parses), so apps can share them too. Upstream: a process-wide
+    cache of parsed rules keyed as `ParseKey` is (part `shared_stylesheet`)."""
 
     def __init__(self, *, variables: dict[str, str] | None = None) -> None:
         super().__init__(variables=variables)

@@ -12,6 +12,11 @@ what is sent, are the same, as the tests compare.
 
 `render_segments` writes those chops out without the cursor move Textual sent for each
 piece starting just where a repainted span ends (an empty piece: nothing to draw).
+
+Upstream, `Compositor._render_chops` could pass the changed lines' band to
+`Widget.render_lines` (it takes a crop already) and skip widgets that `visible_widgets`
+shows covered, and `ChopsUpdate.render_segments` could drop empty pieces (patch `chops`;
+what it buys: benchmarks/results/2026-12-06-patches.md).
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ built by `rich.control.Control.move_to` as a new `Control` (a list of codes, a f
 `Segment`): about 3% of the server's CPU at 200 players. `install` makes `move_to` return
 one shared `Control` per position; a `Control` is never changed once made, so the escape
 codes sent are the same.
+
+Upstream, Rich could cache `Control.move_to` itself (`functools.lru_cache` on the
+classmethod), as it does for styles (patch `cursor_moves`; what it buys:
+benchmarks/results/2026-12-06-patches.md).
 """
 
 from __future__ import annotations

@@ -7,6 +7,10 @@ frees it. Under the server's paced collector (see `server.render.collector`), wh
 survives each second, such strips would wait for the next whole collection: about 4 MB a second
 with 200 players. `install` makes those two methods return the strip itself without caching
 it; every other case runs Textual's own code, so what is drawn does not change.
+
+Upstream, the fix is two lines in `Strip.divide` and `Strip.crop_extend`: return `self`
+before caching when the cut or crop is the whole strip (patch `strips` in
+`server.ssh.compat.PATCHES`; what it buys: benchmarks/results/2026-12-06-patches.md).
 """
 
 from __future__ import annotations

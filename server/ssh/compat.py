@@ -143,7 +143,9 @@ def _inner_outer_held_weakly(
     key, so it kept the last 1,024 widgets' styles caches, with every line they rendered,
     after their apps ended: 10 MB after 40 sessions came and went, most of 49 MB after one
     session opened help 300 times (issue 34). Not shared between instances either: Rich keeps
-    a style's escape codes on the style, for the colour depth it was first drawn with."""
+    a style's escape codes on the style, for the colour depth it was first drawn with.
+    Upstream: a per-instance dict in `StylesCache.__init__` instead of `lru_cache` on the
+    method (patch `inner_outer`)."""
     known = _INNER_OUTER.get(self)
     if known is None:
         known = _INNER_OUTER[self] = {}
@@ -156,7 +158,8 @@ def _inner_outer_held_weakly(
 
 def _lru_clear_unlinked(self: LRUCache[Any, Any]) -> None:
     """Textual's `LRUCache.clear` drops its ring of entries whole: a cycle of lists, with
-    every cached value, left for a whole collection. Unlink each entry once it is cleared."""
+    every cached value, left for a whole collection. Unlink each entry once it is cleared.
+    Upstream: the same loop in `LRUCache.clear` (patch `lru_clear`)."""
     links = list(self._cache.values())
     _lru_clear(self)
     for link in links:
@@ -193,7 +196,9 @@ def _dispatch_methods_known(
     self: MessagePump, method_name: str, message: Message
 ) -> Iterator[tuple[type, Callable[..., Any]]]:
     """Textual's `MessagePump._get_dispatch_methods`, with the walk of both classes' MROs
-    done once per pair of classes instead of for every message."""
+    done once per pair of classes instead of for every message. Upstream: a class-level
+    cache keyed by (pump class, message class) where no handler has selectors (patch
+    `dispatch_cache`)."""
     key = (type(self), type(message), method_name)
     handlers = _HANDLERS.get(key, _UNSEEN)
     if handlers is _UNSEEN:

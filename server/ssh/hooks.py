@@ -65,7 +65,8 @@ def without_cbc_countermeasure(conn: asyncssh.SSHServerConnection) -> None:
     `server.ssh.server.CIPHERS` offers) it protects nothing, and it doubles what each
     screen update costs both ends: two packets to encrypt, two socket writes, two to
     decrypt. Other ignore packets (with data) are sent as asyncssh would. Switched off
-    (`skip_needless_ignores`): asyncssh's own behaviour."""
+    (`skip_needless_ignores`): asyncssh's own behaviour. Upstream: send the countermeasure
+    only when the negotiated cipher is CBC, as OpenSSH does (patch `cbc_countermeasure`)."""
     if not _SKIPPING[0]:
         return
     send = conn.send_packet
