@@ -15,6 +15,7 @@ from lovelet_tui import compat
 from lovelet_tui.actions import bindings
 from lovelet_tui.colour import ANSI_THEME, Look, look_filters
 from lovelet_tui.editions import NO_CATALOGUE
+from lovelet_tui.kept import show_kept
 from lovelet_tui.link import Link
 from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.names import sentence
@@ -97,7 +98,6 @@ class LoveletApp(App[None]):
         self.table: TableScreen | None = None
         self.carried: tuple[str, ...] = ()  # notices of a table screen closed to be reopened
         self.left: str | None = None  # the table just left: late updates for it are dropped
-        self.help_kept: str | None = None  # the name of the help screen installed, if any
         self.visit = visit
         self.own_invite = invite
         self.web_link = web_link
@@ -289,17 +289,7 @@ class LoveletApp(App[None]):
     def action_help(self) -> None:
         """Help for where the player is: the table's reference card, and the keys.
 
-        The help screen is installed and shown again each time, not made anew: each one
-        closed would be garbage for a whole collection, which a player toggling help could
-        make many times a second (issue 34). One is kept, for the last edition asked."""
+        Shown again each time, not made anew (`lovelet_tui.kept`)."""
         table, admin = self.table, self.lobby.admin
         edition = table.info.edition if table is not None and table.info is not None else None
-        name, kept = f"help {edition} {admin}", self.help_kept
-        if name != kept:
-            if kept is not None and self.get_screen(kept) not in self.screen_stack:
-                self.uninstall_screen(kept)
-            if not self.is_screen_installed(name):
-                self.install_screen(HelpScreen(edition, admin=admin), name)
-            self.help_kept = name
-        if self.get_screen(name) not in self.screen_stack:
-            self.push_screen(name)
+        show_kept(self, "help", f"{edition} {admin}", lambda: HelpScreen(edition, admin=admin))

@@ -339,9 +339,10 @@ async def test_help_opened_again_renders_no_table(monkeypatch: pytest.MonkeyPatc
     assert renders[0] == 0
 
 
-async def test_help_opened_again_is_the_same_screen() -> None:
-    """Toggling help makes no screen to throw away (each would be garbage for a whole
-    collection of the server's: issue 34): the one help screen is shown again."""
+async def test_help_and_rules_opened_again_are_the_same_screens() -> None:
+    """Toggling help or the rules makes no screen to throw away (each would be garbage for a
+    whole collection of the server's: issue 34): the same two are shown again, the rules
+    from their first edition each time."""
     app = served(FakeLink(), "Ana")
     shown = []
     async with app.run_test(size=SIZE) as pilot:
@@ -349,11 +350,17 @@ async def test_help_opened_again_is_the_same_screen() -> None:
             await pilot.press("question_mark")
             await pilot.pause()
             assert "New table" in screen_text(app)
-            shown.append(app.screen)
-            await pilot.press("escape")
+            await pilot.press("r")
+            await pilot.pause()
+            assert "Love Letter Classic (2012)" in screen_text(app)
+            shown.append(app.screen_stack[-2:])
+            await pilot.press("right")
+            await pilot.pause()
+            assert "Love Letter (2019)" in screen_text(app)
+            await pilot.press("escape", "escape")
             await pilot.pause()
             assert app.screen is app.lobby
-    assert len({id(screen) for screen in shown}) == 1
+    assert len({tuple(map(id, screens)) for screens in shown}) == 1
 
 
 async def test_help_lists_admin_keys_to_admins_only() -> None:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 
 from lovelet_tui.actions import ACTIONS, SCOPES, bindings, key_label
 from lovelet_tui.editions import catalogue_of, edition_name, reference
+from lovelet_tui.kept import show_kept
 from lovelet_tui.screens.rules import RulesScreen, card_table
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.prerendered import Prerendered
@@ -54,9 +55,15 @@ class HelpScreen(Screen[None]):
             sections += [title, card_table(cards), Text()]
         return [*sections, _title("Keys"), _keys(self.admin)]
 
+    def on_screen_resume(self) -> None:
+        """Shown again (`lovelet_tui.kept`): at the top."""
+        if self.is_mounted:
+            self.query_one("#main", VerticalScroll).scroll_home(animate=False)
+
     def action_rules(self) -> None:
         """Show the rules of this table's edition (the catalogue's first in the lobby)."""
-        self.app.push_screen(RulesScreen(self.edition or ""))
+        edition = self.edition or ""
+        show_kept(self.app, "rules", edition, lambda: RulesScreen(edition))
 
     def action_close(self) -> None:
         """Back to where help was opened."""

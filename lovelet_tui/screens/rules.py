@@ -38,6 +38,15 @@ class RulesScreen(Screen[None]):
         yield KeyBar()
 
     def on_mount(self) -> None:
+        self._start()
+
+    def on_screen_resume(self) -> None:
+        """Shown again (`lovelet_tui.kept`): from its own edition, at the top."""
+        if self.is_mounted:
+            self._start()
+            self.query_one("#main", VerticalScroll).scroll_home(animate=False)
+
+    def _start(self) -> None:
         ids = [e.id for e in catalogue_of(self).editions]
         self.index = ids.index(self.edition) if self.edition in ids else 0
         self._draw()
