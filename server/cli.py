@@ -66,10 +66,11 @@ def _serve(args: argparse.Namespace) -> int:
     import logging
 
     from .ops.config import ConfigError, flags_from_args, load_config, unknown_environment
+    from .ops.exits import FAILED, REFUSED_DATA
     from .ops.logs import say, setup_logging
     from .services.bot_pool import shared_pool
     from .ssh.keys import HostKeyError
-    from .store import StoreError
+    from .store import MigrationError, SchemaTooNewError, StoreError
 
     try:
         config = load_config(flags_from_args(args), os.environ, args.config)
@@ -87,9 +88,12 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         with asyncio.Runner(loop_factory=_event_loop_factory()) as runner:
             return runner.run(_run_role(config, args.argv, tag.id))
-    except (HostKeyError, StoreError, ValueError, OSError) as err:
+    except (HostKeyError, SchemaTooNewError, MigrationError) as err:  # a restart cannot cure
         say(f"lovelet serve: {err}", error=True)
-        return 1
+        return REFUSED_DATA
+    except (StoreError, ValueError, OSError) as err:
+        say(f"lovelet serve: {err}", error=True)
+        return FAILED
     finally:
         shared_pool().kill()  # the exit would otherwise wait for each hard-bot worker
 

@@ -250,3 +250,126 @@ def test_compose_environment_is_valid_config(tmp_path: Path) -> None:
     assert pairs
     environ = {"LOVELET_DATA_DIR": str(tmp_path), **dict(pairs)}
     load_config({}, environ, None)
+
+
+# ----------------------------------------------------------------------------- every unit
+
+UNITS = [UNIT, DEPLOY / "lovelet-core.service", DEPLOY / "lovelet-frontend@.service"]
+ROLES = {"lovelet.service": "all", "lovelet-core.service": "core"}
+
+
+def unit_of(path: Path) -> dict[str, dict[str, list[str]]]:
+    """The unit, with a template's instance name (`%i`) as 1."""
+    return parse_unit(path.read_text().replace("%i", "1"))
+
+
+def unit_environment(unit: dict[str, dict[str, list[str]]]) -> dict[str, str]:
+    return dict(value.split("=", 1) for value in unit["Service"].get("Environment", []))
+
+
+@pytest.mark.parametrize("path", UNITS, ids=lambda p: p.name)
+def test_each_units_command_is_one_the_real_cli_runs(path: Path) -> None:
+    """ExecStart parses with the real CLI, and its flags with the unit's environment make a
+    configuration `lovelet serve` accepts, in the role the unit's name says."""
+    from server.cli import _role_problem
+    from server.ops.config import flags_from_args, load_config
+
+    unit = unit_of(path)
+    exec_start = one(unit, "ExecStart").split()
+    assert exec_start[0] == "/usr/local/bin/lovelet"
+    args = build_parser().parse_args(exec_start[1:])
+    assert args.command == "serve"
+    config = load_config(flags_from_args(args), unit_environment(unit), None)
+    assert _role_problem(config) is None
+    assert config.role == ROLES.get(path.name, "frontend")
+    assert str(config.data_dir) == one(unit, "WorkingDirectory")
+    assert one(unit, "StateDirectory") == Path(one(unit, "WorkingDirectory")).name
+
+
+@pytest.mark.parametrize("path", UNITS, ids=lambda p: p.name)
+def test_each_unit_does_not_restart_on_what_a_restart_cannot_cure(path: Path) -> None:
+    from server.ops.exits import FAILED, INCURABLE
+
+    unit = unit_of(path)
+    assert one(unit, "Restart") == "on-failure"
+    prevented = {int(status) for status in one(unit, "RestartPreventExitStatus").split()}
+    assert prevented == set(INCURABLE) and FAILED not in prevented
+
+
+@pytest.mark.parametrize("path", UNITS, ids=lambda p: p.name)
+def test_each_unit_stops_with_sigterm_and_caps_its_memory(path: Path) -> None:
+    unit = unit_of(path)
+    assert one(unit, "KillSignal") == "SIGTERM"
+    waits_for_rounds = ROLES.get(path.name) is not None  # a front-end keeps no round
+    least = Config().shutdown_grace + 10 if waits_for_rounds else 10
+    assert seconds(one(unit, "TimeoutStopSec")) >= least
+    assert megabytes(one(unit, "MemoryHigh")) < megabytes(one(unit, "MemoryMax"))
+    assert one(unit, "UMask") == "0077" and one(unit, "StateDirectoryMode") == "0700"
+
+
+def test_no_deploy_file_says_sigterm_waits_for_rounds() -> None:
+    """SIGTERM keeps tables for the next start and stops at once (docs/self-hosting.md,
+    Restarts); only a round that could not be stored waits."""
+    for path in [*UNITS, CONTAINERFILE, COMPOSE]:
+        text = " ".join(path.read_text().split())
+        assert "lets running rounds finish" not in text, path.name
+        assert "SIGTERM stops" in text, path.name
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
+@pytest.mark.parametrize("path", UNITS[1:], ids=lambda p: p.name)
+def test_systemd_analyze_verify_finds_nothing_in_the_role_units(path: Path, tmp_path: Path) -> None:
+    text = path.read_text().replace("ExecStart=/usr/local/bin/lovelet", "ExecStart=/bin/true")
+    copy = tmp_path / path.name.replace("@.", "@1.")
+    copy.write_text(text)
+    done = subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", str(copy)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and not done.stderr.strip(), done.stdout + done.stderr
+
+
+# ----------------------------------------------------------------------------- health check
+
+
+def healthcheck_command(containerfile: list[tuple[str, str]]) -> list[str]:
+    """The HEALTHCHECK's CMD, in its exec form."""
+    (check,) = args_of(containerfile, "HEALTHCHECK")
+    _, _, command = check.partition("CMD ")
+    return json.loads(command)
+
+
+def test_the_compose_health_check_is_the_images(containerfile: list[tuple[str, str]]) -> None:
+    command = healthcheck_command(containerfile)
+    assert command[0] == "python" and "curl" not in command  # python:3.11-slim has no curl
+    written = re.findall(r"^\s+test: (\[.*\])$", COMPOSE.read_text(), re.MULTILINE)
+    assert ["CMD", *command] in [json.loads(test) for test in written]
+
+
+async def test_the_health_check_passes_while_the_server_runs_and_fails_after(
+    containerfile: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    """The image's HEALTHCHECK command, run as the container runs it, against a real
+    `lovelet serve` on the data directory it names."""
+    import asyncio
+    import signal
+    import sys
+
+    from test_ops_process import ServerProcess, fast_env
+
+    command = healthcheck_command(containerfile)
+    assert command[-1] == "/data"
+    check = [sys.executable, *command[1:-1], str(tmp_path)]
+
+    def healthy() -> int:
+        return subprocess.run(check, capture_output=True, timeout=30, cwd=tmp_path).returncode
+
+    assert await asyncio.to_thread(healthy) != 0, "nothing runs yet"
+    async with ServerProcess.run(fast_env(tmp_path)) as server:
+        await server.ready()
+        assert await asyncio.to_thread(healthy) == 0
+        server.process.send_signal(signal.SIGTERM)
+        assert await server.exited(20) == 0
+    assert await asyncio.to_thread(healthy) != 0

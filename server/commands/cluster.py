@@ -28,6 +28,7 @@ from ..lobby import Lobby, LobbySettings
 from ..lobby.outage import TimerKeeper
 from ..ops.config import Config, invite_command, name_rules
 from ..ops.control import ControlServer, start_control_server
+from ..ops.exits import INCURABLE, STOPPED
 from ..ops.gather import Gathered, Scraped
 from ..ops.logs import event, log_stopped, log_stopping, say
 from ..ops.metrics import Metrics, MetricsServer, start_metrics_server
@@ -320,16 +321,21 @@ class Child:
         preexec = _die_with_parent if sys.platform == "linux" else None
         self.process = await asyncio.create_subprocess_exec(*self.command, preexec_fn=preexec)
 
-    async def run(self, stopping: asyncio.Event) -> None:
-        """Keep the process running until `stopping`."""
+    async def run(self, stopping: asyncio.Event) -> int | None:
+        """Keep the process running until `stopping`; if it exits with a status a restart
+        cannot cure (`server.ops.exits`), that status, and it is not restarted."""
         while not stopping.is_set():
             await self.start()
             assert self.process is not None
             status = await self.process.wait()
             if stopping.is_set():
-                return
+                return None
+            if status in INCURABLE:
+                log.error("%s exited with status %s: a restart cannot cure it", self.name, status)
+                return status
             log.error("%s exited with status %s; restarting it", self.name, status)
             await asyncio.sleep(RESTART_DELAY)
+        return None
 
     def terminate(self) -> None:
         """SIGTERM, if it runs."""
@@ -358,7 +364,8 @@ def metrics_flag(scraped: list[Scraped], index: int) -> list[str]:
 
 
 async def supervise(config: Config, argv: Sequence[str]) -> int:
-    """One core and `config.workers` front-ends on one port, until SIGTERM or SIGINT; with
+    """One core and `config.workers` front-ends on one port, until SIGTERM or SIGINT (0),
+    or until one exits with a status a restart cannot cure (that status: all stop); with
     `metrics_listen`, one endpoint serving every process's metrics."""
     stop = stop_signals()
     load_or_create_host_key(config.data_dir)  # made once, before the front-ends share it
@@ -381,7 +388,10 @@ async def supervise(config: Config, argv: Sequence[str]) -> int:
         metrics_server = await start_metrics_server(*config.metrics_address, Gathered(scraped))
     stopping = asyncio.Event()
     runs = [asyncio.ensure_future(child.run(stopping)) for child in (core, *frontends)]
-    await stop.wait()
+    stopped = asyncio.ensure_future(stop.wait())
+    await asyncio.wait([stopped, *runs], return_when=asyncio.FIRST_COMPLETED)
+    stopped.cancel()
+    refused = next((run.result() for run in runs if run.done() and run.result()), None)
     stopping.set()
     core.terminate()  # the core first: its rounds get shutdown_grace to finish
     await core.wait()
@@ -391,4 +401,4 @@ async def supervise(config: Config, argv: Sequence[str]) -> int:
     if metrics_server is not None:
         metrics_server.close()
         await metrics_server.wait_closed()
-    return 0
+    return refused or STOPPED

@@ -7,7 +7,9 @@ where `lovelet admin` already works. Only the data directory's owner can reach i
 directory is 0700, the socket 0600). Scaled, the core's lobby holds every front-end's
 sessions, so its notice travels to them through the broker like any other frame.
 
-One request a connection: a JSON object on one line, answered by one JSON line.
+One request a connection: a JSON object on one line, answered by one JSON line. Besides
+`announce`, `health` answers while the event loop runs: `python -m server.ops.control DIR`
+asks it (the container image's HEALTHCHECK, deploy/Containerfile).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import contextlib
 import json
 import os
 import socket
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -103,8 +106,10 @@ def _answer(line: bytes, announce: Announce) -> dict[str, object]:
         request = json.loads(line)
     except ValueError:
         return {"error": "not a JSON request"}
-    if not isinstance(request, dict) or request.get("command") != "announce":
-        return {"error": "unknown command (this server knows: announce)"}
+    if not isinstance(request, dict) or request.get("command") not in ("announce", "health"):
+        return {"error": "unknown command (this server knows: announce, health)"}
+    if request["command"] == "health":
+        return {"ok": True}
     text = announcement(str(request.get("text", "")))
     if not text:
         return {"error": "nothing to announce"}
@@ -116,13 +121,21 @@ def _answer(line: bytes, announce: Announce) -> dict[str, object]:
 def send_announcement(data_dir: Path, text: str) -> int:
     """Ask the server running on `data_dir` to tell every connected player `text`; how many
     it told. ControlError if no server answers there, or it refuses."""
+    reply = _ask(data_dir, {"command": "announce", "text": text})
+    if "told" not in reply:
+        raise ControlError(str(reply.get("error", "the server gave no answer")))
+    return int(reply["told"])
+
+
+def _ask(data_dir: Path, request: dict[str, object]) -> dict[str, object]:
+    """The server's answer to one request (ControlError if none answers)."""
     path = control_path(data_dir)
-    request = json.dumps({"command": "announce", "text": text}).encode() + b"\n"
+    line = json.dumps(request).encode() + b"\n"
     try:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
             conn.settimeout(CLIENT_TIMEOUT)
             conn.connect(os.fspath(path))
-            conn.sendall(request)
+            conn.sendall(line)
             reply = json.loads(conn.makefile("rb").readline() or b"{}")
     except (FileNotFoundError, ConnectionRefusedError):
         raise ControlError(
@@ -131,6 +144,22 @@ def send_announcement(data_dir: Path, text: str) -> int:
         ) from None
     except (OSError, ValueError) as err:
         raise ControlError(f"the server on {data_dir} did not answer: {err}") from None
-    if "told" not in reply:
-        raise ControlError(str(reply.get("error", "the server gave no answer")))
-    return int(reply["told"])
+    return reply if isinstance(reply, dict) else {}
+
+
+def main(argv: list[str]) -> int:
+    """`python -m server.ops.control DATA_DIR`: 0 if the server keeping DATA_DIR answers
+    (its event loop runs), else 1 with the reason on stderr."""
+    if len(argv) != 1:
+        print("usage: python -m server.ops.control DATA_DIR", file=sys.stderr)
+        return 2
+    try:
+        healthy = _ask(Path(argv[0]), {"command": "health"}).get("ok") is True
+    except ControlError as err:
+        print(f"unhealthy: {err}", file=sys.stderr)
+        return 1
+    return 0 if healthy else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
