@@ -85,7 +85,7 @@ async def test_answers_show_as_toasts() -> None:
         await pilot.pause()
         text = screen_text(app)
     assert "Kicked bob." in text
-    assert "nobody called [b]eve is online" in text
+    assert "Nobody called [b]eve is online." in text  # as a sentence, literally
 
 
 @pytest.mark.parametrize(

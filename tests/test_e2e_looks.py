@@ -67,10 +67,10 @@ async def test_colourless_terminals_get_no_colour_and_still_see_focus(
             await term.send_keys("n")
             await wait_text(term, "Turn timer")
             await term.send_keys("tab")
-            await term.wait_for(lambda: reversed_line(term, "Edition     ‹"), "the focused field")
+            await term.wait_for(lambda: reversed_line(term, "Edition      ‹"), "the focused field")
             await term.send_keys("tab")
-            await term.wait_for(lambda: reversed_line(term, "Seats       ‹"), "the next field")
-            assert not reversed_line(term, "Edition     ‹")
+            await term.wait_for(lambda: reversed_line(term, "Seats        ‹"), "the next field")
+            assert not reversed_line(term, "Edition      ‹")
             assert colour_codes(bytes(term.raw)) == set()
             await term.send_keys("escape")
             await term.wait_for(lambda: "Turn timer" not in term.text, "the form to close")
@@ -91,7 +91,7 @@ async def test_colour_terminals_get_colour_until_they_switch_to_monochrome(
         await term.send_keys("n")
         await wait_text(term, "Turn timer")
         await term.send_keys("tab")
-        await term.wait_for(lambda: reversed_line(term, "Edition     ‹"), "the focused field")
+        await term.wait_for(lambda: reversed_line(term, "Edition      ‹"), "the focused field")
         assert colour_codes(bytes(term.raw[seen:])) == set()
 
 

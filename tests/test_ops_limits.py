@@ -315,7 +315,7 @@ async def test_chat_over_the_rate_is_refused_on_the_senders_screen_only(tmp_path
         for line in ("one", "two"):
             await say(ana, line)
         await type_chat(ana, "three")
-        await wait_text(ana, "slow down: at most 2 lines every 600 s")
+        await wait_text(ana, "Slow down: at most 2 lines every 600 s")  # as a sentence
         await say(bob, "done")  # sent after "three" was refused, so shown after it
         for term in (ana, bob):
             assert "ana: one" in screen_text(term) and "ana: two" in screen_text(term)

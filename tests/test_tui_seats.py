@@ -3,6 +3,7 @@ and 8 seats with long names and every mark fit 80 columns in whole words."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from test_tui_support import FakeLink, new_game, screen_text, served, table_info, table_state
@@ -127,3 +128,17 @@ async def test_a_program_on_the_bot_api_is_marked_at_a_waiting_table() -> None:
         state = TableState(table_info(None, 0, players=2, status="waiting", seats=seats), None, ())
         text = await _show(app, pilot, state)
     assert "API bot" in _row(text, "robo") and "API bot" not in _row(text, "Ana (you)")
+
+
+async def test_the_deck_line_shortens_in_whole_words_at_80_columns() -> None:
+    """Three long cards face up: "7 to win" instead of "7 tokens to win", never "7 tokens to …"."""
+    game = new_game("classic", 2)
+    state = table_state(game, 0)
+    assert state.view is not None
+    view = dataclasses.replace(state.view, face_up=("handmaid", "handmaid", "countess"))
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(dataclasses.replace(state, view=view)))
+        await pilot.pause()
+        deck = next(line for line in screen_text(app).splitlines() if "Deck " in line)
+    assert deck.rstrip().endswith("face up: Handmaid, Handmaid and Countess · 7 to win"), deck

@@ -101,7 +101,7 @@ class SeatList(Rows):
                 line.append(GAP)
                 line.append_text(_detail(index, view, names, seen, rest))
             rows.append(line)
-        rows.append(_deck_line(view, names) if view else _waiting_line(info, self.hosting))
+        rows.append(_deck_line(view, names, width) if view else _waiting_line(info, self.hosting))
         return rows
 
 
@@ -194,12 +194,19 @@ def _tail(words: Sequence[str], width: int) -> str:
     return " ".join(reversed(kept))
 
 
-def _deck_line(view: View, names: Names) -> Text:
-    parts = [f"Deck {view.deck_size}", f"set aside {view.set_aside}"]
-    if view.face_up:
-        parts.append(f"face up: {names.hand(view.face_up)}")
-    parts.append(f"{view.target} tokens to win")
-    return Text("  " + " · ".join(parts), style="dim")
+def _deck_line(view: View, names: Names, width: int) -> Text:
+    """The deck, the cards set aside and face up, the tokens to win; where the width is
+    tight, "7 to win", then without the count set aside (never a word cut)."""
+    face_up = [f"face up: {names.hand(view.face_up)}"] if view.face_up else []
+    deck, aside = f"Deck {view.deck_size}", f"set aside {view.set_aside}"
+    forms = [
+        [deck, aside, *face_up, f"{view.target} tokens to win"],
+        [deck, aside, *face_up, f"{view.target} to win"],
+        [deck, *face_up, f"{view.target} to win"],
+    ]
+    lines = ["  " + " · ".join(parts) for parts in forms]
+    fits = next((line for line in lines if cell_len(line) <= width), lines[-1])
+    return Text(fits, style="dim")
 
 
 def _waiting_line(info: TableInfo, hosting: bool) -> Text:
