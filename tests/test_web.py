@@ -26,9 +26,9 @@ from server.ops.config import Limits
 from server.ssh.driver import INPUT_FLOOD
 from server.ssh.guard import TOO_MANY_RESIZES
 from server.ssh.web_login import LINK_SECONDS, LINKS_PER_KEY, WebLogins, command_answer
+from server.web.connection import parse_resize
 from server.web.origin import allowed_origins, origin_of, public_url
 from server.web.pages import ASSETS, CSP, PAGE
-from server.web.stream import parse_resize
 
 ASSETS_DIR = Path(__file__).resolve().parent.parent / "server" / "web" / "assets"
 FROZEN = TableSettings(bot_delay=0.0, round_pause=600.0)

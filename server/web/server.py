@@ -2,29 +2,24 @@
 
 from __future__ import annotations
 
+import asyncio
 import http
 import logging
 from dataclasses import dataclass, field
 
-from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.http11 import Request, Response
 
-from server.ssh.limits import ConnectionGate
-from server.ssh.session import SessionConfig, note_refusal
+from server.ops.logs import log_connect
+from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
+from server.ssh.session import Login, SessionConfig, note_refusal
+from server.ssh.usernames import mixed_refusal
+from server.web.connection import CLIENT, Terminal, WebConnection
 from server.web.login import BrowserLogins
 from server.web.origin import allowed_origins, public_url
 from server.web.pages import page_response, text_response
-from server.web.session import WebSessions, peer_address
+from server.web.session import Ask, WebTerminal, client_address
 
 log = logging.getLogger(__name__)
-socket_log = logging.getLogger("server.web.socket")
-"""websockets' own lines: one per HTTP answer and connection at INFO, its warnings above."""
-socket_log.setLevel(logging.WARNING)  # the server logs each session and refusal itself
-
-MAX_MESSAGE = 64 * 1024
-"""Bytes of one message from a browser (a paste arrives as one): more closes the socket."""
-MAX_QUEUE = 4
-"""Messages received while the session's input is paused, before TCP backs up instead."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,6 +39,65 @@ class WebAddress:
         return self.public_url.startswith("https://")
 
 
+class WebFront:
+    """What every connection of the web front-end shares: the answers to HTTP requests, the
+    origins allowed to open the WebSocket, and a session on each WebSocket (a guest's, or
+    the player's whose web login its cookie names) within the SSH layer's limits: the same
+    per-address and total connection counts (a gate of their own), input and key budgets,
+    CPU share, output back-pressure and resize rate."""
+
+    def __init__(self, config: SessionConfig, logins: BrowserLogins) -> None:
+        self.config = config
+        self.limits: SSHLimits = config.limits
+        self.gate = ConnectionGate(config.limits)
+        self.logins = logins
+        self.origins: frozenset[str] = frozenset()
+
+    def answer(self, request: Request, peer: str) -> Response | None:
+        """The HTTP answer to `request`; None to open the WebSocket (from an allowed page)."""
+        response = self.logins.answer(request) or page_response(request)
+        if response is not None:
+            return response
+        if request.headers.get("Origin") not in self.origins:
+            note_refusal(self.config, client_address(peer, request.headers), label="origin")
+            return text_response(http.HTTPStatus.FORBIDDEN, "This page may not connect here.\n")
+        return None
+
+    def open(self, connection: WebConnection, request: Request, peer: str) -> Terminal | str:
+        """The session on the upgraded `connection`, or why not (counted and logged)."""
+        address = client_address(peer, request.headers)
+        log_connect(address)
+        config = self.config
+        reason = config.gatekeeper.refuse_address(address) or self.gate.admit(address, connection)
+        if reason is not None:
+            label = "early_drop" if reason == EARLY_DROP else None
+            note_refusal(config, address, reason, label=label)
+            return reason
+        self.gate.logged_in(connection)
+        ask = Ask.from_path(request.path, self.limits)
+        login = self._login(request, ask, address)
+        if isinstance(login, str):
+            return login
+        return WebTerminal(config, connection, ask, login)
+
+    def _login(self, request: Request, ask: Ask, address: str) -> Login | str:
+        """Who the socket signs in as: the player with a key its cookie names (a web
+        login), else a guest under the name asked for; or why not (a name that mixes
+        scripts, refused as over SSH)."""
+        keyed = self.logins.login_of(request.headers)
+        if keyed is not None:
+            return Login(keyed.name, keyed.identity, address, CLIENT)
+        mixed = mixed_refusal(ask.name.name)
+        if mixed is not None:
+            note_refusal(self.config, address, label="mixed_scripts")
+            return mixed
+        return Login(ask.name.name, None, address, CLIENT, name_problem=ask.name.problem)
+
+    def closed(self, connection: WebConnection) -> None:
+        """A connection is gone (nothing for one the gate never counted)."""
+        self.gate.release(connection)
+
+
 @dataclass(eq=False)
 class WebService:
     """A running web front-end."""
@@ -53,17 +107,17 @@ class WebService:
     url: str
     """The page's address as players reach it (an invite link is this + `/t/CODE`)."""
     origins: frozenset[str]
-    _server: Server = field(repr=False)
+    _server: asyncio.Server = field(repr=False)
     _gate: ConnectionGate = field(repr=False)
 
     def stop_accepting(self) -> None:
         """Refuse new connections; the sessions running go on."""
         self._gate.shut()
-        self._server.close(close_connections=False)
+        self._server.close()
 
     async def close(self) -> None:
-        """Stop listening and drop what is left (the sessions close with the SSH service's
-        registry, which holds them too)."""
+        """Stop listening and close what is left (the sessions close with the SSH
+        service's registry, which holds them too)."""
         self.stop_accepting()
         self._gate.close_all()
         await self._server.wait_closed()
@@ -76,42 +130,15 @@ async def start_web_server(
     server: the same registry, lobby, limits and CPU pool; a guest's, or a web login's from
     `config.web_logins`) on each WebSocket opened by a page of an allowed origin. Links of
     `ssh HOST web-login` point here once it listens."""
-    limits = config.limits
-    gate = ConnectionGate(limits)
-    logins = BrowserLogins(config.web_logins, address.secure)
-    sessions = WebSessions(config, gate, logins)
-    origins: frozenset[str] = frozenset()
-
-    def answer(connection: ServerConnection, request: Request) -> Response | None:
-        response = logins.answer(request) or page_response(request)
-        if response is not None:
-            return response
-        origin = request.headers.get("Origin")
-        if origin not in origins:
-            note_refusal(config, peer_address(connection), label="origin")
-            return text_response(http.HTTPStatus.FORBIDDEN, "This page may not connect here.\n")
-        return None
-
-    server = await serve(
-        sessions.handle,
-        address.host,
-        address.port,
-        process_request=answer,
-        server_header="lovelet",
-        logger=socket_log,
-        compression=None,  # a zlib context per socket costs memory; the LAN or proxy is fast
-        max_size=MAX_MESSAGE,
-        max_queue=MAX_QUEUE,
-        open_timeout=limits.handshake_timeout,
-        close_timeout=limits.close_timeout,
-        ping_interval=limits.keepalive_interval,
-        ping_timeout=limits.keepalive_interval * limits.keepalive_count_max,
-        reuse_port=reuse_port or None,
+    front = WebFront(config, BrowserLogins(config.web_logins, address.secure))
+    loop = asyncio.get_running_loop()
+    server = await loop.create_server(
+        lambda: WebConnection(front), address.host, address.port, reuse_port=reuse_port or None
     )
     port = server.sockets[0].getsockname()[1]
-    origins = allowed_origins(address.public_url, address.public_host, address.host, port)
+    front.origins = allowed_origins(address.public_url, address.public_host, address.host, port)
     url = public_url(address.public_url, address.public_host, address.host, port)
     if config.web_logins is not None:
         config.web_logins.base_url = url
     log.info("web listening on %s:%d, page at %s", address.host, port, url)
-    return WebService(port, url, origins, server, gate)
+    return WebService(port, url, front.origins, server, front.gate)

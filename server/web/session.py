@@ -1,5 +1,5 @@
-"""One WebSocket, one guest: what the page asked for (a name, a size, a table), the limits a
-connection meets, and a `StreamSession` running the app over the socket."""
+"""One browser's session: what the page asked for (a name, a size, a table), who it signs in
+as, and the `StreamSession` that runs the app over its WebSocket."""
 
 from __future__ import annotations
 
@@ -7,28 +7,21 @@ import asyncio
 import ipaddress
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.asyncio.server import ServerConnection
-from websockets.exceptions import ConnectionClosed
+from websockets.datastructures import Headers
 
-from server.ops.logs import log_connect
 from server.services.sanitize import Name, name_from
 from server.ssh.guard import TOO_MANY_RESIZES
 from server.ssh.info import SessionInfo
-from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
+from server.ssh.limits import SSHLimits
 from server.ssh.requests import WindowChanges
-from server.ssh.session import Login, SessionConfig, StreamSession, note_refusal
+from server.ssh.session import Login, SessionConfig, Stream, StreamSession
 from server.ssh.terminal import table_code
-from server.ssh.usernames import mixed_refusal
-from server.web.login import BrowserLogins
-from server.web.stream import WebStream
 
 TERM = "xterm-256color"
 """What xterm.js is, as TERM: the colour look follows the server's colours, as over SSH."""
-CLIENT = "websocket"
-"""The client version a browser session logs (SSH logs the client's version string)."""
 QUERY_MAX = 400
 """Characters of the WebSocket URL's query looked at."""
 FORWARDED_MAX = 1000
@@ -58,151 +51,18 @@ def _number(query: Mapping[str, str], key: str, default: int) -> int:
     return int(text) if text.isascii() and text.isdigit() and len(text) <= 5 else default
 
 
-class GateEntry:
-    """A WebSocket as the connection gate counts it (`server.ssh.limits.Connection`)."""
-
-    def __init__(self, stream: WebStream) -> None:
-        self._stream = stream
-
-    def get_extra_info(self, name: str, default: Any = None) -> Any:
-        """A browser has always spoken by the time it is counted (its handshake is done)."""
-        return CLIENT if name == "client_version" else default
-
-    def close(self) -> None:
-        self._stream.close()
-
-    def abort(self) -> None:
-        self._stream.abort()
-
-
-class WebSessions:
-    """Runs a session on each WebSocket (a guest's, or the player's whose web login its
-    cookie names), within the SSH layer's limits: the same per-address and total connection
-    counts (a gate of their own), input and key budgets, CPU share, output back-pressure and
-    resize rate."""
-
-    def __init__(self, config: SessionConfig, gate: ConnectionGate, logins: BrowserLogins) -> None:
-        self._config = config
-        self._gate = gate
-        self._logins = logins
-
-    async def handle(self, socket: ServerConnection) -> None:
-        """The WebSocket's whole life: admitted, then one session until either side ends."""
-        address = peer_address(socket)
-        log_connect(address)
-        limits = self._config.limits
-        stream = WebStream(
-            socket, high_water=limits.output_high_water, low_water=limits.output_low_water
-        )
-        entry = GateEntry(stream)
-        refusal = self._refusal(address, entry)
-        if refusal is not None:
-            await _refuse(socket, refusal)
-            return
-        try:
-            ask = Ask.from_path(socket.request.path, limits)
-            login = self._login(socket, ask, address)
-            if isinstance(login, str):
-                await _refuse(socket, login)
-                return
-            await self._run(stream, ask, login)
-        finally:
-            self._gate.release(entry)
-
-    def _login(self, socket: ServerConnection, ask: Ask, address: str) -> Login | str:
-        """Who the socket signs in as: the player with a key its cookie names (a web
-        login), else a guest under the name asked for; or why not (a name that mixes
-        scripts, refused as over SSH)."""
-        keyed = self._logins.login_of(socket.request.headers)
-        if keyed is not None:
-            return Login(keyed.name, keyed.identity, address, CLIENT)
-        mixed = mixed_refusal(ask.name.name)
-        if mixed is not None:
-            note_refusal(self._config, address, label="mixed_scripts")
-            return mixed
-        return Login(ask.name.name, None, address, CLIENT, name_problem=ask.name.problem)
-
-    def _refusal(self, address: str, entry: GateEntry) -> str | None:
-        """Why this connection may not go on (counted and logged), or None (counted in)."""
-        config = self._config
-        reason = config.gatekeeper.refuse_address(address) or self._gate.admit(address, entry)
-        if reason is None:
-            self._gate.logged_in(entry)
-            return None
-        note_refusal(config, address, reason, label="early_drop" if reason == EARLY_DROP else None)
-        return reason
-
-    async def _run(self, stream: WebStream, ask: Ask, login: Login) -> None:
-        """One session on the socket, until either side ends it."""
-        config = self._config
-        done = asyncio.Event()
-        session = StreamSession(config, login, stream, done.set, lambda reason: kick(reason))
-        stream.follow(session.pause_output, session.resume_output)
-        size = ask.size
-        kick_timer: list[asyncio.TimerHandle] = []
-
-        def kick(reason: str) -> None:
-            loop = asyncio.get_running_loop()
-            kick_timer.append(loop.call_later(config.limits.close_timeout, stream.abort))
-
-        def apply_size() -> None:
-            session.resize(size)
-
-        resizes = WindowChanges(
-            apply_size,
-            rate=config.limits.window_change_rate,
-            burst=config.limits.window_change_burst,
-            interval=config.limits.resize_interval,
-        )
-
-        def resized(cols: int, rows: int) -> None:
-            nonlocal size
-            if resizes.changed():
-                size = config.limits.clamp_size(cols, rows)
-            else:
-                session.disconnect(TOO_MANY_RESIZES)
-
-        def make_info(nickname: str, notice: str | None) -> SessionInfo:
-            return SessionInfo(
-                nickname, login.identity, login.peer, TERM, size, notice, table_code=ask.table_code
-            )  # no `reached`: the SSH invite is the server's own, not this page's address
-
-        session.start(make_info)
-        sender = session.run_metered(stream.send_all())
-        await session.run_metered(stream.receive_all(session.received, resized))
-        resizes.close()
-        stream.close()
-        session.lost()
-        await done.wait()
-        await sender
-        for timer in kick_timer:
-            timer.cancel()
-
-
-async def _refuse(socket: ServerConnection, message: str) -> None:
-    """Say why in one line of the terminal, and close."""
-    try:
-        await socket.send(message.rstrip("\r\n").encode() + b"\r\n")
-        await socket.close(1008)
-    except ConnectionClosed:
-        pass
-
-
-def peer_address(socket: ServerConnection) -> str:
+def client_address(peer: str, headers: Headers) -> str:
     """The client's IP address: the peer's, or, from a proxy on this machine (a loopback
     peer), the address it says it forwards for (the last of `X-Forwarded-For`, the one the
     proxy added), so that the per-address limits count players, not the proxy."""
-    peer = socket.remote_address
-    address = str(peer[0]) if peer else "?"
-    request = socket.request
-    if request is None or not _loopback(address):
-        return address
-    forwarded = request.headers.get("X-Forwarded-For", "")[:FORWARDED_MAX]
+    if not _loopback(peer):
+        return peer
+    forwarded = headers.get("X-Forwarded-For", "")[:FORWARDED_MAX]
     claimed = forwarded.rpartition(",")[2].strip()
     try:
         return str(ipaddress.ip_address(claimed))
     except ValueError:
-        return address
+        return peer
 
 
 def _loopback(address: str) -> bool:
@@ -210,3 +70,89 @@ def _loopback(address: str) -> bool:
         return ipaddress.ip_address(address.removeprefix("::ffff:")).is_loopback
     except ValueError:
         return False
+
+
+class Dropper(Stream, Protocol):
+    """A stream that can also be dropped at once (a kicked client that does not read)."""
+
+    def abort(self) -> None: ...
+
+
+class WebTerminal:
+    """One WebSocket's terminal and its session: the size the page resizes it to (at most at
+    the SSH rate of window changes), and the kick of a session that breaks a limit (the
+    socket is dropped if the page does not take the goodbye in time)."""
+
+    def __init__(
+        self,
+        config: SessionConfig,
+        stream: Dropper,
+        ask: Ask,
+        login: Login,
+    ) -> None:
+        limits = config.limits
+        self._limits = limits
+        self._stream = stream
+        self._ask = ask
+        self._size = ask.size
+        self._kick_timer: asyncio.TimerHandle | None = None
+        self.session = StreamSession(config, login, stream, _nothing, self._kick)
+        self._resizes = WindowChanges(
+            self._apply_size,
+            rate=limits.window_change_rate,
+            burst=limits.window_change_burst,
+            interval=limits.resize_interval,
+        )
+        self.session.start(self._make_info)
+
+    # From the connection
+
+    def received(self, data: bytes) -> None:
+        """Keys from the page."""
+        self.session.received(data)
+
+    def resized(self, cols: int, rows: int) -> None:
+        """The page's terminal changed size: passed on, or the session ended past the rate."""
+        if self._resizes.changed():
+            self._size = self._limits.clamp_size(cols, rows)
+        else:
+            self.session.disconnect(TOO_MANY_RESIZES)
+
+    def pause_output(self) -> None:
+        self.session.pause_output()
+
+    def resume_output(self) -> None:
+        self.session.resume_output()
+
+    def lost(self) -> None:
+        """The connection is gone."""
+        self._resizes.close()
+        if self._kick_timer is not None:
+            self._kick_timer.cancel()
+        self.session.lost()
+
+    # The session's
+
+    def _make_info(self, nickname: str, notice: str | None) -> SessionInfo:
+        login = self.session.login  # no `reached`: the SSH invite is the server's own
+        return SessionInfo(
+            nickname,
+            login.identity,
+            login.peer,
+            TERM,
+            self._size,
+            notice,
+            table_code=self._ask.table_code,
+        )
+
+    def _apply_size(self) -> None:
+        self.session.resize(self._size)
+
+    def _kick(self, reason: str) -> None:
+        """The session was ended for `reason`: drop the socket after `close_timeout`."""
+        loop = asyncio.get_running_loop()
+        self._kick_timer = loop.call_later(self._limits.close_timeout, self._stream.abort)
+
+
+def _nothing() -> None:
+    """A browser session's end needs no more than its connection's (`WebTerminal.lost`)."""
