@@ -220,6 +220,29 @@ async def test_resizes_reach_the_app_and_a_resize_flood_is_disconnected(tmp_path
         assert ws.close_code == 1008
 
 
+async def test_a_browser_that_stops_reading_loses_frames_then_gets_the_whole_screen(
+    tmp_path: Path,
+) -> None:
+    async with web_server(tmp_path) as (server, url), socket(url, "slow") as ws:
+        await read_until(ws, lambda seen: "signed in as slow" in plain(seen))
+        await ws.send(b"n")  # the new-table form, its name field focused
+        await read_until(ws, lambda seen: "Turn timer" in plain(seen))
+        session = server.service.sessions.get("slow")
+        assert session is not None and session.driver is not None
+        driver, app = session.driver, session.app
+        assert app is not None
+        ws.transport.pause_reading()  # the page stops reading: the frames back up
+        for size in [(500, 200), (400, 150)] * 40:  # a whole repaint for each
+            await ws.send(json.dumps({"cols": size[0], "rows": size[1]}))
+            await until(lambda s=size: tuple(app.size) == s, f"the app at {size}")
+            if driver.dropped_frames:
+                break
+        assert driver.dropped_frames, "the server never held frames back"
+        await ws.send(b"Zyxwv")  # typed into the name field: its frames are dropped too
+        ws.transport.resume_reading()  # the backlog, then the whole screen repainted
+        await read_until(ws, lambda seen: "Zyxw" in plain(seen[-(1 << 20) :]))
+
+
 async def test_a_browser_session_is_charged_its_cpu_and_closed_at_shutdown(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
