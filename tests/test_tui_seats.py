@@ -142,3 +142,17 @@ async def test_the_deck_line_shortens_in_whole_words_at_80_columns() -> None:
         await pilot.pause()
         deck = next(line for line in screen_text(app).splitlines() if "Deck " in line)
     assert deck.rstrip().endswith("face up: Handmaid, Handmaid and Countess · 7 to win"), deck
+
+
+async def test_long_face_up_cards_are_counted_rather_than_cut() -> None:
+    game = new_game("ppea", 2)
+    state = table_state(game, 0)
+    assert state.view is not None
+    face_up = ("princess_sadie", "claire", "celeste")
+    view = dataclasses.replace(state.view, face_up=face_up)
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        app.deliver(encode(dataclasses.replace(state, view=view)))
+        await pilot.pause()
+        deck = next(line for line in screen_text(app).splitlines() if "Deck " in line)
+    assert deck.rstrip().endswith("set aside 1 · 3 face up · 6 tokens to win"), deck

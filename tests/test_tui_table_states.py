@@ -235,6 +235,13 @@ async def test_the_header_names_the_edition_as_the_lobby_does_and_keeps_private(
         timed = screen_text(app).splitlines()[0]
     for header in (quiet, timed):
         assert "T1 · Friday game · private · PPEA · " in header, header
+    long_name = dataclasses.replace(info, name="A name for a table, quite long")
+    app = served(FakeLink(), "Ed")
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(app, pilot, dataclasses.replace(state, info=long_name, countdown=clock))
+        header = screen_text(app).splitlines()[0]
+    assert "T1 · A name for a table, quite long · private · PPEA · r1  " in header, header
+    assert "…" not in header  # the watchers' count and the timer's setting left out, whole
 
 
 async def test_game_over_tells_each_rated_players_new_rating_and_change() -> None:

@@ -247,7 +247,7 @@ class TableScreen(Screen[str], Backdrop):
         if self.info is None:
             return
         info, view = self.info, self.view
-        self.panes.header.show(_header(info, view, catalogue_of(self)))
+        self.panes.header.show(*_header(info, view, catalogue_of(self)))
         cursor = self.cursor if view is None else None
         self.panes.seats.show(info, view, self.names, cursor, self.seen, hosting=self._hosting())
         hand = self.panes.hand
@@ -674,8 +674,11 @@ def _round_break(view: View | None) -> bool:
     return bool(view and view.round_over and not view.game_over)
 
 
-def _header(info: TableInfo, view: View | None, catalogue: Catalogue) -> list[tuple[str, str]]:
-    """The header's parts, each in its long and short form ("" leaves it out)."""
+def _header(
+    info: TableInfo, view: View | None, catalogue: Catalogue
+) -> tuple[list[tuple[str, str]], int]:
+    """The header's parts, each in its long and short form ("" leaves it out), and how many
+    of the first are never left out for the width (all but the timer's and the watchers')."""
     parts = [(info.code, info.code), (info.name, info.name)]
     if info.private:
         parts.append(("private", "private"))
@@ -683,11 +686,12 @@ def _header(info: TableInfo, view: View | None, catalogue: Catalogue) -> list[tu
     parts.append((edition, edition))
     if view is not None:
         parts.append((f"round {view.round}", f"r{view.round}"))
+    kept = len(parts)
     if info.timer:
         parts.append((f"{info.timer} s per turn", f"{info.timer} s"))
     if info.spectators:
         parts.append((f"{len(info.spectators)} watching", f"{len(info.spectators)} watch"))
-    return parts
+    return parts, kept
 
 
 def _places(view: View, rounds_won: Counter[int]) -> list[tuple[str, int]]:

@@ -28,11 +28,14 @@ class TableHeader(Rows):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)
         self.parts: Sequence[tuple[str, str]] = ()  # (long, short) forms; short "" drops it
+        self.keep = 0  # how many of the first parts are never left out
         self.clock = Text()
 
-    def show(self, parts: Sequence[tuple[str, str]]) -> None:
-        """The left part: each part as (long form, short form or "" to leave it out)."""
-        self.parts = parts
+    def show(self, parts: Sequence[tuple[str, str]], keep: int | None = None) -> None:
+        """The left part: each part as (long form, short form or "" to leave it out); where
+        even the short forms do not fit, the parts after the first `keep` (all by default) are
+        left out from the last, before words are cut."""
+        self.parts, self.keep = parts, len(parts) if keep is None else keep
         self.redraw()
 
     def show_clock(self, clock: Text) -> None:
@@ -45,7 +48,7 @@ class TableHeader(Rows):
     def build_rows(self, width: int, height: int) -> list[Text]:
         """The longest form of the parts that fits beside the timer."""
         room = width - (cell_len(self.clock.plain) + GAP if self.clock else 0)
-        left = _fit(self.parts, room)
+        left = _fit(self.parts, room, self.keep)
         row = Text(left, style="bold", end="")
         if self.clock:
             row.pad_right(max(GAP, width - cell_len(left) - cell_len(self.clock.plain)))
@@ -53,8 +56,9 @@ class TableHeader(Rows):
         return [row]
 
 
-def _fit(parts: Sequence[tuple[str, str]], room: int) -> str:
-    """The parts joined, shortening them from the first one on until the line fits."""
+def _fit(parts: Sequence[tuple[str, str]], room: int, keep: int) -> str:
+    """The parts joined, shortening them from the first one on until the line fits, then
+    leaving out those after the first `keep` from the last one on."""
     chosen = [long for long, _ in parts]
     for index in range(len(parts)):
         line = SEPARATOR.join(part for part in chosen if part)
@@ -62,6 +66,9 @@ def _fit(parts: Sequence[tuple[str, str]], room: int) -> str:
             return line
         chosen[index] = parts[index][1]
     line = SEPARATOR.join(part for part in chosen if part)
+    while cell_len(line) > room and len(chosen) > keep:
+        chosen.pop()
+        line = SEPARATOR.join(part for part in chosen if part)
     return line if cell_len(line) <= room else _words(line, room)
 
 
@@ -73,4 +80,5 @@ def _words(line: str, room: int) -> str:
         if cell_len(longer) + 1 > room:
             break
         kept = longer
+    kept = kept.rstrip(SEPARATOR)  # no separator before the ellipsis
     return f"{kept}…" if kept else ""

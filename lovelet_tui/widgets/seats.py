@@ -196,13 +196,16 @@ def _tail(words: Sequence[str], width: int) -> str:
 
 def _deck_line(view: View, names: Names, width: int) -> Text:
     """The deck, the cards set aside and face up, the tokens to win; where the width is
-    tight, "7 to win", then without the count set aside (never a word cut)."""
+    tight, "7 to win", then without the count set aside, then the face-up cards counted
+    (never a word cut)."""
     face_up = [f"face up: {names.hand(view.face_up)}"] if view.face_up else []
+    counted = [f"{len(view.face_up)} face up"] if view.face_up else []
     deck, aside = f"Deck {view.deck_size}", f"set aside {view.set_aside}"
     forms = [
         [deck, aside, *face_up, f"{view.target} tokens to win"],
         [deck, aside, *face_up, f"{view.target} to win"],
         [deck, *face_up, f"{view.target} to win"],
+        [deck, aside, *counted, f"{view.target} tokens to win"],
     ]
     lines = ["  " + " · ".join(parts) for parts in forms]
     fits = next((line for line in lines if cell_len(line) <= width), lines[-1])
