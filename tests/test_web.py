@@ -288,4 +288,4 @@ def test_a_key_holds_a_bounded_number_of_links_and_browser_sessions() -> None:
     sessions = [logins.redeem(token) for token in tokens[2:]]
     assert all(sessions)
     assert command_answer(logins, "web-login", None, "guest").startswith("web-login brings")
-    assert command_answer(None, "web-login", "SHA256:ana", "ana").startswith("This server has")
+    assert command_answer(None, "web-login", "SHA256:ana", "ana").startswith("This server gives no")

@@ -10,6 +10,7 @@ show and what the server logs, each with a deadline.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -28,9 +29,11 @@ from e2e_helpers import (
     read_table_line,
     wait_text,
 )
+from redis_helpers import redis_server
 from sshclient import SSHTerminal
 from test_e2e_ssh import join_first_table
 from test_ops_process import START_TIMEOUT, ServerProcess, fast_env, said
+from test_scaling_process import wait_online
 
 WEB_LINE = re.compile(r"^or play in a browser: (http://\S+)$")
 ROUND_OVER = "n: next round"
@@ -108,6 +111,40 @@ async def test_an_ssh_player_and_a_browser_player_play_at_one_table(tmp_path: Pa
             for term in (alice, bob):
                 assert "Round over:" in log_text(term)
                 assert header_code(term) == code
+
+
+async def test_with_workers_every_front_end_serves_the_page_through_the_same_lobby(
+    tmp_path: Path,
+) -> None:
+    args = ["--workers", "2", "--web", "127.0.0.1:0"]
+    async with (
+        redis_server() as redis,
+        ServerProcess.run(fast_env(tmp_path), [*args, "--broker", redis.url]) as server,
+        chromium() as browser,
+    ):
+        pages = await server.wait_line(
+            server.stdout,
+            lambda _: len(web_lines(server.stdout)) == 2,
+            "both front-ends serving the page",
+            START_TIMEOUT,
+        )
+        urls = set(web_lines(server.stdout))
+        assert len(urls) == 1, pages  # one port, shared (SO_REUSEPORT)
+        (url,) = urls
+        names = ["Ada", "Bea", "Cy", "Di"]  # the kernel spreads them over the front-ends
+        async with contextlib.AsyncExitStack() as stack:
+            players = [
+                await stack.enter_async_context(BrowserTerminal.open(browser, url, name))
+                for name in names
+            ]
+            for player in players:
+                await wait_online(player, *names)
+
+
+def web_lines(lines: list[str]) -> list[str]:
+    """The page's address in each "or play in a browser" line printed so far."""
+    matches = (WEB_LINE.match(said(line)) for line in lines)
+    return [match[1] for match in matches if match is not None]
 
 
 async def test_an_invite_link_opens_the_page_at_its_table(tmp_path: Path) -> None:

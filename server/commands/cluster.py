@@ -37,6 +37,7 @@ from ..ssh.keys import load_or_create_host_key
 from ..ssh.limits import SSHLimits
 from ..ssh.server import SSHService, start_ssh_server
 from ..store import Store
+from ..web import WebService
 from .glue import ssh_app_factory, ssh_bot_factory
 from .policy import StorePolicy
 from .serve import (
@@ -48,6 +49,7 @@ from .serve import (
     start_collector,
     stop_signals,
 )
+from .web import start_web
 
 log = logging.getLogger(__name__)
 
@@ -219,17 +221,23 @@ async def until_started(
 
 @dataclass(eq=False)
 class RunningFrontend:
-    """An SSH server whose sessions attach to the core through the broker."""
+    """An SSH server (and the web page) whose sessions attach to the core through the
+    broker."""
 
     service: SSHService
     frontend: FrontEnd
     collector: Collector
     metrics_server: MetricsServer | None = None
+    web: WebService | None = None
 
     async def stop(self) -> None:
         """Close every session (their seats are held on the core), then disconnect."""
         log_stopping(len(self.service.sessions), 0)
-        await self.service.close(RESTART_MESSAGE)
+        if self.web is not None:
+            self.web.stop_accepting()
+        await self.service.close(RESTART_MESSAGE)  # the browsers' sessions too
+        if self.web is not None:
+            await self.web.close()
         await self.frontend.stop()
         if self.metrics_server is not None:
             self.metrics_server.close()
@@ -252,11 +260,12 @@ async def start_frontend(
     except TimeoutError:
         log.warning("no game core answered within %.0f s; listening anyway", CORE_WAIT)
     host, port = config.listen_address
+    web_link: str | None = None  # the page's address, once the web front-end listens
     service = await start_ssh_server(
         host,
         port,
         config.data_dir,
-        ssh_app_factory(frontend, config.public_host, config.public_port),
+        ssh_app_factory(frontend, config.public_host, config.public_port, lambda: web_link),
         SSHLimits.from_config(config),
         color_system=config.color_system,
         gatekeeper=frontend,
@@ -266,7 +275,9 @@ async def start_frontend(
     )
     frontend.closer = lambda nickname, reason: close_session(service, nickname, reason)
     metrics_server, collector = await go_live(config, host, service, metrics)
-    return RunningFrontend(service, frontend, collector, metrics_server)
+    web = await start_web(config, service, reuse_port=True)  # each front-end: one port
+    web_link = web.url if web is not None else None
+    return RunningFrontend(service, frontend, collector, metrics_server, web)
 
 
 async def serve_frontend(config: Config, frontend_id: str | None = None) -> int:
@@ -291,6 +302,16 @@ def free_port(host: str) -> int:
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.bind((host, 0))
         return probe.getsockname()[1]
+
+
+def shared_web_listen(config: Config) -> str:
+    """The web address every front-end serves the page at (SO_REUSEPORT, as for SSH): the
+    configured one, a free port for port 0; `off` when there is none."""
+    if config.web_address is None:
+        return "off"
+    host, port = config.web_address
+    port = port or free_port(host)
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def child_command(argv: Sequence[str], role: str, *more: str) -> list[str]:
@@ -372,14 +393,18 @@ async def supervise(config: Config, argv: Sequence[str]) -> int:
     host, port = config.listen_address
     port = port or free_port(host)
     listen = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    web = shared_web_listen(config)
     scraped = child_metrics(config)
     core = Child(
-        "the core", child_command(argv, "core", "--listen", listen, *metrics_flag(scraped, 0))
+        "the core",
+        child_command(argv, "core", "--listen", listen, "--web", "off", *metrics_flag(scraped, 0)),
     )
     frontends = [
         Child(
             f"front-end {n}",
-            child_command(argv, "frontend", "--listen", listen, *metrics_flag(scraped, n)),
+            child_command(
+                argv, "frontend", "--listen", listen, "--web", web, *metrics_flag(scraped, n)
+            ),
         )
         for n in range(1, config.workers + 1)
     ]

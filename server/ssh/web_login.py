@@ -102,7 +102,10 @@ def _keep_newest(held: dict[str, WebLogin], identity: str, most: int) -> None:
 def command_answer(logins: WebLogins | None, command: str, identity: str | None, name: str) -> str:
     """What `ssh HOST web-login` or `web-logout` prints, having done it."""
     if logins is None or logins.base_url is None:
-        return "This server has no page for browsers (its web front-end is off)."
+        return (
+            "This server gives no web-login links: it has no page for browsers, or runs as "
+            "several processes (--workers), which do not share them yet."
+        )
     if identity is None:
         return (
             "web-login brings an SSH key's identity to a browser; you signed in without a "
