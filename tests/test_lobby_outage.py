@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from protocol import CreateTable, Join, RejoinSeat, Start
 from server.lobby.outage import TimerKeeper, pause_clocks, resume_clocks
 from server.store import Store
 from tests.lobby_client import Client
+from tests.test_lobby_guests import guest, rejoin_code
 from tests.test_lobby_resume import KEYS, Server, open_table, play_until
 
 TIMER = 30
@@ -79,6 +81,29 @@ def test_a_new_core_goes_on_with_the_time_the_last_one_kept(path: Path) -> None:
     assert TIMER - 25 <= left(bob) <= TIMER - 24
     after.clock.advance(TIMER - 24)
     assert timed_out(bob)
+
+
+def test_a_guests_turn_starts_afresh_on_a_new_core(path: Path) -> None:
+    """A guest is not taken back to the seat by the front-end (their key is none): they type
+    their rejoin code, so the time the last core kept would run out meanwhile."""
+    before = Server(path, seed=2)
+    keeper = TimerKeeper(before.lobby)
+    keeper.start()
+    ana = before.player("ana")
+    ana.send(CreateTable("t", "2019", 2, TIMER))
+    before.clock.settle()
+    bob = guest(before.lobby, "bob")
+    bob.send(Join(ana.state.info.code))
+    ana.send(Start())
+    play_until(before, [ana, bob], bob.my_turn, random.Random(2))
+    code = rejoin_code(bob)
+    before.clock.advance(25)
+
+    after = before.restart(path)
+    back = guest(after.lobby, "bob")
+    back.send(RejoinSeat(code))
+    after.clock.settle()
+    assert back.my_turn() and left(back) == TIMER
 
 
 def test_kept_timers_are_used_once(path: Path) -> None:

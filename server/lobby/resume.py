@@ -82,7 +82,9 @@ def rebuild_table(
     turn: KeptTurn | None = None,
 ) -> Table:
     """The table `kept` describes, open on `board`, its game going on where it stopped (and
-    its turn timer where `turn`, kept by the last core, says, if it is for the same decision).
+    its turn timer where `turn`, kept by the last core, says, if it is for the same decision
+    and a keyed player's: a guest's comes back only with their rejoin code, and gets a whole
+    turn).
 
     Raises ReplayError if the stored game does not rebuild (nothing is opened then).
     """
@@ -111,7 +113,12 @@ def rebuild_table(
     recorder = GameRecorder.resume(deps.store, kept.game_id, len(kept.events), actions, game.round)
     age = (utc_now() - kept.started_at).total_seconds()
     same = turn is not None and turn.events == len(log)
-    left = (turn.seat, turn.left) if same and turn is not None else None
+    # a guest takes the seat back by typing a rejoin code: their turn starts afresh
+    left = (
+        (turn.seat, turn.left)
+        if same and turn is not None and turn.seat not in kept.guests
+        else None
+    )
     table.runner.resume(game, log, recorder, max(age, 0.0), actions, left)
     return table
 
