@@ -47,6 +47,7 @@ REFUSAL_REASONS = (
     "bot_cut_off",
     "mixed_scripts",
     "cpu_cut_off",
+    "origin",
     "other",
 )
 """Label values of `lovelet_refusals_total`; anything else is counted as `other`."""
