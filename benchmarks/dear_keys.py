@@ -6,7 +6,7 @@ Each row runs as abuse.py's rows do (a fresh `lovelet serve`, the reference play
 the lobby chat and timing each key's echo, the probe logging in every two seconds), against
 guests who open and close the help screen (`?` then Esc): as fast as the server reads
 (1, 4 and 8 sessions), or paced at 29 keys a second each (8 sessions, inside the 50 keys/s
-key budget), from a process of their own that reads their output without drawing it (the
+key budget; also with the stats screen, `i` then Esc, and the new-table form, `n` then Esc), from a process of their own that reads their output without drawing it (the
 reference player's screen is timed in this one: drawing theirs here would slow it and show
 as server latency). The `honest` row is the dearest honest player: help, rules through every
 edition, stats, chat, at a fast typist's pace, each key waiting for its screen. Each row
@@ -28,8 +28,8 @@ from pathlib import Path
 from abuse import Attack, Term, login, print_row, run_attack
 from sessions import ServerProcess, say
 
-HELP_TOGGLE = b"?\x1b"
-FLOOD_WRITE = HELP_TOGGLE * 64
+TOGGLES = {"help": b"?\x1b", "stats": b"i\x1b", "form": b"n\x1b"}
+"""Keys that open a screen and close it again, by the screen."""
 PACED_KEYS_PER_SECOND = 29.0
 HONEST_PAUSE = 0.15  # seconds a fast typist takes between two keys, after the screen changed
 HONEST_KEYS = (  # (key, text on the screen once it is handled)
@@ -49,12 +49,14 @@ HONEST_KEYS = (  # (key, text on the screen once it is handled)
 )
 
 
-async def flood_help(server: ServerProcess, sessions: int, paced: bool, duration: float) -> str:
+async def flood_help(
+    server: ServerProcess, sessions: int, paced: bool, duration: float, screen: str = "help"
+) -> str:
     """`sessions` guests toggle help, as fast as the channel takes it or at the paced rate, from
     a process of their own (`attack`): reading their screens' output would otherwise take this
     process's loop, and the reference player's key → screen times with it."""
     command = [sys.executable, __file__, "--attack", str(server.port), str(sessions)]
-    command += ["--duration", str(duration), *(["--paced"] if paced else [])]
+    command += ["--duration", str(duration), "--screen", screen, *(["--paced"] if paced else [])]
     cpu = server.cpu_seconds()
     child = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
     out, _ = await child.communicate()
@@ -72,7 +74,7 @@ async def flood_help(server: ServerProcess, sessions: int, paced: bool, duration
     )
 
 
-async def attack(port: int, sessions: int, paced: bool, duration: float) -> None:
+async def attack(port: int, sessions: int, paced: bool, duration: float, screen: str) -> None:
     """The attackers' process: log in, flood for `duration` s, print one JSON line (keys sent,
     seconds, and for each session cut off: when and the last line it saw)."""
     terms = [await login(port, f"dear{i}", "127.0.0.3") for i in range(sessions)]
@@ -80,7 +82,8 @@ async def attack(port: int, sessions: int, paced: bool, duration: float) -> None
         term.parsing = False
     started = time.monotonic()
     flood = _paced if paced else _flat_out
-    sent = await asyncio.gather(*(flood(term, started + duration) for term in terms))
+    toggle = TOGGLES[screen]
+    sent = await asyncio.gather(*(flood(term, toggle, started + duration) for term in terms))
     elapsed = time.monotonic() - started
     cut = [[t.closed_at - started, *_last_line(t)] for t in terms if t.closed_at is not None]
     for term in terms:
@@ -88,21 +91,21 @@ async def attack(port: int, sessions: int, paced: bool, duration: float) -> None
     print(json.dumps({"keys": sum(sent), "elapsed": elapsed, "cut": cut}))
 
 
-async def _flat_out(term: Term, deadline: float) -> int:
+async def _flat_out(term: Term, toggle: bytes, deadline: float) -> int:
     """Write help toggles whenever the SSH window is open; keys written."""
     keys = 0
     while not term.closed and time.monotonic() < deadline:
         await _writable(term, deadline)
-        term.write(FLOOD_WRITE)
-        keys += len(FLOOD_WRITE)
+        term.write(toggle * 64)
+        keys += len(toggle) * 64
     return keys
 
 
-async def _paced(term: Term, deadline: float) -> int:
+async def _paced(term: Term, toggle: bytes, deadline: float) -> int:
     """One key every 1/29 s; keys written."""
     keys, start = 0, time.monotonic()
     while not term.closed and time.monotonic() < deadline:
-        term.write(HELP_TOGGLE[keys % 2 : keys % 2 + 1])
+        term.write(toggle[keys % 2 : keys % 2 + 1])
         keys += 1
         await asyncio.sleep(max(0.0, start + keys / PACED_KEYS_PER_SECOND - time.monotonic()))
     return keys
@@ -163,6 +166,16 @@ ATTACKS = (
         "8 sessions toggling help at 29 keys/s each",
         lambda s, d: flood_help(s, 8, True, d),
     ),
+    Attack(
+        "stats-8-paced",
+        "8 sessions toggling the stats screen at 29 keys/s each",
+        lambda s, d: flood_help(s, 8, True, d, "stats"),
+    ),
+    Attack(
+        "form-8-paced",
+        "8 sessions opening and closing the new-table form at 29 keys/s each",
+        lambda s, d: flood_help(s, 8, True, d, "form"),
+    ),
 )
 
 
@@ -189,9 +202,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--duration", type=float, default=20.0, help="seconds per row (max)")
     parser.add_argument("--attack", nargs=2, type=int, metavar=("PORT", "SESSIONS"))
     parser.add_argument("--paced", action="store_true", help="with --attack: 29 keys/s each")
+    parser.add_argument("--screen", choices=sorted(TOGGLES), default="help", help="with --attack")
     args = parser.parse_args(argv)
     if args.attack:
-        asyncio.run(attack(*args.attack, args.paced, args.duration))
+        asyncio.run(attack(*args.attack, args.paced, args.duration, args.screen))
     else:
         asyncio.run(run(args))
 
