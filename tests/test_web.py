@@ -171,6 +171,38 @@ async def test_connections_over_the_per_address_limit_are_told_why_and_closed(
             await read_until(four, lambda seen: "signed in as four" in plain(seen))
 
 
+async def test_connections_that_send_no_request_are_bounded_per_address(tmp_path: Path) -> None:
+    async with web_server(tmp_path, limits=Limits(per_address=3)) as (_, url):
+        port = int(url.rpartition(":")[2])
+        silent = [await connect_from("127.0.0.2", port) for _ in range(3)]
+        assert await get_page("127.0.0.2", port) is None  # a fourth is dropped at once
+        assert await get_page("127.0.0.3", port) == b"HTTP/1.1 200 OK"  # another address
+        for _, writer in silent:
+            writer.close()
+        deadline = asyncio.get_running_loop().time() + 10
+        while await get_page("127.0.0.2", port) is None:  # once the server saw them close
+            assert asyncio.get_running_loop().time() < deadline, "the address stayed blocked"
+
+
+async def connect_from(source: str, port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection to the server from the loopback address `source`."""
+    return await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+
+
+async def get_page(source: str, port: int) -> bytes | None:
+    """The status line of `GET /` from `source`; None if the server dropped the connection."""
+    reader, writer = await connect_from(source, port)
+    try:
+        writer.write(b"GET / HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        async with asyncio.timeout(5):
+            line = await reader.readline()
+        return line.rstrip(b"\r\n") or None
+    except ConnectionError:
+        return None
+    finally:
+        writer.close()
+
+
 async def test_behind_a_proxy_on_this_machine_the_forwarded_address_counts(
     tmp_path: Path,
 ) -> None:

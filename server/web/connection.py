@@ -55,6 +55,14 @@ class Front(Protocol):
 
     limits: SSHLimits
 
+    def arrived(self, connection: WebConnection) -> bool:
+        """A new connection, its request still to come: False to drop it (too many)."""
+        ...
+
+    def settled(self, connection: WebConnection) -> None:
+        """Its request came (or it closed before): it counts as waiting no more."""
+        ...
+
     def answer(self, request: Request, address: str) -> Response | None:
         """The HTTP answer to `request`; None to open the WebSocket."""
         ...
@@ -88,6 +96,9 @@ class WebConnection(asyncio.Protocol):
         self._transport = transport  # type: ignore[assignment]  # uvloop's is no subclass
         peer = transport.get_extra_info("peername")
         self.peer = str(peer[0]) if peer else "?"
+        if not self._front.arrived(self):
+            transport.abort()
+            return
         limits = self._limits
         transport.set_write_buffer_limits(limits.output_high_water, limits.output_low_water)
         self._arm(limits.handshake_timeout, self.abort)
@@ -116,6 +127,7 @@ class WebConnection(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._front.settled(self)
         self._transport = None
         terminal, self._terminal = self._terminal, None
         if terminal is not None:
@@ -126,6 +138,7 @@ class WebConnection(asyncio.Protocol):
 
     def _requested(self, request: Request) -> None:
         self._disarm()
+        self._front.settled(self)
         response = self._front.answer(request, self.peer)
         if response is None:
             response = self._ws.accept(request)

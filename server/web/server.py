@@ -5,11 +5,13 @@ from __future__ import annotations
 import asyncio
 import http
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 
 from websockets.http11 import Request, Response
 
 from server.ops.logs import log_connect
+from server.services.addresses import address_key
 from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
 from server.ssh.session import Login, SessionConfig, note_refusal
 from server.ssh.usernames import mixed_refusal
@@ -52,6 +54,32 @@ class WebFront:
         self.gate = ConnectionGate(config.limits)
         self.logins = logins
         self.origins: frozenset[str] = frozenset()
+        self._waiting: dict[WebConnection, str] = {}  # request still to come, by address key
+        self._waiting_from: Counter[str] = Counter()
+
+    def arrived(self, connection: WebConnection) -> bool:
+        """Count a connection whose request is still to come: at most `max_per_address`
+        from one address and `max_connections` in all (a request normally comes at once;
+        silent ones are dropped at `handshake_timeout`). False: drop it (counted, logged)."""
+        limits = self.limits
+        key = address_key(connection.peer, limits.ipv6_prefix)
+        if self._waiting_from[key] >= limits.max_per_address:
+            note_refusal(self.config, connection.peer, label="per_address")
+            return False
+        if len(self._waiting) >= limits.max_connections:
+            note_refusal(self.config, connection.peer, label="full")
+            return False
+        self._waiting[connection] = key
+        self._waiting_from[key] += 1
+        return True
+
+    def settled(self, connection: WebConnection) -> None:
+        """The connection's request came, or it closed (nothing if it was not waiting)."""
+        key = self._waiting.pop(connection, None)
+        if key is not None:
+            self._waiting_from[key] -= 1
+            if not self._waiting_from[key]:
+                del self._waiting_from[key]
 
     def answer(self, request: Request, peer: str) -> Response | None:
         """The HTTP answer to `request`; None to open the WebSocket (from an allowed page)."""
