@@ -88,6 +88,24 @@ async def test_stats_key_is_in_the_key_bar_and_help() -> None:
         assert any(line.split()[-2:] == ["i", "Stats"] for line in screen_text(app).splitlines())
 
 
+async def test_stats_opened_again_are_the_same_screen_asking_afresh() -> None:
+    """No screen to throw away each time (issue 34), and the figures asked for again."""
+    link = FakeLink()
+    app = served(link, "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("i")
+        await pilot.pause()
+        first = app.screen
+        app.deliver(encode(STATS))
+        await pilot.pause()
+        await pilot.press("escape")
+        await pilot.pause()
+        asked = link.sent.count(StatsRequest())
+        await pilot.press("i")
+        await pilot.pause()
+        assert app.screen is first and link.sent.count(StatsRequest()) == asked + 1
+
+
 async def test_a_late_answer_after_closing_is_dropped() -> None:
     app = served(FakeLink(), "Ana")
     async with app.run_test(size=SIZE) as pilot:

@@ -14,6 +14,7 @@ from textual.widgets.data_table import ColumnKey
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import catalogue_of, edition_name
+from lovelet_tui.kept import show_kept
 from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
@@ -194,7 +195,7 @@ class LobbyScreen(Screen[None]):
 
     def action_stats(self) -> None:
         """Open the stats screen."""
-        self.app.push_screen(StatsScreen(self.player))
+        show_kept(self.app, "stats", self.player, lambda: StatsScreen(self.player))
 
     def action_admin(self) -> None:
         """Open the admin command line."""

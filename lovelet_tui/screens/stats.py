@@ -72,6 +72,13 @@ class StatsScreen(Screen[None]):
     def on_mount(self) -> None:
         send(self, StatsRequest())
 
+    def on_screen_resume(self) -> None:
+        """Shown again (`lovelet_tui.kept`): the server's figures afresh, from the top."""
+        if self.is_mounted and self.stats is not None:
+            self.player_games, self.cursor = None, 0
+            self.query_one("#main", VerticalScroll).scroll_home(animate=False)
+            send(self, StatsRequest())
+
     def show_stats(self, stats: Stats) -> None:
         """Draw the server's answer; every name is plain text, never markup."""
         self.stats = stats
