@@ -10,6 +10,7 @@ and types with real key presses, and it has what the e2e helpers read from an
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -57,8 +58,10 @@ class Screen:
 
 
 def need_chromium() -> None:
-    """Skip where the system has no Chromium (`.ci/run` installs Debian's)."""
+    """Skip where the system has no Chromium; fail in CI, whose `.ci/run` installs Debian's."""
     if shutil.which(CHROMIUM) is None:
+        if os.environ.get("CI"):
+            pytest.fail("no chromium: .ci/run should have installed it")
         pytest.skip("no chromium on this machine (apt-get install chromium)")
 
 
