@@ -19,7 +19,7 @@ from server.web.connection import CLIENT, Terminal, WebConnection
 from server.web.login import BrowserLogins
 from server.web.origin import allowed_origins, public_url
 from server.web.pages import page_response, text_response
-from server.web.session import Ask, WebTerminal, client_address
+from server.web.session import LOCAL_PROXY, Ask, WebTerminal, client_address
 
 log = logging.getLogger(__name__)
 
@@ -59,11 +59,13 @@ class WebFront:
 
     def arrived(self, connection: WebConnection) -> bool:
         """Count a connection whose request is still to come: at most `max_per_address`
-        from one address and `max_connections` in all (a request normally comes at once;
+        from one address (but a proxy on this machine: it sends each request as it opens
+        the connection) and `max_connections` in all (a request normally comes at once;
         silent ones are dropped at `handshake_timeout`). False: drop it (counted, logged)."""
         limits = self.limits
         key = address_key(connection.peer, limits.ipv6_prefix)
-        if self._waiting_from[key] >= limits.max_per_address:
+        local_proxy = connection.peer in LOCAL_PROXY
+        if not local_proxy and self._waiting_from[key] >= limits.max_per_address:
             note_refusal(self.config, connection.peer, label="per_address")
             return False
         if len(self._waiting) >= limits.max_connections:

@@ -25,7 +25,9 @@ TERM = "xterm-256color"
 QUERY_MAX = 400
 """Characters of the WebSocket URL's query looked at."""
 FORWARDED_MAX = 1000
-"""Characters of an `X-Forwarded-For` header looked at (its last address counts)."""
+"""Characters at the end of an `X-Forwarded-For` header looked at (its last address counts)."""
+LOCAL_PROXY = frozenset({"127.0.0.1", "::1", "::ffff:127.0.0.1"})
+"""Where a reverse proxy on this machine connects from."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,24 +54,17 @@ def _number(query: Mapping[str, str], key: str, default: int) -> int:
 
 
 def client_address(peer: str, headers: Headers) -> str:
-    """The client's IP address: the peer's, or, from a proxy on this machine (a loopback
-    peer), the address it says it forwards for (the last of `X-Forwarded-For`, the one the
-    proxy added), so that the per-address limits count players, not the proxy."""
-    if not _loopback(peer):
+    """The client's IP address: the peer's, or, from a proxy on this machine (`LOCAL_PROXY`),
+    the address it says it forwards for (the last of `X-Forwarded-For`, the one the proxy
+    added), so that the per-address limits count players, not the proxy."""
+    if peer not in LOCAL_PROXY:
         return peer
-    forwarded = headers.get("X-Forwarded-For", "")[:FORWARDED_MAX]
+    forwarded = headers.get("X-Forwarded-For", "")[-FORWARDED_MAX:]
     claimed = forwarded.rpartition(",")[2].strip()
     try:
         return str(ipaddress.ip_address(claimed))
     except ValueError:
         return peer
-
-
-def _loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address.removeprefix("::ffff:")).is_loopback
-    except ValueError:
-        return False
 
 
 class Dropper(Stream, Protocol):
