@@ -258,6 +258,14 @@ class GamesRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class ProfileRequest:
+    """Ask for the profile of the player called `name` (answer: `profile`)."""
+
+    TYPE: ClassVar[str] = "profile_request"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
 class Admin:
     """An administrator's command; the server says which fields each command needs."""
 
@@ -291,6 +299,7 @@ ClientMessage = (
     | StatsRequest
     | ReplayRequest
     | GamesRequest
+    | ProfileRequest
     | Admin
 )
 
@@ -665,6 +674,31 @@ class PlayerGames:
     games: tuple[FinishedGame, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class CardCount:
+    """A card and how many times a player played it."""
+
+    card: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Answer to `profile_request`: a player's rating and its history, games and wins per
+    edition, favourite cards and latest games; `note` says why there is none of it (a guest,
+    a bot, a server that keeps no stats)."""
+
+    TYPE: ClassVar[str] = "profile"
+    name: str
+    note: str = ""
+    rating: RatingInfo | None = None  # None: no rated game yet
+    history: tuple[int, ...] = ()  # the rating after each latest rated game, oldest first
+    editions: tuple[EditionTally, ...] = ()
+    favourites: tuple[CardCount, ...] = ()  # the cards played most, most played first
+    games: tuple[PlayedGame, ...] = ()  # newest first; `seat` is this player's
+    yours: bool = False  # the receiver's own profile: its private games are listed too
+
+
 ServerMessage = (
     Welcome
     | Lobby
@@ -676,6 +710,7 @@ ServerMessage = (
     | Stats
     | Replay
     | PlayerGames
+    | Profile
 )
 
 Message = ClientMessage | ServerMessage

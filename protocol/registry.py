@@ -221,6 +221,7 @@ TO_SERVER = Tagged(
             {"game_id": GAME_ID, "seat": Nullable(SEAT), "round": Int(1, MAX_ROUNDS)},
         ),
         Record(m.GamesRequest, {"name": NAME}),
+        Record(m.ProfileRequest, {"name": NAME}),
         Record(
             m.Admin,
             {
@@ -304,32 +305,30 @@ LEADER = Record(
     {"name": NAME, "games": TALLY, "wins": TALLY, "rating": RATING, "uncertainty": RATING},
 )
 
+EDITION_TALLY = Record(m.EditionTally, {"edition": EDITION, "games": TALLY, "wins": TALLY})
+
+PLAYED_GAME = Record(
+    m.PlayedGame,
+    {
+        "game_id": GAME_ID,
+        "edition": EDITION,
+        "ended_at": Text(MAX_TIMESTAMP),
+        "won": Bool(),
+        "players": ListOf(NAME, MAX_SEATS),
+        "seat": SEAT,
+    },
+)
+
+RATING_INFO = Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
+
 STATS = Record(
     m.Stats,
     {
-        "editions": ListOf(
-            Record(m.EditionTally, {"edition": EDITION, "games": TALLY, "wins": TALLY}),
-            MAX_STATS_ROWS,
-        ),
-        "recent": ListOf(
-            Record(
-                m.PlayedGame,
-                {
-                    "game_id": GAME_ID,
-                    "edition": EDITION,
-                    "ended_at": Text(MAX_TIMESTAMP),
-                    "won": Bool(),
-                    "players": ListOf(NAME, MAX_SEATS),
-                    "seat": SEAT,
-                },
-            ),
-            MAX_STATS_ROWS,
-        ),
+        "editions": ListOf(EDITION_TALLY, MAX_STATS_ROWS),
+        "recent": ListOf(PLAYED_GAME, MAX_STATS_ROWS),
         "leaderboard": ListOf(LEADER, MAX_STATS_ROWS),
         "note": Text(MAX_NOTE, min_len=0),
-        "rating": Nullable(
-            Record(m.RatingInfo, {"rating": RATING, "uncertainty": RATING, "games": TALLY})
-        ),
+        "rating": Nullable(RATING_INFO),
         "latest": ListOf(FINISHED_GAME, MAX_STATS_ROWS),
         "bots": ListOf(LEADER, MAX_STATS_ROWS),
         "min_games": TALLY,
@@ -337,6 +336,20 @@ STATS = Record(
 )
 
 PLAYER_GAMES = Record(m.PlayerGames, {"name": NAME, "games": ListOf(FINISHED_GAME, MAX_STATS_ROWS)})
+
+PROFILE = Record(
+    m.Profile,
+    {
+        "name": NAME,
+        "note": Text(MAX_NOTE, min_len=0),
+        "rating": Nullable(RATING_INFO),
+        "history": ListOf(RATING, MAX_STATS_ROWS),
+        "editions": ListOf(EDITION_TALLY, MAX_STATS_ROWS),
+        "favourites": ListOf(Record(m.CardCount, {"card": CARD, "count": TALLY}), MAX_CARDS),
+        "games": ListOf(PLAYED_GAME, MAX_STATS_ROWS),
+        "yours": Bool(),
+    },
+)
 
 REPLAY = Record(
     m.Replay,
@@ -456,6 +469,7 @@ TO_CLIENT = Tagged(
         STATS,
         REPLAY,
         PLAYER_GAMES,
+        PROFILE,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )

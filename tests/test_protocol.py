@@ -19,6 +19,7 @@ from protocol import (
     AddBot,
     Admin,
     BotSpec,
+    CardCount,
     Chat,
     ChatLine,
     ContinueRound,
@@ -47,6 +48,8 @@ from protocol import (
     PlayChoice,
     PlayedGame,
     PlayerGames,
+    Profile,
+    ProfileRequest,
     ProtocolError,
     RatingInfo,
     RedrawChoice,
@@ -196,6 +199,16 @@ SAMPLES: list[Message] = [
     PlayerGames(
         "cat", (FinishedGame(40, "classic", "2025-06-01T10:00:00Z", ("cat", "dan"), (0,)),)
     ),
+    ProfileRequest("cat"),
+    Profile(
+        "cat",
+        rating=RatingInfo(1620, 410, 2),
+        history=(1510, 1620),
+        editions=(EditionTally("classic", 2, 2),),
+        favourites=(CardCount("guard", 7),),
+        games=(PlayedGame(40, "classic", "2025-06-01T10:00:00Z", True, ("cat", "dan"), 0),),
+    ),
+    Profile("gus", "gus plays as a guest: guests' games are not kept."),
     ReplayRequest(41, 2, 3),
     Replay(
         41,
@@ -281,6 +294,7 @@ def test_wire_tags_are_written_down() -> None:
         "stats_request": "StatsRequest",
         "replay_request": "ReplayRequest",
         "games_request": "GamesRequest",
+        "profile_request": "ProfileRequest",
         "admin": "Admin",
     }
     assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
@@ -294,6 +308,7 @@ def test_wire_tags_are_written_down() -> None:
         "stats": "Stats",
         "replay": "Replay",
         "games": "PlayerGames",
+        "profile": "Profile",
     }
     assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
         "play",

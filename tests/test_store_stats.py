@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from server.store import EditionStats, SeatRecord, Store
+from server.store.ratings import HISTORY
 
 T0 = datetime(2025, 6, 1, tzinfo=UTC)
 ANN, BOB, CAT = "SHA256:ann", "SHA256:bob", "SHA256:cat"
@@ -79,3 +80,35 @@ def test_the_leaderboard_shows_current_nicknames(store: Store) -> None:
     _game(store, "2019", [ANN, BOB], [0], 1)
     store.claim_nickname(ANN, "annie", set())
     assert store.leaderboard(1)[0].nickname == "annie"
+
+
+def test_a_players_rating_history_keeps_their_latest_rated_games_in_order(store: Store) -> None:
+    assert store.rating_history(ANN) == []
+    for n in range(HISTORY + 3):
+        _game(store, "2019", [ANN, BOB], [n % 2], n)
+    history = store.rating_history(ANN)
+    assert len(history) == HISTORY
+    assert history[-1] == pytest.approx(store.rating(ANN).mu)  # type: ignore[union-attr]
+    assert store.rating_history(CAT) == []
+    store.recompute_ratings()
+    assert store.rating_history(ANN) == pytest.approx(history)
+
+
+def test_favourite_cards_count_the_players_own_plays_in_finished_games(store: Store) -> None:
+    game_id = _game(store, "classic", [ANN, BOB], [0], 1)
+    plays = [(0, "guard"), (1, "guard"), (0, "priest"), (0, "guard"), (1, "baron")]
+    for seq, (seat, card) in enumerate(plays):
+        store.record_event(game_id, seq, "play", seat, {"card": card, "targets": []})
+    store.record_event(game_id, 9, "discard", 0, {"card": "baron"})
+    unfinished = store.start_game("classic", [SeatRecord(ANN, "ann")], T0)
+    store.record_event(unfinished, 0, "play", 0, {"card": "king", "targets": []})
+    assert store.favourite_cards(ANN) == [("guard", 2), ("priest", 1)]
+    assert store.favourite_cards(BOB, limit=1) == [("baron", 1)]
+
+
+def test_a_players_public_games_leave_out_private_tables(store: Store) -> None:
+    public = _game(store, "2019", [ANN, BOB], [0], 1)
+    private = store.start_game("2019", [SeatRecord(ANN, "ann")], T0, private=True)
+    store.finish_game(private, [0], T0 + timedelta(hours=5))
+    assert [g.game_id for g in store.recent_games(ANN)] == [private, public]
+    assert [g.game_id for g in store.recent_games(ANN, public=True)] == [public]

@@ -1,24 +1,30 @@
-"""The lobby's answers about finished games: a round to replay, a player's latest games.
-Each request rebuilds a game or reads the store, so they share one rate limit per session."""
+"""The lobby's answers about finished games: a round to replay, a player's latest games, a
+player's profile. Each request rebuilds a game or reads the store, so they share one rate
+limit per session."""
 
 from __future__ import annotations
 
-from protocol import GamesRequest, ReplayRequest
+from collections.abc import Iterable
+
+from protocol import GamesRequest, ProfileRequest, ReplayRequest
 
 from ..services.clock import Clock
 from ..store import Store
 from .errors import TableError
+from .profile import profile_of
 from .replays import replay_for
 from .session import Session
 from .stats import games_of
 
 
 class History:
-    """Answers `replay` and `games` requests from the store, within each session's limit."""
+    """Answers `replay`, `games` and `profile` requests from the store, within each
+    session's limit."""
 
-    def __init__(self, store: Store | None, clock: Clock) -> None:
+    def __init__(self, store: Store | None, clock: Clock, sessions: Iterable[Session]) -> None:
         self.store = store
         self.clock = clock
+        self.sessions = sessions  # who is online: a profile finds them by their session
 
     def replay(self, session: Session, message: ReplayRequest) -> None:
         """One round of a finished game, as this session may see it (each request rebuilds
@@ -31,6 +37,11 @@ class History:
         """A player's latest public games, to replay (rate-limited with replays)."""
         self._replay_allowed(session)
         session.send(games_of(message.name, self.store))
+
+    def profile(self, session: Session, message: ProfileRequest) -> None:
+        """A player's profile (rate-limited with replays)."""
+        self._replay_allowed(session)
+        session.send(profile_of(message.name, session.identity, self.sessions, self.store))
 
     def _replay_allowed(self, session: Session) -> None:
         limit = session.replay_limit

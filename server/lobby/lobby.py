@@ -24,6 +24,7 @@ from protocol import (
     Leave,
     Message,
     Notice,
+    ProfileRequest,
     ProtocolError,
     RejoinSeat,
     Rematch,
@@ -156,7 +157,7 @@ class Lobby:
         )
         tries = TryBudget(self.settings.code_tries, self.settings.code_try_seconds)
         self.codes = CodeDoor(self.board, clock, tries, self.is_admin)
-        self.history = History(store, clock)
+        self.history = History(store, clock, self.sessions)
         self._handlers = _routes(self)
 
     # ------------------------------------------------------------- sessions
@@ -343,5 +344,6 @@ def _routes(lobby: Lobby) -> dict[type, Callable[[Session, Message], None]]:
         ),
         ReplayRequest: lobby.history.replay,
         GamesRequest: lobby.history.games,
+        ProfileRequest: lobby.history.profile,
         Admin: lambda s, m: run_admin(lobby, s, m),
     }

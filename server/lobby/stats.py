@@ -48,13 +48,13 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
             game.edition,
             game.ended_at.isoformat(),
             game.won,
-            tuple(map(_name, game.players)),
+            tuple(map(display_name, game.players)),
             game.seat,
         )
         for game in store.recent_games(identity.id, RECENT_GAMES)
     )
     rating = store.bot_rating(identity.id) if identity.api_bot else store.rating(identity.id)
-    mine = None if rating is None else RatingInfo(*_shown(rating), rating.games)
+    mine = None if rating is None else RatingInfo(*shown_rating(rating), rating.games)
     return Stats(
         editions, recent, leaders, rating=mine, latest=latest, bots=bots, min_games=min_games
     )
@@ -62,7 +62,8 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
 
 def _leaders(rows: Iterable[LeaderRow]) -> tuple[LeaderEntry, ...]:
     return tuple(
-        LeaderEntry(_name(row.nickname), row.games, row.wins, *_shown(row.rating)) for row in rows
+        LeaderEntry(display_name(row.nickname), row.games, row.wins, *shown_rating(row.rating))
+        for row in rows
     )
 
 
@@ -73,8 +74,8 @@ def games_of(name: str, store: Store | None) -> PlayerGames:
         raise TableError("no_store", NO_STORE_NOTE)
     identity = store.owner_of(name)
     if identity is None:
-        raise TableError("no_such_player", f"no player is called {_name(name)}")
-    return PlayerGames(_name(name), _latest(store, identity))
+        raise TableError("no_such_player", f"no player is called {display_name(name)}")
+    return PlayerGames(display_name(name), _latest(store, identity))
 
 
 def _latest(store: Store, identity: str | None = None) -> tuple[FinishedGame, ...]:
@@ -84,7 +85,7 @@ def _latest(store: Store, identity: str | None = None) -> tuple[FinishedGame, ..
             game.id,
             game.edition,
             game.ended_at.isoformat() if game.ended_at else "",
-            tuple(_name(seat.nickname) for seat in game.seats),
+            tuple(display_name(seat.nickname) for seat in game.seats),
             tuple(game.winners or ()),
         )
         for game in store.finished_public_games(LATEST_GAMES, identity)
@@ -97,7 +98,7 @@ def online_ratings(sessions: Iterable[Session], store: Store | None) -> tuple[On
         return ()
     keyed = {s.identity.id: s.name for s in sessions if s.greeted and not s.identity.guest}
     found = store.ratings_of(list(keyed))
-    return tuple(OnlineRating(keyed[key], _shown(r)[0]) for key, r in found.items())
+    return tuple(OnlineRating(keyed[key], shown_rating(r)[0]) for key, r in found.items())
 
 
 def shown_change(change: RatingChange | None) -> tuple[int | None, int | None]:
@@ -105,19 +106,20 @@ def shown_change(change: RatingChange | None) -> tuple[int | None, int | None]:
     much it moved (as shown, whole numbers); (None, None) for no change."""
     if change is None:
         return None, None
-    after = _clamp(change.after.mu)
-    return after, after - _clamp(change.before)
+    after = clamp_rating(change.after.mu)
+    return after, after - clamp_rating(change.before)
 
 
-def _shown(rating: RatingRecord) -> tuple[int, int]:
+def shown_rating(rating: RatingRecord) -> tuple[int, int]:
     """A rating and its uncertainty as the protocol carries them: whole, within 0..MAX."""
-    return _clamp(rating.mu), _clamp(rating.sigma)
+    return clamp_rating(rating.mu), clamp_rating(rating.sigma)
 
 
-def _clamp(value: float) -> int:
+def clamp_rating(value: float) -> int:
+    """A rating as the protocol carries it: whole, within 0..MAX."""
     return min(max(round(value), 0), MAX_RATING)
 
 
-def _name(stored: str) -> str:
+def display_name(stored: str) -> str:
     """A stored nickname as safe, bounded display text."""
     return clean_text(stored, MAX_NAME) or "?"

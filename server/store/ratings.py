@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from ..services.rating import Entrant, Rating, is_rated, rate, rate_ladder
 from .db import transaction
 
+HISTORY = 20  # ratings kept a player: the latest rated games'
+
 
 @dataclass(frozen=True, slots=True)
 class RatingRecord:
@@ -63,10 +65,33 @@ def rate_game(conn: sqlite3.Connection, game_id: int) -> dict[str, RatingChange]
         " games = games + 1, last_game = excluded.last_game",
         [(key, r.mu, r.sigma, game_id) for key, r in after.items()],
     )
+    _remember(conn, game_id, after)
     return {
         key: RatingChange(before[key].mu if key in before else Rating().mu, rating)
         for key, rating in after.items()
     }
+
+
+def _remember(conn: sqlite3.Connection, game_id: int, after: dict[str, Rating]) -> None:
+    """Add each player's new rating to their history, which keeps its latest `HISTORY`."""
+    conn.executemany(
+        "INSERT INTO rating_history (identity, game_id, mu) VALUES (?, ?, ?)",
+        [(key, game_id, r.mu) for key, r in after.items()],
+    )
+    conn.executemany(
+        "DELETE FROM rating_history WHERE identity = ? AND id NOT IN (SELECT id"
+        " FROM rating_history WHERE identity = ? ORDER BY id DESC LIMIT ?)",
+        [(key, key, HISTORY) for key in after],
+    )
+
+
+def history(conn: sqlite3.Connection, identity: str) -> list[float]:
+    """A player's rating after each of their latest rated games, oldest first."""
+    rows = conn.execute(
+        "SELECT mu FROM rating_history WHERE identity = ? ORDER BY id DESC LIMIT ?",
+        (identity, HISTORY),
+    ).fetchall()
+    return [mu for (mu,) in reversed(rows)]
 
 
 def ladder_game(conn: sqlite3.Connection, game_id: int, seats: list[Entrant]) -> None:
@@ -101,6 +126,7 @@ def recompute(conn: sqlite3.Connection) -> int:
     with transaction(conn, immediate=True):
         conn.execute("DELETE FROM ratings")
         conn.execute("DELETE FROM bot_ratings")
+        conn.execute("DELETE FROM rating_history")
         finished = conn.execute(
             "SELECT id FROM games WHERE status = 'finished' ORDER BY ended_at, id"
         ).fetchall()

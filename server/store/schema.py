@@ -155,6 +155,18 @@ CREATE INDEX bot_ratings_by_mu ON bot_ratings (mu DESC);
 """The bot ladder: which seats were programs on the bot API, and the ratings of the ladder's
 players (a program's key fingerprint, or `bot:LEVEL` for the server's bots)."""
 
+V9_RATING_HISTORY = """
+CREATE TABLE rating_history (
+    id       INTEGER PRIMARY KEY,
+    identity TEXT NOT NULL REFERENCES players (fingerprint) ON DELETE CASCADE,
+    game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    mu       REAL NOT NULL
+);
+CREATE INDEX rating_history_by_player ON rating_history (identity, id);
+"""
+"""Each keyed player's rating after each of their latest rated games, in the order they were
+rated (a profile's history; `ratings.HISTORY` of them a player)."""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES,
     V2_MODERATION,
@@ -164,6 +176,7 @@ MIGRATIONS: tuple[str, ...] = (
     V6_KEPT_TABLES,
     V7_PRIVATE_GAMES,
     V8_BOT_LADDER,
+    V9_RATING_HISTORY,
 )
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 

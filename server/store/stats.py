@@ -57,12 +57,16 @@ def player_stats(conn: sqlite3.Connection, fingerprint: str) -> dict[str, Editio
     return {edition: EditionStats(games, wins) for edition, games, wins in rows}
 
 
-def recent_games(conn: sqlite3.Connection, fingerprint: str, limit: int = 10) -> list[RecentGame]:
-    """The player's latest finished games, newest first."""
+def recent_games(
+    conn: sqlite3.Connection, fingerprint: str, limit: int = 10, public: bool = False
+) -> list[RecentGame]:
+    """The player's latest finished games (with `public`, those not played at a private
+    table only), newest first."""
+    private = " AND g.private = 0" if public else ""
     rows = conn.execute(
         "SELECT g.id, g.edition, g.ended_at, s.seat, s.won"
         " FROM game_seats s JOIN games g ON g.id = s.game_id"
-        " WHERE s.identity = ? AND g.status = 'finished'"
+        f" WHERE s.identity = ? AND g.status = 'finished'{private}"
         " ORDER BY g.ended_at DESC, g.id DESC LIMIT ?",
         (fingerprint, limit),
     ).fetchall()
@@ -71,6 +75,22 @@ def recent_games(conn: sqlite3.Connection, fingerprint: str, limit: int = 10) ->
         RecentGame(game_id, edition, from_text(ended), seat, bool(won), names[game_id])
         for game_id, edition, ended, seat, won in rows
     ]
+
+
+def favourite_cards(
+    conn: sqlite3.Connection, fingerprint: str, limit: int = 3, games: int = 100
+) -> list[tuple[str, int]]:
+    """The cards the player played most in their latest `games` finished games, with how
+    many times, most played first."""
+    return conn.execute(
+        "SELECT json_extract(e.public, '$.card') AS card, count(*) AS times"
+        " FROM (SELECT s.game_id, s.seat FROM game_seats s JOIN games g ON g.id = s.game_id"
+        "       WHERE s.identity = ? AND g.status = 'finished'"
+        "       ORDER BY g.ended_at DESC, g.id DESC LIMIT ?) mine"
+        " JOIN game_events e ON e.game_id = mine.game_id AND e.seat = mine.seat"
+        " WHERE e.kind = 'play' GROUP BY card ORDER BY times DESC, card LIMIT ?",
+        (fingerprint, games, limit),
+    ).fetchall()
 
 
 def _seat_names(conn: sqlite3.Connection, game_ids: list[int]) -> dict[int, list[str]]:

@@ -209,9 +209,16 @@ class Store:
         """Finished games and wins per edition id."""
         return stats.player_stats(self._conn, fingerprint)
 
-    def recent_games(self, fingerprint: str, limit: int = 10) -> list[RecentGame]:
-        """The player's latest finished games, newest first."""
-        return stats.recent_games(self._conn, fingerprint, limit)
+    def recent_games(
+        self, fingerprint: str, limit: int = 10, public: bool = False
+    ) -> list[RecentGame]:
+        """The player's latest finished games (with `public`, none of a private table),
+        newest first."""
+        return stats.recent_games(self._conn, fingerprint, limit, public)
+
+    def favourite_cards(self, fingerprint: str, limit: int = 3) -> list[tuple[str, int]]:
+        """The cards the player played most lately, with how many times, most played first."""
+        return stats.favourite_cards(self._conn, fingerprint, limit)
 
     def leaderboard(self, limit: int = 10, min_games: int = 0) -> list[LeaderRow]:
         """Players with at least `min_games` rated games, highest rating first."""
@@ -231,6 +238,10 @@ class Store:
     def bot_rating(self, fingerprint: str) -> RatingRecord | None:
         """A program's rating on the bot ladder, or None before its first laddered game."""
         return ratings.bot_ratings_of(self._conn, [fingerprint]).get(fingerprint)
+
+    def rating_history(self, fingerprint: str) -> list[float]:
+        """A keyed player's rating after each of their latest rated games, oldest first."""
+        return ratings.history(self._conn, fingerprint)
 
     def ratings_of(self, fingerprints: Sequence[str]) -> dict[str, RatingRecord]:
         """The ratings of those of `fingerprints` who have one."""
