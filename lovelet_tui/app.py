@@ -21,6 +21,7 @@ from lovelet_tui.messages import Arrived, Rejected
 from lovelet_tui.names import sentence
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
+from lovelet_tui.screens.profile import ProfileScreen
 from lovelet_tui.screens.replay import ReplayScreen
 from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.screens.table import TableScreen
@@ -41,6 +42,7 @@ from protocol import (
     LocalProtocolError,
     Notice,
     PlayerGames,
+    Profile,
     ProtocolError,
     Replay,
     ReplayRequest,
@@ -214,6 +216,10 @@ class LoveletApp(App[None]):
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):
                         screen.show_player_games(message)
+            case Profile():
+                for screen in self.screen_stack:
+                    if isinstance(screen, ProfileScreen):
+                        screen.show_profile(message)
             case Replay():
                 for screen in self.screen_stack:
                     if isinstance(screen, ReplayScreen):

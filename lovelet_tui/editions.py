@@ -42,3 +42,12 @@ def out_if_played(catalogue: Catalogue, edition_id: str, card_id: str) -> bool:
     """Whether playing that card knocks its player out (so the app asks first)."""
     info = catalogue.edition(edition_id)
     return any(c.id == card_id and c.out_if_played for c in info.cards) if info else False
+
+
+def card_name(catalogue: Catalogue, card_id: str) -> str:
+    """A card's display name, from the first edition that has it; the id itself if none."""
+    for info in catalogue.editions:
+        for card in info.cards:
+            if card.id == card_id:
+                return card.name
+    return card_id

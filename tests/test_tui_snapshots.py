@@ -45,6 +45,8 @@ from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
+from lovelet_tui.screens.players import PlayersScreen
+from lovelet_tui.screens.profile import ProfileScreen
 from lovelet_tui.screens.rejoin import RejoinScreen
 from lovelet_tui.screens.replay import ReplayScreen
 from lovelet_tui.screens.rules import RulesScreen
@@ -52,6 +54,7 @@ from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.screens.table import TableScreen
 from protocol import (
     PROTOCOL_VERSION,
+    CardCount,
     ChatLine,
     Countdown,
     EditionTally,
@@ -61,6 +64,7 @@ from protocol import (
     OnlineRating,
     PlayedGame,
     PlayerGames,
+    Profile,
     RatingInfo,
     Replay,
     ReplayFrame,
@@ -131,6 +135,18 @@ STATS = Stats(
     latest=(
         FinishedGame(11, "premium", "2025-06-02T21:10:00+00:00", ("Di", "Ed", "Fay"), (2,)),
         FinishedGame(10, "2019", "2025-06-02T18:45:00+00:00", ("Bo", "Cy"), (0,)),
+    ),
+)
+BO_PROFILE = Profile(
+    "Bo",
+    rating=RatingInfo(1612, 190, 9),
+    history=(1500, 1523, 1511, 1540, 1562, 1549, 1580, 1597, 1612),
+    editions=(EditionTally("2019", 7, 4), EditionTally("classic", 3, 2)),
+    favourites=(CardCount("guard", 31), CardCount("priest", 12), CardCount("handmaid", 9)),
+    games=(
+        PlayedGame(10, "2019", "2025-06-02T18:45:00+00:00", True, ("Bo", "Cy"), 0),
+        PlayedGame(9, "2019", "2025-06-01T20:30:00+00:00", False, ("Ana", "Bo"), 1),
+        PlayedGame(6, "classic", "2025-05-29T21:15:00+00:00", True, ("Bo", "Di", "Ed", "Fay"), 0),
     ),
 )
 CY_GAMES = PlayerGames(
@@ -290,6 +306,18 @@ async def stats_player(app: LoveletApp, pilot: Pilot[None]) -> None:
     await _deliver(pilot, CY_GAMES)
 
 
+async def players_online(app: LoveletApp, pilot: Pilot[None]) -> None:
+    await _deliver(pilot, TABLE_LIST)
+    await _press(pilot, "p", "down")
+
+
+async def profile(app: LoveletApp, pilot: Pilot[None]) -> None:
+    await _deliver(pilot, TABLE_LIST)
+    await _press(pilot, "p", "down", "enter")
+    await _deliver(pilot, BO_PROFILE)
+    await _press(pilot, "down")
+
+
 async def _answer_replay(app: LoveletApp, pilot: Pilot[None]) -> None:
     """Answer the app's last replay request as the server does, from `REPLAYED`."""
     asked = [m for m in app.link.sent if isinstance(m, ReplayRequest)][-1]  # type: ignore[attr-defined]
@@ -382,6 +410,8 @@ SCENES: dict[str, Scene] = {
     },
     "stats": Scene(StatsScreen, stats),
     "stats-player-games": Scene(StatsScreen, stats_player),
+    "players": Scene(PlayersScreen, players_online),
+    "profile": Scene(ProfileScreen, profile),
     "replay-yours": Scene(ReplayScreen, replay_yours),
     "replay-public": Scene(ReplayScreen, replay_public),
     "replay-end": Scene(ReplayScreen, replay_end),

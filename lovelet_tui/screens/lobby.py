@@ -1,5 +1,5 @@
 """The lobby: open tables, who is online, a new-table form, join, watch, lobby chat, stats,
-and for administrators the admin command line."""
+profiles, and for administrators the admin command line."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from lovelet_tui.kept import show_kept
 from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
+from lovelet_tui.screens.players import PlayersScreen
 from lovelet_tui.screens.rejoin import RejoinScreen
 from lovelet_tui.screens.stats import StatsScreen
 from lovelet_tui.widgets.chat_input import ChatInput, chat_text, typing_chat
@@ -64,6 +65,7 @@ class LobbyScreen(Screen[None]):
         self.tables: tuple[TableSummary, ...] | None = None  # what the table list shows
         self.columns: list[ColumnKey] = []
         self.resumed = False  # shown once already
+        self.online: tuple[str, ...] = ()  # the names online, as the server listed them
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -111,6 +113,7 @@ class LobbyScreen(Screen[None]):
     def show_lobby(self, lobby: Lobby) -> None:
         """The table list (the cursor stays on its table) and the names online."""
         self._show_tables(lobby.tables)
+        self.online = lobby.online
         names = online_names(lobby)
         online = Text.assemble(("Online: ", "bold"), ", ".join(names) or "nobody")
         self.query_one("#online", TextRows).show(online)
@@ -196,6 +199,10 @@ class LobbyScreen(Screen[None]):
     def action_stats(self) -> None:
         """Open the stats screen."""
         show_kept(self.app, "stats", self.player, lambda: StatsScreen(self.player))
+
+    def action_profile(self) -> None:
+        """Choose a player online: their profile."""
+        self.app.push_screen(PlayersScreen(self.online, "Whose profile? (online)"))
 
     def action_admin(self) -> None:
         """Open the admin command line."""

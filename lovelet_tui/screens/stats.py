@@ -1,12 +1,11 @@
 """Stats: your games and wins per edition, your recent games, the server's latest games, the
 leaderboard and the bot ladder (docs/bot-api.md). ↑↓ choose a row: Enter replays a game (your
 own seat's view of a game you played, else the public view), p its public view; Enter on a
-leader lists their games."""
+leader lists their games, p opens their profile."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -19,23 +18,29 @@ from textual.widgets import Static
 from lovelet_tui.actions import bindings
 from lovelet_tui.editions import catalogue_of, edition_name
 from lovelet_tui.messages import send
+from lovelet_tui.screens.profile import ProfileScreen
 from lovelet_tui.screens.replay import ReplayScreen
+from lovelet_tui.tallies import (
+    CURSOR,
+    count_of,
+    editions_table,
+    games_table,
+    grid,
+    rating_line,
+    title,
+    when,
+)
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
 from protocol import (
     Catalogue,
-    EditionTally,
     FinishedGame,
     GamesRequest,
     LeaderEntry,
-    PlayedGame,
     PlayerGames,
-    RatingInfo,
     Stats,
     StatsRequest,
 )
-
-CURSOR = "› "
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,38 +115,38 @@ class StatsScreen(Screen[None]):
         stats = self.stats
         if stats is None:
             return
-        sections: list[RenderableType] = [_title("Your games")]
+        sections: list[RenderableType] = [title("Your games")]
         catalogue = catalogue_of(self)
         if stats.rating is not None:
-            sections.append(_your_rating(stats.rating, stats.min_games))
+            sections.append(rating_line(stats.rating, stats.min_games))
         if stats.note:
             sections.append(Text(stats.note, style="italic"))
         elif not stats.editions:
             sections.append(Text("No finished games yet."))
         if stats.editions:
-            sections.append(_editions(stats.editions, catalogue))
+            sections.append(editions_table(stats.editions, catalogue))
         at = self.cursor
         if stats.recent:
-            sections += [Text(), _title("Recent games"), _recent(stats.recent, at, catalogue)]
+            sections += [Text(), title("Recent games"), games_table(stats.recent, at, catalogue)]
         at -= len(stats.recent)
         if stats.latest:
             latest = _latest(stats.latest, at, catalogue)
-            sections += [Text(), _title("Latest games on this server"), latest]
+            sections += [Text(), title("Latest games on this server"), latest]
         at -= len(stats.latest)
         if self.picks:
             sections.append(
                 Text("↑↓: choose · Enter: replay a game, or a leader's games · p: public view")
             )
         leaders = _leaders(stats.leaderboard, self.player, at, stats.min_games)
-        sections += [Text(), _title("Leaderboard"), leaders]
+        sections += [Text(), title("Leaderboard"), leaders]
         at -= len(stats.leaderboard)
         if self.player_games is not None:
-            sections += [Text(), _title(f"{self.player_games.name}'s latest games")]
+            sections += [Text(), title(f"{self.player_games.name}'s latest games")]
             games = self.player_games.games
             none = Text("No public games yet.")
             sections.append(_latest(games, at, catalogue) if games else none)
         if stats.bots:  # the bot ladder: programs on the bot API and the server's bots
-            sections += [Text(), _title("Bot ladder"), _leaders(stats.bots, self.player, -1, 0)]
+            sections += [Text(), title("Bot ladder"), _leaders(stats.bots, self.player, -1, 0)]
         shown = Group(*sections)
         self.query_one("#stats", Static).update(shown)
         self._scroll_to_cursor(shown)
@@ -173,6 +178,8 @@ class StatsScreen(Screen[None]):
             return picked is not None
         if action == "replay_public":
             return picked is not None and picked.game_id is not None
+        if action == "profile":
+            return picked is not None and picked.leader is not None
         return True
 
     def action_move(self, delta: int) -> None:
@@ -198,52 +205,24 @@ class StatsScreen(Screen[None]):
         if picked is not None and picked.game_id is not None:
             self.app.push_screen(ReplayScreen(picked.game_id, None, picked.seat))
 
+    def action_profile(self) -> None:
+        """p on a leader: their profile."""
+        picked = self.picked
+        if picked is not None and picked.leader is not None:
+            self.app.push_screen(ProfileScreen(picked.leader))
+
     def action_close(self) -> None:
         """Back to the lobby."""
         self.dismiss()
 
 
-def _title(text: str) -> Text:
-    return Text(text, style="bold underline")
-
-
-def _grid(*headers: str) -> Table:
-    table = Table(box=None, padding=(0, 2, 0, 0), show_edge=False, header_style="bold")
-    for header in headers:
-        table.add_column(header, no_wrap=header != "Players")
-    return table
-
-
-def _editions(editions: tuple[EditionTally, ...], catalogue: Catalogue) -> Table:
-    table = _grid("Edition", "Games", "Wins", "Won")
-    for row in editions:
-        share = f"{100 * row.wins // row.games}%" if row.games else "-"
-        name = edition_name(catalogue, row.edition)
-        table.add_row(*map(Text, (name, str(row.games), str(row.wins), share)))
-    return table
-
-
-def _recent(games: tuple[PlayedGame, ...], cursor: int, catalogue: Catalogue) -> Table:
-    table = _grid("", "Ended (UTC)", "Edition", "Result", "Players")
-    for index, game in enumerate(games):
-        table.add_row(
-            Text(CURSOR if index == cursor else ""),
-            Text(_when(game.ended_at)),
-            Text(edition_name(catalogue, game.edition, short=True)),
-            Text("won", style="bold green") if game.won else Text("lost"),
-            Text(", ".join(game.players)),
-            style="reverse" if index == cursor else "",
-        )
-    return table
-
-
 def _latest(games: tuple[FinishedGame, ...], cursor: int, catalogue: Catalogue) -> Table:
-    table = _grid("", "Ended (UTC)", "Edition", "Won by", "Players")
+    table = grid("", "Ended (UTC)", "Edition", "Won by", "Players")
     for index, game in enumerate(games):
         winners = [game.players[s] for s in game.winners if 0 <= s < len(game.players)]
         table.add_row(
             Text(CURSOR if index == cursor else ""),
-            Text(_when(game.ended_at)),
+            Text(when(game.ended_at)),
             Text(edition_name(catalogue, game.edition, short=True)),
             Text(", ".join(winners)),
             Text(", ".join(game.players)),
@@ -252,30 +231,15 @@ def _latest(games: tuple[FinishedGame, ...], cursor: int, catalogue: Catalogue) 
     return table
 
 
-def _your_rating(rating: RatingInfo, min_games: int) -> Text:
-    """Your rating, and how many more rated games put you on the leaderboard."""
-    games = _games(rating.games, "rated game")
-    more = min_games - rating.games
-    if more > 0:
-        games += f"; {more} more to be on the leaderboard"
-    return Text.assemble(
-        "Rating ", (str(rating.rating), "bold"), f" ± {rating.uncertainty} ({games})"
-    )
-
-
-def _games(count: int, what: str) -> str:
-    return f"{count} {what}{'s' * (count != 1)}"
-
-
 def _leaders(
     leaders: tuple[LeaderEntry, ...], player: str, cursor: int, min_games: int
 ) -> RenderableType:
     if not leaders:
-        needed = _games(max(min_games, 1), "rated game")
+        needed = count_of(max(min_games, 1), "rated game")
         return Text(
             f"Nobody has {needed} yet: a rated game is one between two players with SSH keys."
         )
-    table = _grid("", "#", "Player", "Rating", "±", "Wins", "Games")
+    table = grid("", "#", "Player", "Rating", "±", "Wins", "Games")
     for index, row in enumerate(leaders):
         style = "bold" if row.name == player else ""
         cells = (str(row.rating), str(row.uncertainty), str(row.wins), str(row.games))
@@ -287,11 +251,3 @@ def _leaders(
             style="reverse" if index == cursor else "",
         )
     return table
-
-
-def _when(ended_at: str) -> str:
-    """An ISO time as `2025-06-01 20:30`; shown as sent if it does not parse."""
-    try:
-        return f"{datetime.fromisoformat(ended_at):%Y-%m-%d %H:%M}"
-    except ValueError:
-        return ended_at

@@ -20,6 +20,7 @@ from lovelet_tui.editions import catalogue_of, edition_name, out_if_played
 from lovelet_tui.messages import send
 from lovelet_tui.names import Names
 from lovelet_tui.narrate import narrate, round_awards, round_reason, token_reason
+from lovelet_tui.screens.players import PlayersScreen
 from lovelet_tui.seen import Sightings
 from lovelet_tui.staging import Staging
 from lovelet_tui.widgets.backdrop import Backdrop, BackdropRow
@@ -577,6 +578,15 @@ class TableScreen(Screen[str], Backdrop):
     def action_scroll_log(self, pages: int) -> None:
         """Page through the log."""
         self.panes.log.page(pages)
+
+    def action_profile(self) -> None:
+        """Choose a player at this table, seated or watching: their profile."""
+        info = self.info
+        if info is None:
+            return
+        seated = (seat.name for seat in info.seats if seat.name and seat.bot is None)
+        names = tuple(dict.fromkeys([*seated, *info.spectators]))
+        self.app.push_screen(PlayersScreen(names, "Whose profile? (at this table)"))
 
     def action_leave(self) -> None:
         """Leave the table for the lobby; in a running game, after a yes."""
