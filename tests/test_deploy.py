@@ -159,7 +159,7 @@ def args_of(steps: list[tuple[str, str]], word: str) -> list[str]:
 def test_containerfile_basics(containerfile: list[tuple[str, str]]) -> None:
     assert args_of(containerfile, "FROM") == ["python:3.11-slim"]  # the Python tested
     assert args_of(containerfile, "VOLUME") == ["/data"]
-    assert args_of(containerfile, "EXPOSE") == ["2222"]
+    assert args_of(containerfile, "EXPOSE") == ["2222 8080"]
     assert args_of(containerfile, "STOPSIGNAL") == ["SIGTERM"]
     assert json.loads(args_of(containerfile, "CMD")[-1]) == ["lovelet", "serve"]
     env = " ".join(args_of(containerfile, "ENV"))
@@ -218,6 +218,8 @@ def test_compose_file() -> None:
         import yaml
     except ImportError:  # no YAML parser installed: the same facts, as text
         assert re.search(r"^\s+- \"2222:2222\"", text, re.MULTILINE)
+        assert re.search(r"^\s+- \"127.0.0.1:8080:8080\"", text, re.MULTILINE)
+        assert re.search(r"^\s+LOVELET_WEB_LISTEN: \"0.0.0.0:8080\"$", text, re.MULTILINE)
         assert re.search(r"^\s+restart: unless-stopped$", text, re.MULTILINE)
         assert re.search(r"^\s+- lovelet-data:/data$", text, re.MULTILINE)
         assert re.search(r"^volumes:\n  lovelet-data:", text, re.MULTILINE)
@@ -226,7 +228,9 @@ def test_compose_file() -> None:
     else:
         document = yaml.safe_load(text)
         service = document["services"]["lovelet"]
-        assert service["ports"] == ["2222:2222"]
+        assert service["ports"] == ["2222:2222", "127.0.0.1:8080:8080"]
+        web = split_host_port(service["environment"]["LOVELET_WEB_LISTEN"])
+        assert web == ("0.0.0.0", 8080)  # inside the container; published on loopback
         assert service["restart"] == "unless-stopped"
         assert "lovelet-data:/data" in service["volumes"]
         assert "lovelet-data" in document["volumes"]
