@@ -161,13 +161,19 @@ def _config_init(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> int:
     from .commands.local import play
+    from .store import StoreError
 
     try:
         EDITIONS[args.edition].check_players(args.players)
     except ValueError as err:
         print(f"lovelet play: {err}", file=sys.stderr)
         return 2
-    play(args.edition, args.players, args.bots, args.bot_delay, tutorial=args.tutorial)
+    where = data_dir(args.data_dir)
+    try:
+        play(args.edition, args.players, args.bots, args.bot_delay, where, tutorial=args.tutorial)
+    except (StoreError, OSError) as err:
+        print(f"lovelet play: {err}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -266,6 +272,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--tutorial",
         action="store_true",
         help="a guided first game against two easy bots (the other options do not apply)",
+    )
+    local.add_argument(
+        "--data-dir", help="the data directory whose database keeps your games (stats, replays)"
     )
     local.set_defaults(run=_play)
 

@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
+from test_tui_support import screen_text
 from textual.pilot import Pilot
 
 from lovelet_tui.app import LoveletApp
+from protocol import ContinueRound
 from server.commands.local import local_app
+from server.store import Store
 from tests.test_lobby import act_message
 
 
@@ -48,3 +52,42 @@ async def test_local_mode_hard_bots_play_from_their_worker_processes() -> None:
                 app.send(act_message(app.table.view.choices[0]))  # (keys: a card's steps vary)
             await pilot.pause(0.05)
         await pilot.press("ctrl+q")
+
+
+async def test_local_games_are_kept_in_the_data_directory(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "lovelet.db") as store:
+        app = local_app("classic", 2, "easy", bot_delay=0, store=store)
+        me = f"local:{app.player_name}"
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            assert store.kept_tables() == []  # no server takes a local game over
+            for _ in range(5000):
+                table = app.table
+                if table.info.status == "finished":
+                    break
+                if table.view and table.view.choices:
+                    app.send(act_message(table.view.choices[0]))
+                elif table.info.status == "round_over":
+                    app.send(ContinueRound())
+                await pilot.pause()
+            assert app.table.info.status == "finished"
+            await pilot.press("l")
+            await pilot.pause()
+            await pilot.press("i")
+            await pilot.pause()
+            assert "This server keeps no stats" not in screen_text(app)
+            assert "Love Letter Classic (2012)  1" in screen_text(app)
+        [game] = store.games(1)
+        assert game.status == "finished" and game.seats[0].identity == me
+        assert store.owner_of(app.player_name) is None  # the name stays free for a server
+        assert store.player_stats(me)["classic"].games == 1
+
+
+async def test_a_local_game_left_unfinished_is_abandoned(tmp_path: Path) -> None:
+    with Store.open(tmp_path / "lovelet.db") as store:
+        app = local_app("2019", 3, "easy", bot_delay=60, store=store)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("ctrl+q", "ctrl+q")
+        [game] = store.games(1)
+        assert game.status == "abandoned"

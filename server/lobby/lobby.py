@@ -88,6 +88,7 @@ class LobbySettings:
     code_try_seconds: float = DEFAULTS.limits.code_try_seconds  # then one more every this often
     replay_burst: int = 20  # replay requests allowed in any `replay_interval` seconds
     replay_interval: float = 10.0
+    keep_tables: bool = True  # tables kept in the store for a restart (not `lovelet play`'s)
 
     @classmethod
     def from_config(cls, config: Config) -> LobbySettings:
@@ -248,13 +249,18 @@ class Lobby:
 
     def _create_table(self, session: Session, message: CreateTable) -> None:
         self._require_in_lobby(session)
-        deps = Deps(self.rng, self.clock, self.bots, self.store, self.metrics)
+        deps = self._deps()
         self.board.open(session, message, self.settings.table, deps)
 
     def _tutorial(self, session: Session, message: Tutorial) -> None:
         self._require_in_lobby(session)
-        deps = Deps(self.rng, self.clock, self.bots, self.store, self.metrics)
+        deps = self._deps()
         self.board.open_tutorial(session, self.settings.table, deps)
+
+    def _deps(self) -> Deps:
+        """What a new table's runner needs."""
+        keep = self.settings.keep_tables
+        return Deps(self.rng, self.clock, self.bots, self.store, self.metrics, keep)
 
     def _to_table(self, session: Session, message: Join | Spectate | Visit) -> None:
         here = session.table

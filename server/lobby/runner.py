@@ -50,13 +50,15 @@ class TableSettings:
 @dataclass(frozen=True, slots=True)
 class Deps:
     """What a runner needs from outside: randomness, time, the bots' worker processes, and
-    where to record and count."""
+    where to record and count; `keep`: whether a game's table is kept for a restart to
+    rebuild (not for `lovelet play`'s, which no server should take over)."""
 
     rng: random.Random
     clock: Clock
     bots: BotPool
     store: Store | None = None
     metrics: Metrics | None = None
+    keep: bool = True
 
 
 def autoplay_event(seat: int, reason: str, choice: Choice) -> Event:
@@ -113,7 +115,8 @@ class GameRunner:
     def new_game(self) -> None:
         """A new game with the seats as they are; the log starts afresh."""
         seats, seed = self.seating.seats, self.deps.rng.getrandbits(64)
-        table = self._describe() if self._describe is not None else None
+        describe = self._describe if self.deps.keep else None
+        table = describe() if describe is not None else None
         bots = sum(seat.bot_level is not None for seat in seats)
         self.record.start(self.seating.records(), bots, seed, table)
         self.game = Game(self.edition, len(seats), random.Random(seed))

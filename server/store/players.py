@@ -203,12 +203,7 @@ def _remember(
     """Record the player's visit and reserve `name` to their key, which keeps its `per_key`
     most recently used names."""
     stamp = to_text(now)
-    conn.execute(
-        "INSERT INTO players (fingerprint, nickname, first_seen, last_seen) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (fingerprint) DO UPDATE"
-        " SET nickname = excluded.nickname, last_seen = excluded.last_seen",
-        (fingerprint, name, stamp, stamp),
-    )
+    record_visit(conn, fingerprint, name, now)
     conn.execute(
         "INSERT INTO nicknames (name_key, name, fingerprint, claimed_at, used_at)"
         " VALUES (?, ?, ?, ?, ?)"
@@ -221,6 +216,17 @@ def _remember(
         " (SELECT name_key FROM nicknames WHERE fingerprint = ?"
         "  ORDER BY used_at DESC, claimed_at DESC LIMIT ?)",
         (fingerprint, fingerprint, per_key),
+    )
+
+
+def record_visit(conn: sqlite3.Connection, fingerprint: str, name: str, now: datetime) -> None:
+    """Record that the player of `fingerprint` came as `name` (reserving no name)."""
+    stamp = to_text(now)
+    conn.execute(
+        "INSERT INTO players (fingerprint, nickname, first_seen, last_seen) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (fingerprint) DO UPDATE"
+        " SET nickname = excluded.nickname, last_seen = excluded.last_seen",
+        (fingerprint, name, stamp, stamp),
     )
 
 

@@ -90,6 +90,10 @@ class Store:
             self._conn, fingerprint, wanted, online, now or self._clock(), rules
         )
 
+    def record_visit(self, fingerprint: str, name: str) -> None:
+        """A player seen as `name` without reserving it (`lovelet play`'s own player)."""
+        players.record_visit(self._conn, fingerprint, name, self._clock())
+
     def players(self) -> list[Player]:
         """Every keyed player, most recently seen first."""
         return players.players(self._conn)
