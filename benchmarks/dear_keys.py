@@ -4,14 +4,15 @@ Usage: python benchmarks/dear_keys.py [--only NAME ...] [--duration 20]
 
 Each row runs as abuse.py's rows do (a fresh `lovelet serve`, the reference player typing in
 the lobby chat and timing each key's echo, the probe logging in every two seconds), against
-guests who open and close the help screen (`?` then Esc): as fast as the server reads
-(1, 4 and 8 sessions), or paced at 29 keys a second each (8 sessions, inside the 50 keys/s
-key budget; also with the stats screen, `i` then Esc, and the new-table form, `n` then Esc), from a process of their own that reads their output without drawing it (the
-reference player's screen is timed in this one: drawing theirs here would slow it and show
-as server latency). The `honest` row is the dearest honest player: help, rules through every
-edition, stats, chat, at a fast typist's pace, each key waiting for its screen. Each row
-prints what abuse.py prints; the attacker line adds the server CPU the attackers caused (the
-row's CPU less the baseline's), per attacker, and how they ended.
+guests who open and close the help screen (`?` then Esc): as fast as the server reads (1, 4
+and 8 sessions), or paced at 29 keys a second each (8 sessions, inside the 50 keys/s key
+budget; also with the stats screen, `i` then Esc, and the new-table form, `n` then Esc),
+from a process of their own that reads their output without drawing it (the reference
+player's screen is timed in this one: drawing theirs here would slow it and show as server
+latency). The `honest` row is the dearest honest player: help, rules through every edition,
+stats, chat, at a fast typist's pace, each key waiting for its screen. Each row prints what
+abuse.py prints; the attacker line adds the server CPU the attackers caused (the row's CPU
+less the baseline's), per attacker, and how they ended.
 """
 
 from __future__ import annotations
