@@ -5,7 +5,9 @@ Usage: python benchmarks/patches.py [--players 200] [--duration 30] [--rounds 1]
            [--only on off chops ...] [--workers N] [-- SESSIONS_FLAGS...]
 
 Each configuration is one run of `benchmarks/sessions.py` (its own fresh `lovelet serve`)
-with `LOVELET_RENDER_PATCHES` set: `on`, `off`, or every patch but one (`-NAME`). The
+with `LOVELET_RENDER_PATCHES` set: `on`, `off`, or every patch but one (`-NAME`), and the
+turn timer off unless `LOVELET_TABLE_TURN_TIMER` says otherwise (its countdown would add
+screen updates of its own). The
 configurations run one after another in each round, in the same order, so drift of the
 machine's speed spreads over all of them; with several rounds each figure is the median.
 Printed per configuration: server CPU per screen update (and without whole collections),
@@ -50,7 +52,7 @@ def configurations(only: list[str]) -> dict[str, str]:
 
 def run_once(value: str, sessions_args: list[str]) -> dict[str, float]:
     """One sessions.py run with these patches; its figures."""
-    env = {**os.environ, "LOVELET_RENDER_PATCHES": value}
+    env = {"LOVELET_TABLE_TURN_TIMER": "0", **os.environ, "LOVELET_RENDER_PATCHES": value}
     command = [sys.executable, str(ROOT / "benchmarks" / "sessions.py"), *sessions_args]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     sys.stderr.write(done.stdout)
