@@ -3,7 +3,7 @@
 # it opens a table with one easy bot, plays the first legal choice of each decision, continues
 # each round, leaves when the game is over and prints the last table line.
 #
-#   PROTOCOL_VERSION=19 examples/json_bot.sh -p 2222 -i ~/.ssh/id_ed25519 robo@localhost
+#   PROTOCOL_VERSION=20 examples/json_bot.sh -p 2222 -i ~/.ssh/id_ed25519 robo@localhost
 #
 # The arguments are ssh's. Each message is one JSON object a line; a choice map holds no map, so
 # the first choice is the text from `"choices":[` to the first `}`.
@@ -12,7 +12,7 @@ set -euo pipefail
 coproc SERVER { ssh -s "$@" lovelet-json; }
 send() { printf '%s\n' "$1" >&"${SERVER[1]}"; }
 
-send "{\"type\":\"hello\",\"version\":${PROTOCOL_VERSION:-19},\"name\":\"robo\"}"
+send "{\"type\":\"hello\",\"version\":${PROTOCOL_VERSION:-20},\"name\":\"robo\"}"
 send '{"type":"create_table","name":"json bot","edition":"2019","seats":2,"timer":null,'\
 '"bots":[{"seat":1,"level":"easy"}],"takeover":false,"private":false,"hints":null,"bot_level":null,"bot_delay":0}'
 send '{"type":"start"}'

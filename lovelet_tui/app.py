@@ -34,6 +34,7 @@ from protocol import (
     CreateTable,
     Direction,
     ErrorReply,
+    Friends,
     Hello,
     Hint,
     Join,
@@ -106,6 +107,7 @@ class LoveletApp(App[None]):
         self.invite: str | None = None  # the command before a table code
         self.opening = replay
         self.table_fits = True  # what the server was last told of the terminal at a table
+        self.guest = True  # until the welcome says the player has a key
 
     def deliver(self, frame: bytes) -> None:
         """Take one frame from the server side. Safe from any task: it only decodes and posts."""
@@ -180,6 +182,7 @@ class LoveletApp(App[None]):
         match message:
             case Welcome():
                 self.player_name = message.name  # the server may have suffixed it
+                self.guest = message.guest
                 self.catalogue = message.catalogue
                 self.invite = self.own_invite or message.invite
                 await self._back_to_lobby()  # a second welcome: the game server restarted
@@ -216,6 +219,8 @@ class LoveletApp(App[None]):
                 for screen in self.screen_stack:
                     if isinstance(screen, StatsScreen):
                         screen.show_player_games(message)
+            case Friends():
+                self.lobby.show_friends(message)
             case Profile():
                 for screen in self.screen_stack:
                     if isinstance(screen, ProfileScreen):

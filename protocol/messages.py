@@ -266,6 +266,16 @@ class ProfileRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class FriendRequest:
+    """Mark the keyed player called `name` as a friend, or with `add` false no longer
+    (answer: `friends`)."""
+
+    TYPE: ClassVar[str] = "friend"
+    name: str
+    add: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Admin:
     """An administrator's command; the server says which fields each command needs."""
 
@@ -300,6 +310,7 @@ ClientMessage = (
     | ReplayRequest
     | GamesRequest
     | ProfileRequest
+    | FriendRequest
     | Admin
 )
 
@@ -697,6 +708,26 @@ class Profile:
     favourites: tuple[CardCount, ...] = ()  # the cards played most, most played first
     games: tuple[PlayedGame, ...] = ()  # newest first; `seat` is this player's
     yours: bool = False  # the receiver's own profile: its private games are listed too
+    friend: bool = False  # one of the receiver's friends
+
+
+@dataclass(frozen=True, slots=True)
+class FriendInfo:
+    """A friend: online or not, and the code of the table they are at (None: in the lobby,
+    offline, or at a private table)."""
+
+    name: str
+    online: bool
+    table: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Friends:
+    """A keyed player's friends and where they are, by name: after the welcome, after each
+    change of the list, and when one of them comes, goes or changes tables."""
+
+    TYPE: ClassVar[str] = "friends"
+    friends: tuple[FriendInfo, ...]
 
 
 ServerMessage = (
@@ -711,6 +742,7 @@ ServerMessage = (
     | Replay
     | PlayerGames
     | Profile
+    | Friends
 )
 
 Message = ClientMessage | ServerMessage

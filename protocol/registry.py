@@ -222,6 +222,7 @@ TO_SERVER = Tagged(
         ),
         Record(m.GamesRequest, {"name": NAME}),
         Record(m.ProfileRequest, {"name": NAME}),
+        Record(m.FriendRequest, {"name": NAME, "add": Bool()}),
         Record(
             m.Admin,
             {
@@ -348,6 +349,19 @@ PROFILE = Record(
         "favourites": ListOf(Record(m.CardCount, {"card": CARD, "count": TALLY}), MAX_CARDS),
         "games": ListOf(PLAYED_GAME, MAX_STATS_ROWS),
         "yours": Bool(),
+        "friend": Bool(),
+    },
+)
+
+MAX_FRIENDS = 50  # friends one player may mark
+
+FRIENDS = Record(
+    m.Friends,
+    {
+        "friends": ListOf(
+            Record(m.FriendInfo, {"name": NAME, "online": Bool(), "table": Nullable(CODE)}),
+            MAX_FRIENDS,
+        )
     },
 )
 
@@ -470,6 +484,7 @@ TO_CLIENT = Tagged(
         REPLAY,
         PLAYER_GAMES,
         PROFILE,
+        FRIENDS,
     ],
     unknown=ErrorCode.UNKNOWN_TYPE,
 )

@@ -1,3 +1,3 @@
 """The protocol version a session announces in `hello` and the server echoes in `welcome`."""
 
-PROTOCOL_VERSION = 19
+PROTOCOL_VERSION = 20

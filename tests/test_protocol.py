@@ -30,6 +30,9 @@ from protocol import (
     ErrorReply,
     FinishedGame,
     FrameReader,
+    FriendInfo,
+    FriendRequest,
+    Friends,
     GamesRequest,
     Hello,
     Hint,
@@ -209,6 +212,9 @@ SAMPLES: list[Message] = [
         games=(PlayedGame(40, "classic", "2025-06-01T10:00:00Z", True, ("cat", "dan"), 0),),
     ),
     Profile("gus", "gus plays as a guest: guests' games are not kept."),
+    FriendRequest("cat"),
+    FriendRequest("cat", add=False),
+    Friends((FriendInfo("cat", True, "K7QX"), FriendInfo("dan", True), FriendInfo("ed", False))),
     ReplayRequest(41, 2, 3),
     Replay(
         41,
@@ -295,6 +301,7 @@ def test_wire_tags_are_written_down() -> None:
         "replay_request": "ReplayRequest",
         "games_request": "GamesRequest",
         "profile_request": "ProfileRequest",
+        "friend": "FriendRequest",
         "admin": "Admin",
     }
     assert {tag: rec.cls.__name__ for tag, rec in MESSAGES[TO_CLIENT].by_tag.items()} == {
@@ -309,6 +316,7 @@ def test_wire_tags_are_written_down() -> None:
         "replay": "Replay",
         "games": "PlayerGames",
         "profile": "Profile",
+        "friends": "Friends",
     }
     assert [c.TYPE for c in (PlayChoice, KeepChoice, LookChoice, RedrawChoice)] == [
         "play",

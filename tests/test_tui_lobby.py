@@ -365,7 +365,7 @@ async def test_help_and_rules_opened_again_are_the_same_screens() -> None:
 
 async def test_help_lists_admin_keys_to_admins_only() -> None:
     app = served(FakeLink(), "Ana")
-    async with app.run_test(size=(80, 72)) as pilot:
+    async with app.run_test(size=(80, 90)) as pilot:
         await pilot.press("question_mark")
         await pilot.pause()
         text = screen_text(app)

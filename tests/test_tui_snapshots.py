@@ -43,6 +43,7 @@ from lovelet_tui import LoveletApp
 from lovelet_tui.colour import Look
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
+from lovelet_tui.screens.friends import FriendsScreen
 from lovelet_tui.screens.help import HelpScreen
 from lovelet_tui.screens.lobby import LobbyScreen
 from lovelet_tui.screens.players import PlayersScreen
@@ -59,6 +60,8 @@ from protocol import (
     Countdown,
     EditionTally,
     FinishedGame,
+    FriendInfo,
+    Friends,
     LeaderEntry,
     Lobby,
     OnlineRating,
@@ -148,6 +151,9 @@ BO_PROFILE = Profile(
         PlayedGame(9, "2019", "2025-06-01T20:30:00+00:00", False, ("Ana", "Bo"), 1),
         PlayedGame(6, "classic", "2025-05-29T21:15:00+00:00", True, ("Bo", "Di", "Ed", "Fay"), 0),
     ),
+)
+FRIENDS = Friends(
+    (FriendInfo("Bo", True, "K7Q"), FriendInfo("Cy", True), FriendInfo("Gwendolyn", False))
 )
 CY_GAMES = PlayerGames(
     "Cy",
@@ -318,6 +324,11 @@ async def profile(app: LoveletApp, pilot: Pilot[None]) -> None:
     await _press(pilot, "down")
 
 
+async def friends(app: LoveletApp, pilot: Pilot[None]) -> None:
+    await _deliver(pilot, TABLE_LIST, FRIENDS)
+    await _press(pilot, "f")
+
+
 async def _answer_replay(app: LoveletApp, pilot: Pilot[None]) -> None:
     """Answer the app's last replay request as the server does, from `REPLAYED`."""
     asked = [m for m in app.link.sent if isinstance(m, ReplayRequest)][-1]  # type: ignore[attr-defined]
@@ -412,6 +423,7 @@ SCENES: dict[str, Scene] = {
     "stats-player-games": Scene(StatsScreen, stats_player),
     "players": Scene(PlayersScreen, players_online),
     "profile": Scene(ProfileScreen, profile),
+    "friends": Scene(FriendsScreen, friends),
     "replay-yours": Scene(ReplayScreen, replay_yours),
     "replay-public": Scene(ReplayScreen, replay_public),
     "replay-end": Scene(ReplayScreen, replay_end),

@@ -1,5 +1,5 @@
-"""The lobby: open tables, who is online, a new-table form, join, watch, lobby chat, stats,
-profiles, and for administrators the admin command line."""
+"""The lobby: open tables, who is online, your friends, a new-table form, join, watch, lobby chat,
+stats, profiles, and for administrators the admin command line."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from lovelet_tui.kept import show_kept
 from lovelet_tui.messages import send
 from lovelet_tui.screens.admin import AdminScreen
 from lovelet_tui.screens.create_table import CreateTableScreen
+from lovelet_tui.screens.friends import FriendsScreen, whereabouts
 from lovelet_tui.screens.players import PlayersScreen
 from lovelet_tui.screens.rejoin import RejoinScreen
 from lovelet_tui.screens.stats import StatsScreen
@@ -31,6 +32,8 @@ from protocol import (
     Catalogue,
     Chat,
     ChatLine,
+    FriendInfo,
+    Friends,
     Join,
     Lobby,
     Spectate,
@@ -66,6 +69,7 @@ class LobbyScreen(Screen[None]):
         self.columns: list[ColumnKey] = []
         self.resumed = False  # shown once already
         self.online: tuple[str, ...] = ()  # the names online, as the server listed them
+        self.friends: tuple[FriendInfo, ...] = ()  # as the server last listed them
 
     def compose(self) -> ComposeResult:
         yield TooSmall()
@@ -75,6 +79,7 @@ class LobbyScreen(Screen[None]):
             yield TextRows(wrap=False, id="tables-title")
             yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
             yield TextRows(wrap=False, id="online")
+            yield TextRows(wrap=False, id="friends")
             yield LogView(id="chat", max_lines=200)
             yield ChatInput()
         yield KeyBar()
@@ -117,6 +122,15 @@ class LobbyScreen(Screen[None]):
         names = online_names(lobby)
         online = Text.assemble(("Online: ", "bold"), ", ".join(names) or "nobody")
         self.query_one("#online", TextRows).show(online)
+
+    def show_friends(self, friends: Friends) -> None:
+        """Your friends and where they are, on the line under the names online (none: no
+        line)."""
+        self.friends = friends.friends
+        shown = " · ".join(f"{friend.name} {whereabouts(friend)}" for friend in self.friends)
+        row = self.query_one("#friends", TextRows)
+        row.set_class(bool(self.friends), "-some")
+        row.show(Text.assemble(("Friends (f): ", "bold"), shown))
 
     def add_chat(self, line: ChatLine) -> None:
         """One lobby chat line, shown literally."""
@@ -174,6 +188,8 @@ class LobbyScreen(Screen[None]):
             return self.admin
         if action == "rejoin":
             return self.guest
+        if action == "friends":
+            return not self.guest
         return True
 
     def action_new_table(self) -> None:
@@ -203,6 +219,10 @@ class LobbyScreen(Screen[None]):
     def action_profile(self) -> None:
         """Choose a player online: their profile."""
         self.app.push_screen(PlayersScreen(self.online, "Whose profile? (online)"))
+
+    def action_friends(self) -> None:
+        """Your friends: join one at their table."""
+        self.app.push_screen(FriendsScreen(self.friends))
 
     def action_admin(self) -> None:
         """Open the admin command line."""

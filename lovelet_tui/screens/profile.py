@@ -4,6 +4,8 @@ own profile, else the public view), Esc closes."""
 
 from __future__ import annotations
 
+from typing import Protocol, cast
+
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,7 +20,7 @@ from lovelet_tui.screens.replay import ReplayScreen
 from lovelet_tui.tallies import editions_table, games_table, rating_line, title
 from lovelet_tui.widgets.key_bar import KeyBar
 from lovelet_tui.widgets.too_small import TooSmall
-from protocol import CardCount, Catalogue, Profile, ProfileRequest
+from protocol import CardCount, Catalogue, FriendRequest, Profile, ProfileRequest
 
 SPARKS = "▁▂▃▄▅▆▇█"
 
@@ -62,10 +64,27 @@ class ProfileScreen(Screen[None]):
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Moving and replaying need a game to choose."""
+        """Moving and replaying need a game to choose; a player with a key marks another
+        who has a profile as a friend, or no longer."""
+        profile = self.profile
         if action in ("move", "replay"):
-            return self.profile is not None and bool(self.profile.games)
+            return profile is not None and bool(profile.games)
+        if action in ("befriend", "unfriend"):
+            keyed = profile is not None and not profile.note and not profile.yours
+            return keyed and not _guest(self) and profile.friend == (action == "unfriend")
         return True
+
+    def action_befriend(self) -> None:
+        """f: mark this player as a friend (the server's answer redraws the profile)."""
+        self._friend(add=True)
+
+    def action_unfriend(self) -> None:
+        """f: this player is no longer a friend."""
+        self._friend(add=False)
+
+    def _friend(self, *, add: bool) -> None:
+        send(self, FriendRequest(self.player, add))
+        send(self, ProfileRequest(self.player))
 
     def action_move(self, delta: int) -> None:
         """↑↓: the previous or next game."""
@@ -86,8 +105,20 @@ class ProfileScreen(Screen[None]):
         self.dismiss()
 
 
+class _Signed(Protocol):
+    guest: bool
+
+
+def _guest(screen: Screen[None]) -> bool:
+    """Whether the app's player is a guest (who keeps no friends)."""
+    return cast(_Signed, screen.app).guest
+
+
 def _sections(profile: Profile, cursor: int, catalogue: Catalogue) -> list[RenderableType]:
-    sections: list[RenderableType] = [title(f"{profile.name}'s profile")]
+    head = Text.assemble((f"{profile.name}'s profile", "bold underline"))
+    if profile.friend:
+        head.append(" · your friend", style="italic")
+    sections: list[RenderableType] = [head]
     if profile.note:
         return [*sections, Text(profile.note, style="italic")]
     if profile.rating is not None:

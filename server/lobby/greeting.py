@@ -43,6 +43,7 @@ def hello(lobby: Lobby, session: Session, message: Hello) -> None:
     rejoin_held_seat(lobby, session)
     if session.table is None:
         lobby.lobby_list.send_to(session)
+    lobby.friends.greet(session)
     lobby.lobby_list.changed()
 
 

@@ -41,7 +41,8 @@ class History:
     def profile(self, session: Session, message: ProfileRequest) -> None:
         """A player's profile (rate-limited with replays)."""
         self._replay_allowed(session)
-        session.send(profile_of(message.name, session.identity, self.sessions, self.store))
+        viewer = session.identity
+        session.send(profile_of(message.name, viewer, self.sessions, self.store, session.friends))
 
     def _replay_allowed(self, session: Session) -> None:
         limit = session.replay_limit

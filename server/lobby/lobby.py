@@ -17,6 +17,7 @@ from protocol import (
     CreateTable,
     Direction,
     ErrorReply,
+    FriendRequest,
     GamesRequest,
     Hello,
     HintRequest,
@@ -52,6 +53,7 @@ from .board import Board
 from .chat import chat
 from .codes import CodeDoor
 from .errors import TableError
+from .friends import FriendList
 from .greeting import hello
 from .history import History
 from .limits import RateLimit, TryBudget
@@ -153,8 +155,14 @@ class Lobby:
         self.board = Board(
             self.rng, lambda: self.lobby_list.changed(), lambda s: self._close(s, REPLACED)
         )
+        self.friends = FriendList(store, self.sessions, self.board.listing)
         self.lobby_list = LobbyList(
-            clock, self.sessions, self.board.listing, store, lambda s: self.is_admin(s.identity)
+            clock,
+            self.sessions,
+            self.board.listing,
+            store,
+            lambda s: self.is_admin(s.identity),
+            self.friends.refresh,
         )
         tries = TryBudget(self.settings.code_tries, self.settings.code_try_seconds)
         self.codes = CodeDoor(self.board, clock, tries, self.is_admin)
@@ -351,5 +359,6 @@ def _routes(lobby: Lobby) -> dict[type, Callable[[Session, Message], None]]:
         ReplayRequest: lobby.history.replay,
         GamesRequest: lobby.history.games,
         ProfileRequest: lobby.history.profile,
+        FriendRequest: lobby.friends.change,
         Admin: lambda s, m: run_admin(lobby, s, m),
     }

@@ -24,12 +24,14 @@ class LobbyList:
         listing: Mapping[str, TableSummary],
         store: Store | None = None,
         admin: Callable[[Session], bool] = lambda session: False,
+        after: Callable[[], None] = lambda: None,
     ) -> None:
         self._clock = clock
         self._store = store  # for the ratings beside names
         self._sessions = sessions
         self._listing = listing
         self._admin = admin
+        self._after = after  # what else follows who is where (friends' whereabouts)
         self._dirty = False
 
     def online(self) -> tuple[str, ...]:
@@ -52,6 +54,7 @@ class LobbyList:
         for session in self._sessions:
             if session.greeted and session.table is None:
                 session.send(messages[self._admin(session)])
+        self._after()
 
     def _messages(self) -> tuple[LobbyMessage, LobbyMessage]:
         """The list for players, and for administrators (with the private tables)."""

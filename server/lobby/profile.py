@@ -3,7 +3,8 @@ favourite cards and latest games."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import dataclasses
+from collections.abc import Collection, Iterable
 
 from protocol import CardCount, EditionTally, PlayedGame, Profile, RatingInfo
 
@@ -16,11 +17,15 @@ FAVOURITES = 3  # cards a profile names
 
 
 def profile_of(
-    name: str, viewer: Identity, sessions: Iterable[Session], store: Store | None
+    name: str,
+    viewer: Identity,
+    sessions: Iterable[Session],
+    store: Store | None,
+    friends: Collection[str] = (),
 ) -> Profile:
-    """The profile of the player called `name` as `viewer` may see it: someone online by
-    their session's identity, anyone else by the key their name is reserved to. Private
-    tables' games are listed to the player only."""
+    """The profile of the player called `name` as `viewer` (whose friends' keys are
+    `friends`) may see it: someone online by their session's identity, anyone else by the
+    key their name is reserved to. Private tables' games are listed to the player only."""
     shown = display_name(name)
     if store is None:
         return Profile(shown, NO_STORE_NOTE)
@@ -30,7 +35,8 @@ def profile_of(
     identity = online.identity.id if online is not None else store.owner_of(name)
     if identity is None:
         return Profile(shown, f"Nobody called {shown} has games kept here.")
-    return _profile(shown, identity, not viewer.guest and viewer.id == identity, store)
+    profile = _profile(shown, identity, not viewer.guest and viewer.id == identity, store)
+    return dataclasses.replace(profile, friend=identity in friends)
 
 
 def _profile(name: str, identity: str, yours: bool, store: Store) -> Profile:

@@ -52,6 +52,8 @@ class Session:
     replay_limit: RateLimit | None = None
     idle_timer: Timer | None = None
     closed: bool = field(default=False)
+    friends: dict[str, str] = field(default_factory=dict)  # a keyed player's: key to name
+    friends_sent: Message | None = None  # the last `friends` sent: only changes are sent
 
     @property
     def name(self) -> str:

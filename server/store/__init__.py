@@ -2,6 +2,7 @@
 
 from .bans import Ban
 from .errors import MigrationError, SchemaTooNewError, StoreError
+from .friends import MAX_FRIENDS, TooManyFriends
 from .games import (
     ActionLog,
     ActionRecord,
@@ -21,6 +22,7 @@ from .tables import GuestRecord, KeptTable, TableRecord
 
 __all__ = [
     "DB_FILENAME",
+    "MAX_FRIENDS",
     "MOTD",
     "ActionLog",
     "ActionRecord",
@@ -46,5 +48,6 @@ __all__ = [
     "Store",
     "StoreError",
     "TableRecord",
+    "TooManyFriends",
     "database_path",
 ]

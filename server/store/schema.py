@@ -167,6 +167,16 @@ CREATE INDEX rating_history_by_player ON rating_history (identity, id);
 """Each keyed player's rating after each of their latest rated games, in the order they were
 rated (a profile's history; `ratings.HISTORY` of them a player)."""
 
+V10_FRIENDS = """
+CREATE TABLE friends (
+    player   TEXT NOT NULL REFERENCES players (fingerprint) ON DELETE CASCADE,
+    friend   TEXT NOT NULL REFERENCES players (fingerprint) ON DELETE CASCADE,
+    added_at TEXT NOT NULL,
+    PRIMARY KEY (player, friend)
+) WITHOUT ROWID;
+"""
+"""The keyed players each keyed player marked as friends (`friends.MAX_FRIENDS` at most)."""
+
 MIGRATIONS: tuple[str, ...] = (
     V1_GAMES,
     V2_MODERATION,
@@ -177,6 +187,7 @@ MIGRATIONS: tuple[str, ...] = (
     V7_PRIVATE_GAMES,
     V8_BOT_LADDER,
     V9_RATING_HISTORY,
+    V10_FRIENDS,
 )
 """Every migration in order; `len(MIGRATIONS)` is the version this code writes."""
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from . import bans, games, players, ratings, settings, stats, tables
+from . import bans, friends, games, players, ratings, settings, stats, tables
 from .bans import Ban, BanKind
 from .db import connect, schema_version, transaction
 from .errors import StoreError
@@ -254,6 +254,20 @@ class Store:
     def recompute_ratings(self) -> int:
         """Rebuild every rating from the finished games; how many games were rated."""
         return ratings.recompute(self._conn)
+
+    # ------------------------------------------------------------- friends
+
+    def add_friend(self, player: str, friend: str) -> None:
+        """Mark `friend` (a key) as `player`'s friend; `TooManyFriends` past the limit."""
+        friends.add_friend(self._conn, player, friend, self._clock())
+
+    def remove_friend(self, player: str, friend: str) -> None:
+        """`friend` is no longer `player`'s friend."""
+        friends.remove_friend(self._conn, player, friend)
+
+    def friends_of(self, player: str) -> dict[str, str]:
+        """`player`'s friends: key to current nickname, in nickname order."""
+        return friends.friends_of(self._conn, player)
 
     # ------------------------------------------------------------- bans
 
