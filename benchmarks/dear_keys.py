@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from abuse import Attack, Term, login, print_row, run_attack
+from abuse import Attack, NotDelivered, Term, login, print_row, run_attack
 from sessions import ServerProcess, say
 
 TOGGLES = {"help": b"?\x1b", "stats": b"i\x1b", "form": b"n\x1b"}
@@ -59,9 +59,14 @@ async def flood_help(
     command = [sys.executable, __file__, "--attack", str(server.port), str(sessions)]
     command += ["--duration", str(duration), "--screen", screen, *(["--paced"] if paced else [])]
     cpu = server.cpu_seconds()
-    child = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
-    out, _ = await child.communicate()
-    report = json.loads(out.decode().strip().splitlines()[-1])
+    child = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+    )
+    out, err = await child.communicate()
+    lines = out.decode().strip().splitlines()
+    if not lines:
+        raise NotDelivered(f"the attackers' process ended early: {err.decode()[-300:]}")
+    report = json.loads(lines[-1])
     share = (server.cpu_seconds() - cpu) / report["elapsed"]
     cut = report["cut"]
     when = ""
@@ -73,6 +78,18 @@ async def flood_help(
         f"{report['elapsed']:.0f} s; server CPU with them {100 * share:.0f}% of a core "
         f"(logins included); cut off {len(cut)}/{sessions}{when}"
     )
+
+
+async def idle(server: ServerProcess, sessions: int, duration: float) -> str:
+    """`sessions` guests who log in and do nothing: what more sessions alone cost the others
+    (a whole garbage collection walks every session's objects)."""
+    terms = [await login(server.port, f"idle{i}", "127.0.0.3") for i in range(sessions)]
+    for term in terms:
+        term.parsing = False
+    await asyncio.sleep(duration)
+    for term in terms:
+        term.close()
+    return f"{sessions} session(s) idle for {duration:.0f} s"
 
 
 async def attack(port: int, sessions: int, paced: bool, duration: float, screen: str) -> None:
@@ -159,6 +176,7 @@ def _last_line(term: Term) -> list[str]:
 ATTACKS = (
     Attack("baseline", "no attack", lambda server, duration: _idle(duration)),
     Attack("honest", "the dearest honest player", honest),
+    Attack("idle-8", "8 sessions in the lobby doing nothing", lambda s, d: idle(s, 8, d)),
     Attack("help-1", "1 session toggling help flat out", lambda s, d: flood_help(s, 1, False, d)),
     Attack("help-4", "4 sessions toggling help flat out", lambda s, d: flood_help(s, 4, False, d)),
     Attack("help-8", "8 sessions toggling help flat out", lambda s, d: flood_help(s, 8, False, d)),
