@@ -25,6 +25,7 @@ import asyncio
 import contextlib
 import os
 import random
+import re
 import sqlite3
 import stat
 import string
@@ -609,6 +610,7 @@ class Row:
     rss: tuple[float, float, float]
     verdict: str
     failure: str | None = None  # why the row measured nothing (the attack was not delivered)
+    collections: str = ""  # the server's whole garbage collections meanwhile
 
 
 async def run_attack(attack: Attack, duration: float, tmp: Path) -> Row:
@@ -637,7 +639,9 @@ async def run_attack(attack: Attack, duration: float, tmp: Path) -> Row:
         await asyncio.gather(*watchers, sampler, return_exceptions=True)
         reference.close()
         after = await settle(server)
-        return Row(attack, seen, cpu_share, (before, peak[0], after), verdict, failure)
+        collections = whole_collections(server.log.read_text(errors="replace"))
+        rss = (before, peak[0], after)
+        return Row(attack, seen, cpu_share, rss, verdict, failure, collections)
     finally:
         stop.set()
         server.stop()
@@ -664,6 +668,15 @@ async def _sample_rss(server: ServerProcess, peak: list[float], stop: asyncio.Ev
             await asyncio.wait_for(stop.wait(), 0.5)
 
 
+def whole_collections(log: str) -> str:
+    """How many whole collections the server's log reports, their mean and longest."""
+    lengths = [float(ms) for ms in re.findall(r"whole garbage collection: (\d+) ms", log)]
+    if not lengths:
+        return "whole collections: none"
+    mean = sum(lengths) / len(lengths)
+    return f"whole collections: {len(lengths)}, mean {mean:.0f} ms, longest {max(lengths):.0f} ms"
+
+
 def print_row(row: Row) -> None:
     """Three lines per attack."""
     seen, (before, peak, after) = row.seen, row.rss
@@ -677,6 +690,7 @@ def print_row(row: Row) -> None:
         f"{after:.0f} MB"
     )
     print(f"  attacker: {row.verdict}")
+    print(f"  server: {row.collections}")
     if row.failure is not None:
         print(f"  FAIL: {row.failure}")
 

@@ -31,7 +31,6 @@ import asyncio
 import contextlib
 import itertools
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -41,7 +40,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
-from abuse import Term, login
+from abuse import Term, login, whole_collections
 from sessions import ROOT, ServerProcess, free_port, say, settle, wait_listening
 
 STEP_DEADLINE = 15.0  # seconds a session waits for any one screen
@@ -203,15 +202,6 @@ async def run(args: argparse.Namespace) -> None:
         finally:
             server.stop()
             print(whole_collections(server.log.read_text(errors="replace")))
-
-
-def whole_collections(log: str) -> str:
-    """How many whole collections the server's log reports, their mean and longest."""
-    lengths = [float(ms) for ms in re.findall(r"whole garbage collection: (\d+) ms", log)]
-    if not lengths:
-        return "whole collections: none"
-    mean = sum(lengths) / len(lengths)
-    return f"whole collections: {len(lengths)}, mean {mean:.0f} ms, longest {max(lengths):.0f} ms"
 
 
 def main(argv: list[str] | None = None) -> None:
