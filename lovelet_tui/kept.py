@@ -3,8 +3,9 @@
 A screen made for a moment and closed is garbage full of reference cycles; in a server that
 paces Python's collector for hundreds of apps it waits, frozen, for a whole collection, which
 stops every session (server/render/collector.py). A player can open and close help, the
-rules and the stats many times a second, so those are installed once per app and shown again
-(one of each kind at a time: another edition's replaces it once it is closed).
+rules, the stats and the new-table form many times a second, so those are installed once per
+app and shown again (one of each kind at a time: another edition's replaces it once it is
+closed), each starting afresh.
 """
 
 from __future__ import annotations

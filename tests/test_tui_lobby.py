@@ -12,6 +12,8 @@ from test_tui_support import CATALOGUE, FakeLink, burst, screen_text, served
 from textual import events
 
 from lovelet_tui import LoveletApp
+from lovelet_tui.widgets.cycler import Cycler
+from lovelet_tui.widgets.plain_input import FieldInput
 from protocol import (
     PROTOCOL_VERSION,
     BotSpec,
@@ -361,6 +363,26 @@ async def test_help_and_rules_opened_again_are_the_same_screens() -> None:
             await pilot.pause()
             assert app.screen is app.lobby
     assert len({tuple(map(id, screens)) for screens in shown}) == 1
+
+
+async def test_the_form_opened_again_is_the_same_screen_and_starts_afresh() -> None:
+    """No form to throw away each time (issue 34), and none of the last one's choices."""
+    app = served(FakeLink(), "Ana")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        form = app.screen
+        await pilot.press("x", "y", "tab", "tab", "right")
+        await pilot.pause()
+        assert form.query_one("#seats", Cycler).value == 5
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is form
+        assert form.query_one("#seats", Cycler).value == 4
+        assert form.query_one("#name", FieldInput).value == ""
+        assert app.focused is form.query_one("#name", FieldInput)
 
 
 async def test_help_lists_admin_keys_to_admins_only() -> None:

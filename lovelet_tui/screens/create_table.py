@@ -78,6 +78,19 @@ class CreateTableScreen(ModalScreen[None]):
         timer.set_options(timer.options, self.default_timer)
         self._fit_seats()
 
+    def on_screen_resume(self) -> None:
+        """Shown again (`lovelet_tui.kept`): a fresh form, as a new one would be."""
+        if not self.is_mounted:
+            return
+        name = self.query_one("#name", FieldInput)
+        name.value = ""
+        self.chosen_seats = None
+        for field in ("bots", "level", "takeover", "private", "hints"):
+            cycler = self.query_one(f"#{field}", Cycler)
+            cycler.set_options(cycler.options, cycler.options[0][0])
+        self.on_mount()  # the edition, timer, seats and bots a new form starts with
+        name.focus()
+
     def _edition_changed(self, edition: Cycler) -> None:
         self._fit_seats()
 

@@ -194,7 +194,8 @@ class LobbyScreen(Screen[None]):
 
     def action_new_table(self) -> None:
         """Open the new-table form."""
-        self.app.push_screen(CreateTableScreen(self.player, self.timer))
+        player, timer = self.player, self.timer
+        show_kept(self.app, "form", f"{player} {timer}", lambda: CreateTableScreen(player, timer))
 
     def action_join(self) -> None:
         """Join the selected table as a player."""
