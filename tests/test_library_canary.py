@@ -19,12 +19,10 @@ import pytest
 import rich
 import textual
 import textual.app
-from rich.control import Control
 from textual._compositor import ChopsUpdate, Compositor
-from textual.message_pump import MessagePump
 from textual.strip import Strip
 
-from server.render import chops, cursor_moves, strips
+from server.render import chops, strips
 from server.ssh import compat
 
 
@@ -62,13 +60,6 @@ SYMBOLS = (
     Symbol(SERVER, "textual.cache.LRUCache.clear", ("self",)),
     Symbol(SERVER, "textual.app.App()._driver"),
     Symbol(SERVER, "textual.app.redirect_stdout"),
-    Symbol(
-        SERVER,
-        "textual.message_pump.MessagePump._get_dispatch_methods",
-        ("self", "method_name", "message"),
-    ),
-    Symbol(SERVER, "textual.message.Message()._no_default_action"),
-    Symbol(SERVER, "textual.widget.Widget._decorated_handlers"),
     Symbol(SERVER, "textual.app.redirect_stderr"),
     Symbol(
         SERVER,
@@ -81,7 +72,6 @@ SYMBOLS = (
         "textual.strip.Strip.crop_extend",
         ("self", "start", "end", "style"),
     ),
-    Symbol("server/render/cursor_moves.py", "rich.control.Control.move_to", ("x", "y")),
     Symbol(
         SERVER,
         "textual._compositor.Compositor._render_chops",
@@ -104,7 +94,7 @@ SYMBOLS = (
     Symbol(SUPPORT, "textual.screen.Screen()._compositor.render_update"),
     Symbol(SUPPORT, "textual.app.App()._background_screens"),
 )
-PATCHED = {"divide", "crop_extend", "move_to", "clear", "redirect_stdout", "redirect_stderr"}
+PATCHED = {"divide", "crop_extend", "clear", "redirect_stdout", "redirect_stderr"}
 """Public names the server replaces: listed for their place and signature, not privacy."""
 
 
@@ -132,7 +122,7 @@ def resolve(path: str) -> Any:
 @pytest.fixture(autouse=True)
 def _the_libraries_own_code():
     """Check the libraries as released, not as patched by another test or the server."""
-    was = strips.installed(), cursor_moves.installed(), compat.patches_installed()
+    was = strips.installed(), compat.patches_installed()
     redirects = textual.app.redirect_stdout, textual.app.redirect_stderr
     compat.uninstall_patches()
     compat.uninstall_stdio_guard()
@@ -140,9 +130,7 @@ def _the_libraries_own_code():
     if was[0]:
         strips.install()
     if was[1]:
-        cursor_moves.install()
-    if was[2]:
-        compat.install_patches()
+        compat.install_patches(was[1])
     textual.app.redirect_stdout, textual.app.redirect_stderr = redirects
 
 
@@ -178,17 +166,16 @@ def test_a_moved_or_changed_symbol_is_named_with_who_relies_on_it() -> None:
 
 
 def test_the_patches_are_undone() -> None:
-    divide, crop, move_to = Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]
+    divide, crop = Strip.divide, Strip.crop_extend
     compat.install_patches()
-    assert strips.installed() and cursor_moves.installed()
+    assert strips.installed()
     assert Compositor._render_chops is chops.render_repainted_lines
-    assert Strip.divide is not divide and Control.__dict__["move_to"] is not move_to
+    assert Strip.divide is not divide
     compat.uninstall_patches()
-    assert not strips.installed() and not cursor_moves.installed()
+    assert not strips.installed()
     assert Compositor._render_chops is compat._render_chops
-    assert MessagePump._get_dispatch_methods is compat._get_dispatch_methods
     assert ChopsUpdate.render_segments is compat._render_segments
-    assert (Strip.divide, Strip.crop_extend, Control.__dict__["move_to"]) == (divide, crop, move_to)
+    assert (Strip.divide, Strip.crop_extend) == (divide, crop)
 
 
 def test_the_stdio_guard_is_undone() -> None:

@@ -12,16 +12,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from rich.control import Control
 from sshclient import SSHTerminal
 from test_ops_process import ServerProcess, fast_env
 from textual.cache import LRUCache
-from textual.message_pump import MessagePump
 from textual.strip import Strip
 
 from lovelet_tui import compat as tui_compat
 from server.ops.config import RENDER_PATCHES, load_config
-from server.render import cursor_moves, strips
+from server.render import strips
 from server.ssh import compat, hooks
 
 INSTALLED = {library: versions[0] for library, versions in compat.VERIFIED.items()}
@@ -29,9 +27,7 @@ LIBRARY_CODE = {  # a patched method of each library, as the library defines it
     "textual": (
         (Strip, "divide", strips._divide),
         (LRUCache, "clear", compat._lru_clear),
-        (MessagePump, "_get_dispatch_methods", compat._get_dispatch_methods),
     ),
-    "rich": ((Control, "move_to", cursor_moves._original),),
 }
 
 
@@ -54,24 +50,24 @@ def test_the_setting_names_every_patch() -> None:
 
 def test_every_patch_goes_in_and_comes_out() -> None:
     compat.uninstall_patches()
-    assert libraries_own("textual") and libraries_own("rich")
+    assert libraries_own("textual")
     assert compat.install_patches(RENDER_PATCHES, INSTALLED) == RENDER_PATCHES
-    assert not libraries_own("textual") and not libraries_own("rich")
+    assert not libraries_own("textual") and hooks._SKIPPING[0]
     assert tui_compat.in_use("repaint_rows") and tui_compat.in_use("shared_stylesheet")
     assert compat.install_patches((), INSTALLED) == ()
-    assert libraries_own("textual") and libraries_own("rich")
+    assert libraries_own("textual")
     assert not tui_compat.in_use("repaint_rows") and not hooks._SKIPPING[0]
 
 
 def test_some_patches_only(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO, "server.ssh.compat")
-    assert compat.install_patches(("cursor_moves", "strips"), INSTALLED) == (
+    assert compat.install_patches(("cbc_countermeasure", "strips"), INSTALLED) == (
         "strips",
-        "cursor_moves",
+        "cbc_countermeasure",
     )
-    assert not libraries_own("rich") and Strip.__dict__["divide"] is not strips._divide
+    assert Strip.__dict__["divide"] is not strips._divide and hooks._SKIPPING[0]
     assert LRUCache.__dict__["clear"] is compat._lru_clear
-    assert "render patches on: strips, cursor_moves; off: chops," in caplog.text
+    assert "render patches on: strips, cbc_countermeasure; off: chops," in caplog.text
 
 
 def test_an_unverified_library_runs_as_released_with_one_warning(
@@ -80,8 +76,8 @@ def test_an_unverified_library_runs_as_released_with_one_warning(
     caplog.set_level(logging.INFO, "server.ssh.compat")
     newer = {**INSTALLED, "textual": "99.0.0"}
     in_force = compat.install_patches(RENDER_PATCHES, newer)
-    assert in_force == ("cursor_moves", "cbc_countermeasure")
-    assert libraries_own("textual") and not libraries_own("rich")
+    assert in_force == ("cbc_countermeasure",)
+    assert libraries_own("textual")
     assert not tui_compat.in_use("shared_stylesheet")
     warnings = [r for r in caplog.records if r.levelno == logging.WARNING]
     assert len(warnings) == 1
@@ -116,8 +112,8 @@ async def test_a_server_on_an_unverified_textual_warns_and_serves(tmp_path: Path
     async with ServerProcess.run(env) as server:
         _, port = await server.ready()
         await server.event(
-            "render patches on: cursor_moves, cbc_countermeasure; off: strips, chops, "
-            "lru_clear, dispatch_cache, inner_outer, repaint_rows, shared_stylesheet"
+            "render patches on: cbc_countermeasure; off: strips, chops, lru_clear, "
+            "inner_outer, repaint_rows, shared_stylesheet"
         )
         warned = [line for line in server.stderr if "textual 99.0.0" in line]
         assert len(warned) == 1 and '"level":"warning"' in warned[0], server.output

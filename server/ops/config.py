@@ -47,10 +47,8 @@ LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 ROLES = ("all", "core", "frontend")
 RENDER_PATCHES = (
     "strips",
-    "cursor_moves",
     "chops",
     "lru_clear",
-    "dispatch_cache",
     "inner_outer",
     "repaint_rows",
     "shared_stylesheet",
@@ -514,7 +512,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "render_patches",
         PatchNames(RENDER_PATCHES),
-        "on, off, or a comma-separated list of the patches of Textual's, Rich's and asyncssh's "
+        "on, off, or a comma-separated list of the patches of Textual's and asyncssh's "
         "internals to use (docs/configuration.md). Each is used only on a library version it "
         "was verified with; off: the libraries run as released.",
     ),

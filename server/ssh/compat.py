@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
@@ -32,11 +32,9 @@ from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
 from textual.color import Color
-from textual.message import Message
-from textual.message_pump import MessagePump
 
 from lovelet_tui import compat as tui_compat
-from server.render import chops, cursor_moves, strips
+from server.render import chops, strips
 from server.ssh import hooks
 
 if TYPE_CHECKING:
@@ -122,7 +120,6 @@ def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Cal
     return maybe_redirect
 
 
-_get_dispatch_methods = MessagePump._get_dispatch_methods
 _render_chops = Compositor._render_chops
 _render_segments = ChopsUpdate.render_segments
 _lru_clear = LRUCache.clear
@@ -166,60 +163,8 @@ def _lru_clear_unlinked(self: LRUCache[Any, Any]) -> None:
         link.clear()
 
 
-Handlers = tuple[tuple[type, Callable[..., Any]], ...]
-_HANDLERS: dict[tuple[type, type, str], Handlers | None] = {}
-_HANDLERS_KEPT = 4096  # pairs of classes: a program has a few hundred
-_UNSEEN: Any = object()
-
-
-def _handlers_of(pump_class: type, message_class: type, method_name: str) -> Handlers | None:
-    """Each class of `pump_class` with a handler for `message_class`, and the handler, in
-    Textual's order; None if a handler has selectors (they match each message anew)."""
-    message_mro = [kind for kind in message_class.__mro__ if issubclass(kind, Message)]
-    handlers: list[tuple[type, Callable[..., Any]]] = []
-    for cls in pump_class.__mro__:
-        decorated = cls.__dict__.get("_decorated_handlers") or {}
-        for kind in message_mro:
-            for method, selectors in decorated.get(kind, []):
-                if selectors:
-                    return None
-                if all(method is not known for _, known in handlers):
-                    handlers.append((cls, method))
-        method = cls.__dict__.get(f"_{method_name}") or cls.__dict__.get(method_name)
-        on_decorated = {function for pairs in decorated.values() for function, _ in pairs}
-        if method is not None and method not in on_decorated:  # `@on` handlers only as such
-            handlers.append((cls, method))
-    return tuple(handlers)
-
-
-def _dispatch_methods_known(
-    self: MessagePump, method_name: str, message: Message
-) -> Iterator[tuple[type, Callable[..., Any]]]:
-    """Textual's `MessagePump._get_dispatch_methods`, with the walk of both classes' MROs
-    done once per pair of classes instead of for every message. Upstream: a class-level
-    cache keyed by (pump class, message class) where no handler has selectors (patch
-    `dispatch_cache`)."""
-    key = (type(self), type(message), method_name)
-    handlers = _HANDLERS.get(key, _UNSEEN)
-    if handlers is _UNSEEN:
-        handlers = _handlers_of(*key)
-        if len(_HANDLERS) < _HANDLERS_KEPT:
-            _HANDLERS[key] = handlers
-    if handlers is None:
-        yield from _get_dispatch_methods(self, method_name, message)
-        return
-    current = None
-    for cls, method in handlers:
-        if cls is not current:
-            if message._no_default_action:  # a handler prevented the base classes' ones
-                return
-            current = cls
-        yield cls, method.__get__(self, cls)
-
-
 VERIFIED: dict[str, tuple[str, ...]] = {
     "textual": tui_compat.TEXTUAL_VERIFIED,
-    "rich": ("15.0.0",),
     "asyncssh": ("2.24.1",),
 }
 """The library versions the patches were verified with: the test suite passed on them with
@@ -269,16 +214,8 @@ def _inner_outer_install() -> None:
 
 PATCHES: tuple[Patch, ...] = (
     Patch("strips", "textual", strips.install, strips.uninstall),
-    Patch("cursor_moves", "rich", cursor_moves.install, cursor_moves.uninstall),
     _chops(),
     _swap("lru_clear", LRUCache, "clear", _lru_clear_unlinked, _lru_clear),
-    _swap(
-        "dispatch_cache",
-        MessagePump,
-        "_get_dispatch_methods",
-        _dispatch_methods_known,
-        _get_dispatch_methods,
-    ),
     Patch(
         "inner_outer",
         "textual",
