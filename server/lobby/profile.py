@@ -6,11 +6,18 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Iterable
 
-from protocol import CardCount, EditionTally, PlayedGame, Profile, RatingInfo
+from protocol import CardCount, Profile
 
 from ..store import Store
 from .session import Identity, Session
-from .stats import NO_STORE_NOTE, clamp_rating, display_name, shown_rating
+from .stats import (
+    NO_STORE_NOTE,
+    clamp_rating,
+    display_name,
+    edition_tallies,
+    played_games,
+    rating_info,
+)
 
 LATEST = 10  # games a profile lists
 FAVOURITES = 3  # cards a profile names
@@ -40,25 +47,12 @@ def profile_of(
 
 
 def _profile(name: str, identity: str, yours: bool, store: Store) -> Profile:
-    rating = store.rating(identity)
-    editions = store.player_stats(identity).items()
-    games = store.recent_games(identity, LATEST, public=not yours)
     return Profile(
         name,
-        rating=None if rating is None else RatingInfo(*shown_rating(rating), rating.games),
+        rating=rating_info(store.rating(identity)),
         history=tuple(map(clamp_rating, store.rating_history(identity))),
-        editions=tuple(EditionTally(edition, t.games, t.wins) for edition, t in editions),
+        editions=edition_tallies(store, identity),
         favourites=tuple(CardCount(*row) for row in store.favourite_cards(identity, FAVOURITES)),
-        games=tuple(
-            PlayedGame(
-                game.game_id,
-                game.edition,
-                game.ended_at.isoformat(),
-                game.won,
-                tuple(map(display_name, game.players)),
-                game.seat,
-            )
-            for game in games
-        ),
+        games=played_games(store.recent_games(identity, LATEST, public=not yours)),
         yours=yours,
     )

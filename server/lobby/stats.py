@@ -17,7 +17,7 @@ from protocol import (
 from protocol.registry import MAX_NAME, MAX_RATING
 
 from ..services.sanitize import clean_text
-from ..store import LeaderRow, RatingChange, RatingRecord, Store
+from ..store import LeaderRow, RatingChange, RatingRecord, RecentGame, Store
 from .errors import TableError
 from .session import Identity, Session
 
@@ -38,11 +38,31 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
     latest = _latest(store)
     if identity.guest:
         return Stats((), (), leaders, GUEST_NOTE, latest=latest, bots=bots, min_games=min_games)
-    editions = tuple(
-        EditionTally(edition, tally.games, tally.wins)
-        for edition, tally in store.player_stats(identity.id).items()
+    editions = edition_tallies(store, identity.id)
+    recent = played_games(store.recent_games(identity.id, RECENT_GAMES))
+    rating = store.bot_rating(identity.id) if identity.api_bot else store.rating(identity.id)
+    return Stats(
+        editions,
+        recent,
+        leaders,
+        rating=rating_info(rating),
+        latest=latest,
+        bots=bots,
+        min_games=min_games,
     )
-    recent = tuple(
+
+
+def edition_tallies(store: Store, identity: str) -> tuple[EditionTally, ...]:
+    """The games and wins of `identity` in each edition."""
+    return tuple(
+        EditionTally(edition, tally.games, tally.wins)
+        for edition, tally in store.player_stats(identity).items()
+    )
+
+
+def played_games(games: Iterable[RecentGame]) -> tuple[PlayedGame, ...]:
+    """A player's games as the protocol lists them (names as shown)."""
+    return tuple(
         PlayedGame(
             game.game_id,
             game.edition,
@@ -51,13 +71,13 @@ def stats_for(identity: Identity, store: Store | None, min_games: int = 0) -> St
             tuple(map(display_name, game.players)),
             game.seat,
         )
-        for game in store.recent_games(identity.id, RECENT_GAMES)
+        for game in games
     )
-    rating = store.bot_rating(identity.id) if identity.api_bot else store.rating(identity.id)
-    mine = None if rating is None else RatingInfo(*shown_rating(rating), rating.games)
-    return Stats(
-        editions, recent, leaders, rating=mine, latest=latest, bots=bots, min_games=min_games
-    )
+
+
+def rating_info(rating: RatingRecord | None) -> RatingInfo | None:
+    """A rating as the protocol shows it; None for none."""
+    return None if rating is None else RatingInfo(*shown_rating(rating), rating.games)
 
 
 def _leaders(rows: Iterable[LeaderRow]) -> tuple[LeaderEntry, ...]:
