@@ -111,14 +111,7 @@ def ladder_game(conn: sqlite3.Connection, game_id: int, seats: list[Entrant]) ->
 
 def bot_ratings_of(conn: sqlite3.Connection, keys: Iterable[str]) -> dict[str, RatingRecord]:
     """The bot ladder's ratings of those of `keys` who have one."""
-    wanted = list(dict.fromkeys(keys))
-    if not wanted:
-        return {}
-    marks = ",".join("?" * len(wanted))
-    rows = conn.execute(
-        f"SELECT player, mu, sigma, games FROM bot_ratings WHERE player IN ({marks})", wanted
-    )
-    return {key: RatingRecord(mu, sigma, games) for key, mu, sigma, games in rows}
+    return _ratings_in(conn, "bot_ratings", "player", keys)
 
 
 def recompute(conn: sqlite3.Connection) -> int:
@@ -135,11 +128,19 @@ def recompute(conn: sqlite3.Connection) -> int:
 
 def ratings_of(conn: sqlite3.Connection, identities: Iterable[str]) -> dict[str, RatingRecord]:
     """The ratings of those of `identities` who have one."""
-    keys = list(dict.fromkeys(identities))
+    return _ratings_in(conn, "ratings", "identity", identities)
+
+
+def _ratings_in(
+    conn: sqlite3.Connection, table: str, key: str, wanted: Iterable[str]
+) -> dict[str, RatingRecord]:
+    """The rows of `table` (a ladder: `ratings` or `bot_ratings`, keyed by its column `key`)
+    for those of `wanted` who have one."""
+    keys = list(dict.fromkeys(wanted))
     if not keys:
         return {}
     marks = ",".join("?" * len(keys))
     rows = conn.execute(
-        f"SELECT identity, mu, sigma, games FROM ratings WHERE identity IN ({marks})", keys
+        f"SELECT {key}, mu, sigma, games FROM {table} WHERE {key} IN ({marks})", keys
     )
-    return {key: RatingRecord(mu, sigma, games) for key, mu, sigma, games in rows}
+    return {found: RatingRecord(mu, sigma, games) for found, mu, sigma, games in rows}
