@@ -44,8 +44,11 @@ class CostMeter:
     def charge(self, seconds: float) -> None:
         """Add `seconds` of work done for the session."""
         self.total += seconds
-        if self.input_until and self._clock() <= self.input_until:
-            self.input_total += seconds
+        if self.input_until:
+            if self._clock() <= self.input_until:
+                self.input_total += seconds
+            else:
+                self.input_until = 0.0  # the event's time is over: no clock read until the next
 
     def open_input(self) -> None:
         """An input event was handed to the app: its work counts as input until closed."""
