@@ -45,12 +45,20 @@ def records(lines: list[str], stream: str) -> list[dict]:
     return entries
 
 
+def front_ends_listening(server: ServerProcess, count: int) -> set[tuple[str, int]] | None:
+    """The (front-end, pid) pairs that printed the listening line, once there are `count`."""
+    said_listening = [json.loads(line) for line in server.stdout if "is listening on" in line]
+    named = {(e["frontend"], e["pid"]) for e in said_listening if LISTENING.match(e["message"])}
+    return named if len(named) >= count else None
+
+
 async def test_json_logs_every_line_of_workers_names_its_process(tmp_path: Path) -> None:
     async with (
         redis_server() as redis,
         ServerProcess.run(fast_env(tmp_path), ["--workers", "2", "--broker", redis.url]) as server,
     ):
         _, port = await server.listening()
+        await server.wait_for(lambda: front_ends_listening(server, 2), "both front-ends", 60)
         async with SSHTerminal.connect(port, username="ana", size=SIZE) as ana:
             await wait_online(ana, "ana")
         login = await server.event("login", name="ana")
@@ -64,8 +72,7 @@ async def test_json_logs_every_line_of_workers_names_its_process(tmp_path: Path)
     assert login["role"] == "frontend" and login["frontend"], login
     attached = [e for e in err if e["message"] == "session attached" and e["name"] == "ana"]
     assert attached and attached[0]["frontend"] == login["frontend"], "the core names it"
-    listening = [e for e in out if LISTENING.match(e["message"])]
-    assert len({(e["frontend"], e["pid"]) for e in listening}) == 2, listening
+    assert front_ends_listening(server, 2), "each front-end says it is listening, named"
     assert any(e["role"] == "core" and "is running" in e["message"] for e in out)
 
 

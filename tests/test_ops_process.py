@@ -21,6 +21,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 import asyncssh
 import pytest
@@ -67,6 +68,7 @@ FAST = {
     "LOVELET_TABLE_ROUND_PAUSE": "0.05",
 }
 """Bots act at once and rounds follow each other at once; logs are JSON lines."""
+T = TypeVar("T")
 LISTENING = re.compile(r"^lovelet is listening on (\S+):(\d+)$")
 CARD_NAMES = {card.id: card.name for card in find_edition("2019").cards}
 
@@ -118,12 +120,18 @@ class ServerProcess:
         self, lines: list[str], matches: Callable[[str], bool], what: str, timeout: float
     ) -> str:
         """The first line of `lines` (stdout or stderr) that `matches`, waiting for it."""
+        return await self.wait_for(
+            lambda: next((line for line in lines if matches(line)), None), what, timeout
+        )
 
-        async def until() -> str:
+    async def wait_for(self, found: Callable[[], T | None], what: str, timeout: float) -> T:
+        """What `found` returns once it is not None, asked again after each printed line."""
+
+        async def until() -> T:
             while True:
-                found = next((line for line in lines if matches(line)), None)
-                if found is not None:
-                    return found
+                value = found()
+                if value is not None:
+                    return value
                 if self.process.returncode is not None and all(r.done() for r in self._readers):
                     raise AssertionError(f"the server exited before {what}\n{self.output}")
                 self._changed.clear()
