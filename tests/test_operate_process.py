@@ -107,6 +107,7 @@ async def test_one_endpoint_serves_every_process_of_workers(tmp_path: Path) -> N
         args += ["--metrics-listen", f"127.0.0.1:{metrics_port}"]
         async with ServerProcess.run(fast_env(tmp_path), args) as server:
             _, port = await server.listening()
+            await server.wait_for(lambda: front_ends_listening(server, 2), "both front-ends", 60)
             seen: dict[str, float] = {}
             for n in range(LOGINS):  # the kernel spreads connections: log in until both have
                 async with SSHTerminal.connect(port, username=f"p{n}", size=SIZE) as term:
