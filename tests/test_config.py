@@ -526,11 +526,11 @@ def test_the_turn_timer_is_the_lobbys_default_for_new_tables(data_dir: Path) -> 
     assert LobbySettings.from_config(off).default_timer is None
 
 
-def test_color_systems_match_the_ssh_driver() -> None:
+def test_each_color_system_is_the_app_consoles_depth() -> None:
     from server.ops.config import COLOR_SYSTEMS
-    from server.ssh.driver import COLOR_SYSTEMS as DRIVER
+    from server.ssh.driver import app_console
 
-    assert set(COLOR_SYSTEMS) == set(DRIVER)
+    assert [app_console(name).color_system for name in COLOR_SYSTEMS] == list(COLOR_SYSTEMS)
 
 
 def test_protocol_bounds_match() -> None:

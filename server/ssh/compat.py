@@ -1,10 +1,9 @@
 """Every use of Textual's and Rich's internals on the server side, in one place.
 
 The SSH driver needs a few things neither library offers as public API: Textual's xterm
-parser and clock, a full repaint, the app's error hooks, the console's colour depth, and a
-guard on the process-wide stdio redirection. They are reached only through the functions
-here, so an upgrade that moves one breaks this module alone, and the upgrade canary
-(tests/test_library_canary.py) says which symbol moved.
+parser and clock, the app's error hook, and a guard on the process-wide stdio redirection.
+They are reached only through the functions here, so an upgrade that moves one breaks this
+module alone, and the upgrade canary (tests/test_library_canary.py) says which symbol moved.
 The patches (`PATCHES`: the render-cost ones of `server.render`, this module's own, the app's
 `lovelet_tui.compat` parts and asyncssh's ignore packets in `server.ssh.hooks`) are each
 optional and fail-safe: `install_patches` puts in force those the operator chose (setting
@@ -23,8 +22,6 @@ from importlib.metadata import version
 from typing import TYPE_CHECKING, Any
 
 import textual.app
-from rich.color import ColorSystem
-from rich.console import Console
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor
 from textual._styles_cache import StylesCache
@@ -49,9 +46,7 @@ __all__ = [
     "install_stdio_guard",
     "parser_delay",
     "patches_installed",
-    "repaint",
     "route_errors",
-    "set_color_system",
     "uninstall_patches",
     "uninstall_stdio_guard",
 ]
@@ -69,20 +64,9 @@ def close_parser(parser: XTermParser) -> None:
     parser._gen.close()
 
 
-def repaint(app: App[Any]) -> None:
-    """Send a full frame of the app's screen (in the app's task)."""
-    screen = app.screen
-    app._display(screen, screen._compositor.render_full_update())
-
-
-def set_color_system(console: Console, system: ColorSystem) -> None:
-    """Pin the console's colour depth (Rich reads it from the environment otherwise)."""
-    console._color_system = system
-
-
 def route_errors(app: App[Any], on_error: Callable[[BaseException], None]) -> None:
-    """Unhandled exceptions go to `on_error`, then Textual's handler, and a fatal error just
-    closes the app (no traceback with local variables on the server's stderr)."""
+    """Unhandled exceptions go to `on_error`, then to Textual's handler (which closes the
+    app, printing to its `error_console`)."""
     original = app._handle_exception
 
     def handle_exception(error: Exception) -> None:
@@ -90,7 +74,6 @@ def route_errors(app: App[Any], on_error: Callable[[BaseException], None]) -> No
         original(error)
 
     app._handle_exception = handle_exception  # type: ignore[method-assign]
-    app._fatal_error = app._close_messages_no_wait  # type: ignore[method-assign]
 
 
 _REDIRECTS = {"redirect_stdout": textual.app.redirect_stdout}

@@ -1,8 +1,8 @@
 """A Textual driver that bridges one app to one terminal byte stream (an SSH channel, or a
 browser's WebSocket: server/web/), and the app hardening for it.
 
-What it needs of Textual's and Rich's internals (the xterm parser, a full repaint, the app's
-error hooks, its console, its stdio redirection) it reaches through `server.ssh.compat`.
+What it needs of Textual's internals (the xterm parser, the app's error hook, its stdio
+redirection) it reaches through `server.ssh.compat`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
 
-from rich.color import ColorSystem
 from rich.console import Console
 from textual import events
 from textual.driver import Driver
@@ -57,11 +56,6 @@ OUTPUT_OVERFLOW = "Your connection is too slow to keep up; disconnected."
 PASTE_TOO_LONG = "That paste was too long; disconnected."
 INPUT_FLOOD = "Too much input; disconnected."
 INPUT_DROPPED = "You are typing faster than the server accepts: some keys were dropped."
-COLOR_SYSTEMS = {
-    "standard": ColorSystem.STANDARD,
-    "256": ColorSystem.EIGHT_BIT,
-    "truecolor": ColorSystem.TRUECOLOR,
-}
 
 
 class Channel(Protocol):
@@ -235,7 +229,7 @@ class TerminalDriver(Driver):
         """Send a full frame (runs in the app's task)."""
         app = self._session_app
         if self._app_mode and app.is_running:
-            compat.repaint(app)
+            app.screen.refresh()
 
     def detach(self) -> None:
         """The channel is gone: discard all further output and input."""
@@ -435,11 +429,28 @@ def prepare_app(
     """Make `app` safe to run as one of many sessions in this process.
 
     Installs the driver factory, pins the colour depth, routes unhandled exceptions to
-    `on_error` (instead of a rich traceback with local variables on the server's stderr)
-    and keeps the app from redirecting the process-wide stdout/stderr.
+    `on_error` (Textual's rich traceback, with local variables, is printed nowhere) and keeps
+    the app from redirecting the process-wide stdout/stderr.
     """
     compat.install_stdio_guard(lambda driver: isinstance(driver, TerminalDriver))
     app.driver_class = driver_factory  # type: ignore[assignment]
-    compat.set_color_system(app.console, COLOR_SYSTEMS[color_system])
+    app.console = app_console(color_system)
     app.error_console = Console(file=_NullFile())  # type: ignore[arg-type]
     compat.route_errors(app, on_error)
+
+
+def app_console(color_system: str) -> Console:
+    """The console an app renders with, made as Textual makes it but at the server's colour
+    depth (Textual's reads it from the process's environment)."""
+    return Console(
+        color_system=color_system,  # type: ignore[arg-type]
+        file=_NullFile(),  # type: ignore[arg-type]
+        markup=True,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        no_color=False,
+        force_terminal=True,
+        safe_box=False,
+        soft_wrap=False,
+    )

@@ -72,8 +72,13 @@ def without_cbc_countermeasure(conn: asyncssh.SSHServerConnection) -> None:
     send = conn.send_packet
 
     def send_packet(pkttype: int, *args: bytes, handler: Any = None) -> None:
-        if pkttype == MSG_IGNORE and args == EMPTY_IGNORE and b"-cbc" not in conn._enc_alg_sc:
+        if pkttype == MSG_IGNORE and args == EMPTY_IGNORE and not _cbc(conn):
             return
         send(pkttype, *args, handler=handler)
 
     conn.send_packet = send_packet  # type: ignore[method-assign]
+
+
+def _cbc(conn: asyncssh.SSHServerConnection) -> bool:
+    """Whether the cipher the server sends with is a CBC one."""
+    return "-cbc" in conn.get_extra_info("send_cipher", "")

@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from server.ops.config import COLOR_SYSTEMS
 from server.ssh import usernames
 from server.ssh.auth import server_factory
 from server.ssh.botapi import BotFactory, BotSession
-from server.ssh.driver import COLOR_SYSTEMS
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
 from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint, load_or_create_host_key
