@@ -1,7 +1,7 @@
 """Every use of Textual's and Rich's internals on the server side, in one place.
 
 The SSH driver needs a few things neither library offers as public API: Textual's xterm
-parser and clock, the app's error hook, and a guard on the process-wide stdio redirection.
+parser, the app's error hook, and a guard on the process-wide stdio redirection.
 They are reached only through the functions here, so an upgrade that moves one breaks this
 module alone, and the upgrade canary (tests/test_library_canary.py) says which symbol moved.
 The patches (`PATCHES`: the render-cost ones of `server.render`, this module's own, the app's
@@ -25,7 +25,6 @@ import textual.app
 from rich.style import Style
 from textual._compositor import ChopsUpdate, Compositor
 from textual._styles_cache import StylesCache
-from textual._time import get_time
 from textual._xterm_parser import XTermParser
 from textual.cache import LRUCache
 from textual.color import Color
@@ -44,18 +43,11 @@ __all__ = [
     "close_parser",
     "install_patches",
     "install_stdio_guard",
-    "parser_delay",
     "patches_installed",
     "route_errors",
     "uninstall_patches",
     "uninstall_stdio_guard",
 ]
-
-
-def parser_delay(parser: XTermParser) -> float | None:
-    """Seconds until the parser's pending timeout (a lone Esc) resolves; None if none."""
-    deadline = parser._timeout_time
-    return None if deadline is None else max(0.0, deadline - get_time())
 
 
 def close_parser(parser: XTermParser) -> None:
@@ -80,12 +72,12 @@ _REDIRECTS = {"redirect_stdout": textual.app.redirect_stdout}
 _REDIRECTS["redirect_stderr"] = textual.app.redirect_stderr
 
 
-def install_stdio_guard(skip: Callable[[Any], bool]) -> None:
-    """Make Textual's `redirect_stdout/stderr` a no-op for apps whose driver `skip` accepts
-    (idempotent). They swap the process-wide sys.stdout; overlapping sessions would restore
-    them out of order and leave sys.stdout pointing into a finished app."""
-    for name, redirect in _REDIRECTS.items():
-        setattr(textual.app, name, _guarded(redirect, skip))
+def install_stdio_guard() -> None:
+    """Make Textual's `redirect_stdout/stderr` do nothing in this process (idempotent): every
+    app here is a session. They swap the process-wide sys.stdout; overlapping sessions would
+    restore them out of order and leave sys.stdout pointing into a finished app."""
+    for name in _REDIRECTS:
+        setattr(textual.app, name, _no_redirect)
 
 
 def uninstall_stdio_guard() -> None:
@@ -94,13 +86,8 @@ def uninstall_stdio_guard() -> None:
         setattr(textual.app, name, redirect)
 
 
-def _guarded(redirect: Callable[[Any], Any], skip: Callable[[Any], bool]) -> Callable[[Any], Any]:
-    def maybe_redirect(target: Any) -> contextlib.AbstractContextManager[Any]:
-        if skip(getattr(getattr(target, "app", None), "_driver", None)):
-            return contextlib.nullcontext()
-        return redirect(target)
-
-    return maybe_redirect
+def _no_redirect(target: object) -> contextlib.AbstractContextManager[object]:
+    return contextlib.nullcontext(target)
 
 
 _render_chops = Compositor._render_chops

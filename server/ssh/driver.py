@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Literal, Protocol, TextIO
 
 from rich.console import Console
 from textual import events
+from textual.constants import ESCAPE_DELAY
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
@@ -49,6 +50,9 @@ RESTORE_TERMINAL = (
 )
 PASTE_START = "\x1b[200~"
 PASTE_END = "\x1b[201~"
+PARSER_WAIT = ESCAPE_DELAY + 0.001
+"""Seconds after input that the parser is asked whether a wait has ended: after a lone Esc
+it waits `ESCAPE_DELAY` (Textual's, from $ESCDELAY) for a sequence to follow."""
 HANDLED_WAIT = 0.05
 """Seconds an input event may take to show on the screen before the next is handed over
 regardless (the screen it was sent to may be gone)."""
@@ -287,9 +291,10 @@ class TerminalDriver(Driver):
         if not self._paste.watch(text):
             self._kick(PASTE_TOO_LONG)
             return False
+        self._cancel_tick()
         if text:
             self._parsed.extend(self._parser.feed(text))
-        self._schedule_tick()
+            self._tick_handle = self._event_loop.call_later(PARSER_WAIT, self._tick)
         if self._retry_handle is not None:  # an event is with the app: `_handled` goes on
             return True
         return self._hand_next()
@@ -360,22 +365,14 @@ class TerminalDriver(Driver):
         """Post to the app directly: everything runs on the event loop thread."""
         self._session_app.post_message(message)
 
-    def _schedule_tick(self) -> None:
-        """Arm a timer for the parser's pending timeout (a lone Esc), if any."""
-        self._cancel_tick()
-        delay = compat.parser_delay(self._parser)
-        if delay is None:
-            return
-        self._tick_handle = self._event_loop.call_later(delay + 0.001, self._tick)
-
     def _tick(self) -> None:
+        """The parser's wait for what follows a lone Esc is over: it is a key."""
         self._tick_handle = None
         if not self._input_enabled:
             return
         self._parsed.extend(self._parser.tick())
         if self._retry_handle is None:  # not waiting on an event handed earlier
             self._hand_next()
-        self._schedule_tick()
 
     def _cancel_tick(self) -> None:
         if self._tick_handle is not None:
@@ -432,7 +429,7 @@ def prepare_app(
     `on_error` (Textual's rich traceback, with local variables, is printed nowhere) and keeps
     the app from redirecting the process-wide stdout/stderr.
     """
-    compat.install_stdio_guard(lambda driver: isinstance(driver, TerminalDriver))
+    compat.install_stdio_guard()
     app.driver_class = driver_factory  # type: ignore[assignment]
     app.console = app_console(color_system)
     app.error_console = Console(file=_NullFile())  # type: ignore[arg-type]
