@@ -17,15 +17,29 @@ from typing import Any
 
 import pytest
 from e2e_helpers import Server, running_server
+from redis_helpers import redis_server
 from test_ssh_input import until
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
+from server.bus import broker
+from server.bus.web_logins import RedisLogins
 from server.lobby import TableSettings
 from server.ops.config import Limits
 from server.ssh.driver import INPUT_FLOOD
 from server.ssh.guard import TOO_MANY_RESIZES
-from server.ssh.web_login import LINK_SECONDS, LINKS_PER_KEY, WebLogins, command_answer
+from server.ssh.web_login import (
+    LINK_SECONDS,
+    LINKS_PER_KEY,
+    SESSION_SECONDS,
+    SESSIONS_PER_KEY,
+    UNAVAILABLE,
+    LoginStore,
+    LoginsUnavailable,
+    MemoryLogins,
+    WebLogins,
+    command_answer,
+)
 from server.web.connection import parse_resize
 from server.web.origin import allowed_origins, origin_of, public_url
 from server.web.pages import ASSETS, CSP, PAGE
@@ -292,32 +306,93 @@ async def test_a_browser_session_is_charged_its_cpu_and_closed_at_shutdown(
 # ---------------------------------------------------------------- web logins
 
 
-def test_a_login_link_works_once_and_only_for_a_few_minutes() -> None:
+async def test_a_login_link_works_once_and_only_for_a_few_minutes() -> None:
     now = [0.0]
-    logins = WebLogins(clock=lambda: now[0])
-    assert logins.issue("SHA256:ana", "ana") is None  # no page: no link
+    logins = WebLogins(MemoryLogins(clock=lambda: now[0]))
+    assert await logins.issue("SHA256:ana", "ana") is None  # no page: no link
     logins.base_url = "https://play.example.org"
-    link = logins.issue("SHA256:ana", "ana")
+    link = await logins.issue("SHA256:ana", "ana")
     assert link is not None and link.startswith("https://play.example.org/login/")
     token = link.rpartition("/")[2]
-    session = logins.redeem(token)
-    assert session is not None and logins.redeem(token) is None  # once
-    login = logins.session(session)
-    assert login is not None and (login.identity, login.name) == ("SHA256:ana", "ana")
-    late = logins.issue("SHA256:ana", "ana")
+    redeemed = await logins.redeem(token)
+    assert redeemed is not None and await logins.redeem(token) is None  # once
+    session, login = redeemed
+    assert (login.identity, login.name) == ("SHA256:ana", "ana")
+    assert await logins.session(session) == login
+    late = await logins.issue("SHA256:ana", "ana")
     assert late is not None
     now[0] += LINK_SECONDS + 1
-    assert logins.redeem(late.rpartition("/")[2]) is None  # expired
-    assert logins.revoke("SHA256:ana") == 1 and logins.session(session) is None
+    assert await logins.redeem(late.rpartition("/")[2]) is None  # expired
+    assert await logins.revoke("SHA256:ana") == 1 and await logins.session(session) is None
+    now[0] += SESSION_SECONDS
+    assert await logins.session(session) is None
 
 
-def test_a_key_holds_a_bounded_number_of_links_and_browser_sessions() -> None:
-    logins = WebLogins()
-    logins.base_url = "http://localhost:8080"
-    links = [logins.issue("SHA256:ana", "ana") for _ in range(LINKS_PER_KEY + 2)]
-    tokens = [link.rpartition("/")[2] for link in links if link is not None]
-    assert [logins.redeem(token) is not None for token in tokens[:2]] == [False, False]
-    sessions = [logins.redeem(token) for token in tokens[2:]]
-    assert all(sessions)
-    assert command_answer(logins, "web-login", None, "guest").startswith("web-login brings")
-    assert command_answer(None, "web-login", "SHA256:ana", "ana").startswith("This server gives no")
+@asynccontextmanager
+async def login_stores(where: str) -> AsyncIterator[tuple[LoginStore, LoginStore]]:
+    """Two front-ends' stores of web logins: one in memory (both the same), or two Redis
+    clients of one fresh redis-server."""
+    if where == "memory":
+        store = MemoryLogins()
+        yield store, store
+        return
+    async with redis_server() as redis:
+        clients = [broker.connect(redis.url), broker.connect(redis.url)]
+        try:
+            yield RedisLogins(clients[0]), RedisLogins(clients[1])
+        finally:
+            for client in clients:
+                await client.aclose()
+
+
+@pytest.mark.parametrize("where", ["memory", "redis"])
+async def test_a_key_holds_a_bounded_number_of_links_and_browser_sessions(where: str) -> None:
+    async with login_stores(where) as (one, other):
+        logins, elsewhere = WebLogins(one), WebLogins(other)
+        logins.base_url = "http://localhost:8080"
+        links = [await logins.issue("SHA256:ana", "ana") for _ in range(LINKS_PER_KEY + 2)]
+        tokens = [link.rpartition("/")[2] for link in links if link is not None]
+        assert [await elsewhere.redeem(token) is not None for token in tokens[:2]] == [False, False]
+        redeemed = [await elsewhere.redeem(token) for token in tokens[2:]]
+        for _ in range(SESSIONS_PER_KEY):  # one link at a time: each gives a session
+            link = await logins.issue("SHA256:ana", "ana")
+            assert link is not None
+            redeemed.append(await elsewhere.redeem(link.rpartition("/")[2]))
+        sessions = [session for session, _ in filter(None, redeemed)]
+        assert len(sessions) == LINKS_PER_KEY + SESSIONS_PER_KEY
+        signed_in = [await logins.session(session) is not None for session in sessions]
+        assert signed_in == [False] * LINKS_PER_KEY + [True] * SESSIONS_PER_KEY  # the newest
+        assert await elsewhere.revoke("SHA256:ana") == SESSIONS_PER_KEY
+        assert not any([await logins.session(session) for session in sessions])
+        answer = await command_answer(logins, "web-login", None, "guest")
+        assert answer.startswith("web-login brings")
+        answer = await command_answer(None, "web-login", "SHA256:ana", "ana")
+        assert answer.startswith("This server gives no")
+
+
+async def test_in_redis_only_digests_are_kept_each_expiring_and_a_lost_redis_is_said() -> None:
+    async with redis_server() as redis:
+        client = broker.connect(redis.url)
+        logins = WebLogins(RedisLogins(client))
+        logins.base_url = "http://localhost:8080"
+        link = await command_answer(logins, "web-login", "SHA256:ana", "ana")
+        token = link.rpartition("/")[2]
+        redeemed = await logins.redeem(token)
+        assert redeemed is not None
+        session = redeemed[0]
+        keys = sorted(key.decode() for key in await client.keys("*"))
+        assert [key.rpartition(":")[0] for key in keys] == [
+            "lovelet:web:links:SHA256",
+            "lovelet:web:session",
+            "lovelet:web:sessions:SHA256",
+        ]  # the link is spent; the session's key is its id's digest, not the id
+        assert not any(token in key or session in key for key in keys)
+        for key in keys:
+            ttl = await client.pttl(key)
+            expected = LINK_SECONDS if key.startswith("lovelet:web:links:") else SESSION_SECONDS
+            assert expected * 1000 - 60_000 < ttl <= expected * 1000, key
+        await redis.kill()
+        assert await command_answer(logins, "web-logout", "SHA256:ana", "ana") == UNAVAILABLE
+        with pytest.raises(LoginsUnavailable):
+            await logins.session(session)
+        await client.aclose()

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import asyncssh
-from browser import BrowserTerminal, chromium
+from browser import POLL, BrowserTerminal, chromium
 from e2e_helpers import (
     GAME_TIMEOUT,
     answer_yes,
@@ -29,11 +31,14 @@ from e2e_helpers import (
     read_table_line,
     wait_text,
 )
+from playwright.async_api import Page
 from redis_helpers import redis_server
 from sshclient import SSHTerminal
 from test_e2e_ssh import join_first_table
 from test_ops_process import START_TIMEOUT, ServerProcess, fast_env, said
 from test_scaling_process import wait_online
+
+from server.ssh.web_login import SESSIONS_PER_KEY
 
 WEB_LINE = re.compile(r"^or play in a browser: (http://\S+)$")
 ROUND_OVER = "n: next round"
@@ -113,14 +118,15 @@ async def test_an_ssh_player_and_a_browser_player_play_at_one_table(tmp_path: Pa
                 assert header_code(term) == code
 
 
-async def test_with_workers_every_front_end_serves_the_page_through_the_same_lobby(
-    tmp_path: Path,
-) -> None:
+@asynccontextmanager
+async def workers(data_dir: Path, **env: str) -> AsyncIterator[tuple[ServerProcess, str]]:
+    """`lovelet serve --workers 2` (with these LOVELET_* variables) and a fresh redis-server
+    as its broker, once both front-ends serve the page: the process and the page's URL (one
+    port, shared)."""
     args = ["--workers", "2", "--web", "127.0.0.1:0"]
     async with (
         redis_server() as redis,
-        ServerProcess.run(fast_env(tmp_path), [*args, "--broker", redis.url]) as server,
-        chromium() as browser,
+        ServerProcess.run(fast_env(data_dir, **env), [*args, "--broker", redis.url]) as server,
     ):
         pages = await server.wait_line(
             server.stdout,
@@ -130,7 +136,13 @@ async def test_with_workers_every_front_end_serves_the_page_through_the_same_lob
         )
         urls = set(web_lines(server.stdout))
         assert len(urls) == 1, pages  # one port, shared (SO_REUSEPORT)
-        (url,) = urls
+        yield server, urls.pop()
+
+
+async def test_with_workers_every_front_end_serves_the_page_through_the_same_lobby(
+    tmp_path: Path,
+) -> None:
+    async with workers(tmp_path) as (_, url), chromium() as browser:
         names = ["Ada", "Bea", "Cy", "Di"]  # the kernel spreads them over the front-ends
         async with contextlib.AsyncExitStack() as stack:
             players = [
@@ -224,6 +236,123 @@ async def test_a_web_login_link_signs_one_browser_in_as_the_keys_player_once(
             assert "Signed out 1 browser" in await ssh_command(port, key, "web-logout")
             await ana.page.reload()
             await ana.page.wait_for_selector("#name", state="visible")  # a guest again
+
+
+ATTEMPTS = 30
+"""Pages (or links) at most before both front-ends have served one: the kernel gives each
+new connection to one of the two at random, so all 30 to one would happen once in 2**29."""
+ROOMY = {"LOVELET_LIMITS_PER_ADDRESS": "100", "LOVELET_LIMITS_SESSIONS_PER_IDENTITY": "100"}
+"""Limits that pages opened one after another never reach, closed or not yet."""
+
+
+def logged(server: ServerProcess, message: str, **fields: object) -> list[dict]:
+    """The JSON log records so far, of every process, with this message and these fields."""
+    records = (json.loads(line) for line in server.stderr if line.startswith("{"))
+    return [
+        record
+        for record in records
+        if record.get("message") == message and all(record.get(k) == v for k, v in fields.items())
+    ]
+
+
+async def nth_logged(server: ServerProcess, n: int, message: str, **fields: object) -> dict:
+    """The `n`th (from 1) such record, once it is logged."""
+
+    def nth() -> dict | None:
+        found = logged(server, message, **fields)
+        return found[n - 1] if len(found) >= n else None
+
+    return await server.wait_for(nth, f"log {message!r} #{n}", START_TIMEOUT)
+
+
+async def until_both_front_ends(
+    server: ServerProcess, one_more: Callable[[], Awaitable[None]], message: str, **fields: object
+) -> None:
+    """`one_more()` (which has a process log `message` with `fields` once) until both
+    front-ends have logged it."""
+    for _ in range(ATTEMPTS):
+        n = len(logged(server, message, **fields)) + 1
+        await one_more()
+        await nth_logged(server, n, message, **fields)
+        if len({record["pid"] for record in logged(server, message, **fields)}) == 2:
+            return
+    raise AssertionError(f"one front-end logged every {message!r}\n{server.output}")
+
+
+async def signed_in_as(page: Page, url: str) -> str | None:
+    """Open `url` in `page`: who its terminal says it is signed in as, or None when the
+    page asks for a name (it has no web login), or `HTTP STATUS` when it was refused."""
+    answer = await page.goto(url)
+    if answer is None or not answer.ok:
+        return f"HTTP {answer.status if answer is not None else None}"
+    term = BrowserTerminal(page)
+    deadline = asyncio.get_running_loop().time() + START_TIMEOUT
+    while asyncio.get_running_loop().time() < deadline:
+        if await page.is_visible("#name"):
+            return None
+        await term.refresh()
+        match = re.search(r"signed in as (.+?)\s*$", term.text, re.M)
+        if match is not None:
+            return match[1]
+        await asyncio.sleep(POLL)
+    raise AssertionError(f"{url} shows neither a sign-in nor the name form\n{term.text}")
+
+
+async def status_of(url: str) -> int:
+    """The status of a GET of `url` on a new connection (the kernel picks a front-end)."""
+    parts = urlsplit(url)
+    reader, writer = await asyncio.open_connection(parts.hostname, parts.port)
+    try:
+        writer.write(f"GET {parts.path} HTTP/1.1\r\nHost: {parts.netloc}\r\n\r\n".encode())
+        return int((await reader.readline()).split()[1])
+    finally:
+        writer.close()
+
+
+async def test_with_workers_a_web_login_link_works_once_whichever_front_end_serves_it(
+    tmp_path: Path,
+) -> None:
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with workers(tmp_path, **ROOMY) as (server, url), chromium() as browser:
+        _, port = await server.listening()
+        for n in range(1, ATTEMPTS + 1):  # until a link printed by one is taken by the other
+            link = (await ssh_command(port, key, "web-login")).strip().splitlines()[-1]
+            assert link.startswith(f"{url}/login/"), link
+            context = await browser.new_context()  # a browser of its own
+            page = await context.new_page()
+            assert await signed_in_as(page, link) == "ana"
+            await page.close()
+            assert {await status_of(link) for _ in range(4)} == {410}  # used: gone, on any
+            printed = await nth_logged(server, n, "web login link", name="ana")
+            took = await nth_logged(server, n, "web login", name="ana")
+            if printed["pid"] != took["pid"]:
+                break
+            await context.close()
+        else:
+            raise AssertionError("every link was taken by the front-end that printed it")
+
+        async def page_as(expected: str | None) -> Page:
+            page = await context.new_page()
+            assert await signed_in_as(page, url) == expected
+            return page
+
+        async def keyed() -> None:
+            await (await page_as("ana")).close()
+
+        identity = printed["identity"]
+        await until_both_front_ends(server, keyed, "login", identity=identity)  # the cookie
+        said = await ssh_command(port, key, "web-logout")  # served by one front-end
+        assert f"Signed out {min(n, SESSIONS_PER_KEY)} browser" in said, said
+
+        async def guest() -> None:  # the cookie is still sent: no front-end honours it
+            page = await page_as(None)
+            await page.fill("#name", "Guest")
+            await page.press("#name", "Enter")
+            await BrowserTerminal(page).wait_for_text("(guest)")
+            await page.close()
+
+        await until_both_front_ends(server, guest, "login", identity="guest")
+        await context.close()
 
 
 CONNECT = """(url) => new Promise((resolve) => {

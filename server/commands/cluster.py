@@ -24,6 +24,7 @@ from ..bus.broker import Broker, Lease, connect
 from ..bus.core import CoreHost
 from ..bus.envelope import CORE_CHANNEL, LEASE_KEY
 from ..bus.frontend import FrontEnd
+from ..bus.web_logins import RedisLogins
 from ..lobby import Lobby, LobbySettings
 from ..lobby.outage import TimerKeeper
 from ..ops.config import Config, invite_command, name_rules
@@ -36,6 +37,7 @@ from ..render.collector import Collector
 from ..ssh.keys import load_or_create_host_key
 from ..ssh.limits import SSHLimits
 from ..ssh.server import SSHService, start_ssh_server
+from ..ssh.web_login import WebLogins
 from ..store import Store
 from ..web import WebService
 from .glue import ssh_app_factory, ssh_bot_factory
@@ -250,7 +252,8 @@ async def start_frontend(
     config: Config, metrics: Metrics | None = None, frontend_id: str | None = None
 ) -> RunningFrontend:
     """Join the broker, wait a little for the core, then listen for SSH on a shared port
-    (`frontend_id`: this front-end's id on the broker, random if None)."""
+    (`frontend_id`: this front-end's id on the broker, random if None). Web logins are kept
+    in the broker's Redis, through its client: every front-end honours them."""
     assert config.broker is not None
     metrics = metrics or Metrics(VERSION)
     frontend = FrontEnd(config.broker, frontend_id)
@@ -272,6 +275,11 @@ async def start_frontend(
         metrics=metrics,
         bot_factory=ssh_bot_factory(frontend),
         reuse_port=True,
+        web_logins=(
+            WebLogins(RedisLogins(frontend.broker.redis))
+            if config.web_address is not None
+            else None
+        ),
     )
     frontend.closer = lambda nickname, reason: close_session(service, nickname, reason)
     metrics_server, collector = await go_live(config, host, service, metrics)

@@ -21,7 +21,7 @@ from ..services.clock import LoopClock
 from ..ssh import compat
 from ..ssh.limits import SSHLimits
 from ..ssh.server import SSHService, start_ssh_server
-from ..ssh.web_login import WebLogins
+from ..ssh.web_login import MemoryLogins, WebLogins
 from ..store import Store
 from ..web import WebService
 from .glue import ssh_app_factory, ssh_bot_factory
@@ -105,7 +105,7 @@ async def start(
         gatekeeper=StorePolicy(store, config.limits.sessions_per_identity, name_rules(config)),
         metrics=metrics,
         bot_factory=ssh_bot_factory(lobby),
-        web_logins=WebLogins() if config.web_address is not None else None,
+        web_logins=WebLogins(MemoryLogins()) if config.web_address is not None else None,
     )
     invite = invite_command(config, service.port)  # the port is known once bound
     lobby.settings = dataclasses.replace(lobby.settings, invite=invite)

@@ -412,6 +412,7 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
         self._guard = Guard(config.limits, self._resize, self._disconnect)
         self._terminal = Terminal(config.limits)
         self._session: StreamSession | None = None
+        self._answering: asyncio.Task[None] | None = None  # a web command's (held: see below)
 
     @property
     def nickname(self) -> str | None:
@@ -491,12 +492,21 @@ class LoveletSession(asyncssh.SSHServerSession[bytes]):
 
     def _answer_web_command(self, command: str) -> None:
         """`ssh HOST web-login` (a one-time link for a browser) or `web-logout`: the answer
-        in a few lines, then the channel closes."""
-        assert self._chan is not None
+        in a few lines (once the store of web logins, maybe Redis, has answered), then the
+        channel closes. The task is held here: the event loop keeps only a weak reference."""
+        self._answering = asyncio.get_running_loop().create_task(self._web_command(command))
+
+    async def _web_command(self, command: str) -> None:
         login = self._login
-        answer = command_answer(
-            self._config.web_logins, command, login.identity, login.requested_name
-        )
+        try:
+            answer = await command_answer(
+                self._config.web_logins, command, login.identity, login.requested_name
+            )
+        except Exception:
+            log.exception("answering %s", command)
+            answer = CRASHED.rstrip()
+        if self._chan is None:
+            return  # the client left meanwhile
         self._chan.write(answer.replace("\n", "\r\n").encode() + b"\r\n")
         self._chan.exit(0)
 

@@ -1,9 +1,11 @@
 """Web logins: a player with an SSH key brings their identity to a browser.
 
 `ssh HOST web-login` prints a one-time link, valid a few minutes; opening it gives that
-browser a cookie bound to a session held here, which signs its WebSockets in as the key's
-player (server/web/). `ssh HOST web-logout` ends every browser session of that key. Nothing
-is stored on disk: a restart signs every browser out, and no password exists anywhere.
+browser a cookie bound to a session held server-side, which signs its WebSockets in as the
+key's player (server/web/). `ssh HOST web-logout` ends every browser session of that key.
+No password exists anywhere. Where links and sessions are held is a `LoginStore`: this
+process's memory (`MemoryLogins`: a restart signs every browser out), or Redis, shared by
+every front-end of `--workers` (`server.bus.web_logins.RedisLogins`).
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
+
+from server.ops.logs import event
 
 LINK_SECONDS = 300.0
 """How long a login link is valid (it also works once only)."""
@@ -24,96 +29,156 @@ SESSIONS_PER_KEY = 10
 TOKEN_BYTES = 32
 COMMANDS = ("web-login", "web-logout")
 """The SSH commands that issue a link and end the browser sessions."""
+UNAVAILABLE = "The server cannot reach its store of web logins right now; try again in a moment."
 
 
 @dataclass(frozen=True, slots=True)
 class WebLogin:
-    """Who a browser session (or a link) signs in as, and until when."""
+    """Who a browser session (or a link) signs in as."""
 
     identity: str
     name: str
-    expires: float
 
 
-class WebLogins:
-    """The links issued and the browser sessions they made, in memory, bounded per key."""
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """Links or browser sessions: how long one lasts, how many one identity holds."""
+
+    name: str
+    seconds: float
+    most: int
+
+
+LINK = Kind("link", LINK_SECONDS, LINKS_PER_KEY)
+SESSION = Kind("session", SESSION_SECONDS, SESSIONS_PER_KEY)
+
+
+class LoginsUnavailable(Exception):
+    """The store cannot be reached now (Redis is down); nothing was done."""
+
+
+class LoginStore(Protocol):
+    """Where links and browser sessions are held, by token, each for its kind's `seconds`
+    and at most its kind's `most` newest of one identity. Every method may raise
+    `LoginsUnavailable`."""
+
+    async def put(self, kind: Kind, token: str, login: WebLogin) -> None:
+        """Hold `login` under `token`, dropping the identity's oldest past `kind.most`."""
+        ...
+
+    async def take(self, kind: Kind, token: str) -> WebLogin | None:
+        """The login under `token`, which is gone from now on (atomically: one caller of
+        all the processes sharing the store gets it); None if there is none."""
+        ...
+
+    async def get(self, kind: Kind, token: str) -> WebLogin | None:
+        """The login under `token`; None if there is none (or it expired)."""
+        ...
+
+    async def revoke(self, identity: str) -> int:
+        """Drop every link and session of `identity`; how many sessions there were."""
+        ...
+
+
+class MemoryLogins:
+    """A `LoginStore` in this process's memory (one process: `lovelet serve` alone)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self._clock = clock
-        self._links: dict[str, WebLogin] = {}
-        self._sessions: dict[str, WebLogin] = {}
+        self._held: dict[Kind, dict[str, tuple[WebLogin, float]]] = {LINK: {}, SESSION: {}}
+        """By kind, then token: the login and when it expires, oldest first."""
+
+    async def put(self, kind: Kind, token: str, login: WebLogin) -> None:
+        """Hold `login` under `token`, dropping the identity's oldest past `kind.most`."""
+        now = self._clock()
+        for held in self._held.values():
+            for key in [key for key, (_, expires) in held.items() if expires < now]:
+                del held[key]
+        held = self._held[kind]
+        held[token] = (login, now + kind.seconds)
+        own = [key for key, (other, _) in held.items() if other.identity == login.identity]
+        for key in own[: max(0, len(own) - kind.most)]:
+            del held[key]
+
+    async def take(self, kind: Kind, token: str) -> WebLogin | None:
+        """The login under `token`, forgotten from now on; None if there is none."""
+        held = self._held[kind].pop(token, None)
+        return held[0] if held is not None and held[1] >= self._clock() else None
+
+    async def get(self, kind: Kind, token: str) -> WebLogin | None:
+        """The login under `token`; None if there is none (or it expired)."""
+        held = self._held[kind].get(token)
+        if held is not None and held[1] < self._clock():
+            return await self.take(kind, token)  # expired: None, and forgotten
+        return held[0] if held is not None else None
+
+    async def revoke(self, identity: str) -> int:
+        """Forget every link and session of `identity`; how many sessions there were."""
+        own = {
+            kind: [key for key, (login, _) in held.items() if login.identity == identity]
+            for kind, held in self._held.items()
+        }
+        for kind, keys in own.items():
+            for key in keys:
+                del self._held[kind][key]
+        return len(own[SESSION])
+
+
+class WebLogins:
+    """The links issued and the browser sessions they made, held in `store`."""
+
+    def __init__(self, store: LoginStore) -> None:
+        self._store = store
         self.base_url: str | None = None
         """The page's address, once the web front-end listens (None: no link to give)."""
 
-    def issue(self, identity: str, name: str) -> str | None:
+    async def issue(self, identity: str, name: str) -> str | None:
         """A one-time link that signs a browser in as `identity` (`name` wanted); None when
         the server serves no page."""
         if self.base_url is None:
             return None
-        self._forget_expired()
         token = secrets.token_urlsafe(TOKEN_BYTES)
-        self._links[token] = WebLogin(identity, name, self._clock() + LINK_SECONDS)
-        _keep_newest(self._links, identity, LINKS_PER_KEY)
+        await self._store.put(LINK, token, WebLogin(identity, name))
         return f"{self.base_url}/login/{token}"
 
-    def redeem(self, token: str) -> str | None:
-        """The session id a valid, unused link gives (the link is spent); None if it is not
-        one, was used, or expired."""
-        link = self._links.pop(token, None)
-        if link is None or link.expires < self._clock():
+    async def redeem(self, token: str) -> tuple[str, WebLogin] | None:
+        """The session id a valid, unused link gives (the link is spent), and who it signs
+        in as; None if it is not one, was used, or expired."""
+        link = await self._store.take(LINK, token)
+        if link is None:
             return None
         session = secrets.token_urlsafe(TOKEN_BYTES)
-        expires = self._clock() + SESSION_SECONDS
-        self._sessions[session] = WebLogin(link.identity, link.name, expires)
-        _keep_newest(self._sessions, link.identity, SESSIONS_PER_KEY)
-        return session
+        await self._store.put(SESSION, session, link)
+        return session, link
 
-    def session(self, session: str) -> WebLogin | None:
+    async def session(self, session: str) -> WebLogin | None:
         """Who the browser session `session` signs in as; None if there is no such session."""
-        login = self._sessions.get(session)
-        if login is None or login.expires < self._clock():
-            self._sessions.pop(session, None)
-            return None
-        return login
+        return await self._store.get(SESSION, session)
 
-    def revoke(self, identity: str) -> int:
+    async def revoke(self, identity: str) -> int:
         """End every browser session and unused link of `identity`; how many sessions."""
-        ended = [sid for sid, login in self._sessions.items() if login.identity == identity]
-        for sid in ended:
-            del self._sessions[sid]
-        for token in [t for t, link in self._links.items() if link.identity == identity]:
-            del self._links[token]
-        return len(ended)
-
-    def _forget_expired(self) -> None:
-        now = self._clock()
-        for held in (self._links, self._sessions):
-            for key in [key for key, login in held.items() if login.expires < now]:
-                del held[key]
+        return await self._store.revoke(identity)
 
 
-def _keep_newest(held: dict[str, WebLogin], identity: str, most: int) -> None:
-    """Drop `identity`'s oldest entries of `held` past `most` (dicts keep insertion order)."""
-    own = [key for key, login in held.items() if login.identity == identity]
-    for key in own[: max(0, len(own) - most)]:
-        del held[key]
-
-
-def command_answer(logins: WebLogins | None, command: str, identity: str | None, name: str) -> str:
+async def command_answer(
+    logins: WebLogins | None, command: str, identity: str | None, name: str
+) -> str:
     """What `ssh HOST web-login` or `web-logout` prints, having done it."""
     if logins is None or logins.base_url is None:
-        return (
-            "This server gives no web-login links: it has no page for browsers, or runs as "
-            "several processes (--workers), which do not share them yet."
-        )
+        return "This server gives no web-login links: it has no page for browsers."
     if identity is None:
         return (
             "web-login brings an SSH key's identity to a browser; you signed in without a "
             "key. In a browser, just open the page and choose a name."
         )
-    if command == "web-logout":
-        ended = logins.revoke(identity)
-        return f"Signed out {ended} browser{'s' if ended != 1 else ''} of this key."
-    link = logins.issue(identity, name)
+    try:
+        if command == "web-logout":
+            ended = await logins.revoke(identity)
+            event("web logout", identity=identity, sessions=ended)
+            return f"Signed out {ended} browser{'s' if ended != 1 else ''} of this key."
+        link = await logins.issue(identity, name)
+    except LoginsUnavailable:
+        return UNAVAILABLE
+    event("web login link", identity=identity, name=name)
     minutes = int(LINK_SECONDS // 60)
     return f"Open this link in your browser within {minutes} minutes (it works once):\n{link}"

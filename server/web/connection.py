@@ -4,7 +4,9 @@ the transport's own flow control (`pause_writing`, `pause_reading`) is the sessi
 
 A connection answers one HTTP request (the page, an asset, a login link) or, upgraded,
 carries one session's terminal stream: binary messages out, keys in as binary messages and
-the page's size as a text message (`{"cols": C, "rows": R}`).
+the page's size as a text message (`{"cols": C, "rows": R}`). A request's answer may wait on
+the store of web logins (Redis, under `--workers`): the connection reads nothing more until
+it is given.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from websockets.frames import Frame, Opcode
@@ -20,6 +23,7 @@ from websockets.protocol import State
 from websockets.server import ServerProtocol
 
 from server.ssh.limits import SSHLimits
+from server.ssh.web_login import WebLogin
 
 log = logging.getLogger(__name__)
 socket_log = logging.getLogger("server.web.socket")
@@ -50,6 +54,14 @@ class Terminal(Protocol):
     def lost(self) -> None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Upgrade:
+    """The answer that opens the WebSocket: signed in as `keyed`, the web login its cookie
+    names (None: a guest)."""
+
+    keyed: WebLogin | None
+
+
 class Front(Protocol):
     """What a connection asks of the server (`server.web.server.WebFront`)."""
 
@@ -63,11 +75,13 @@ class Front(Protocol):
         """Its request came (or it closed before): it counts as waiting no more."""
         ...
 
-    def answer(self, request: Request, address: str) -> Response | None:
-        """The HTTP answer to `request`; None to open the WebSocket."""
+    async def answer(self, request: Request, address: str) -> Response | Upgrade:
+        """The HTTP answer to `request`, or the WebSocket to open."""
         ...
 
-    def open(self, connection: WebConnection, request: Request, address: str) -> Terminal | str:
+    def open(
+        self, connection: WebConnection, request: Request, address: str, keyed: WebLogin | None
+    ) -> Terminal | str:
         """The session to run on the upgraded `connection`, or why not (a refusal)."""
         ...
 
@@ -86,6 +100,7 @@ class WebConnection(asyncio.Protocol):
         self._transport: asyncio.Transport | None = None
         self._terminal: Terminal | None = None
         self._timer: asyncio.TimerHandle | None = None  # handshake, keepalive or close
+        self._answering: asyncio.Task[None] | None = None  # held: the loop's reference is weak
         self._ponged = 0.0
         self.peer = "?"
         """The peer's IP address (a proxy's, when one forwards for the client)."""
@@ -139,15 +154,32 @@ class WebConnection(asyncio.Protocol):
     def _requested(self, request: Request) -> None:
         self._disarm()
         self._front.settled(self)
-        response = self._front.answer(request, self.peer)
-        if response is None:
-            response = self._ws.accept(request)
+        self.pause_reading()  # until it is answered
+        self._answering = asyncio.get_running_loop().create_task(self._answer(request))
+
+    async def _answer(self, request: Request) -> None:
+        """Answer `request`: an HTTP answer (the flush ends the stream), or the WebSocket
+        opened with its session."""
+        try:
+            answer = await self._front.answer(request, self.peer)
+        except Exception:
+            log.exception("no answer to %s", request.path)
+            self.abort()
+            return
+        if self._transport is None:
+            return  # the client left meanwhile
+        self.resume_reading()
+        response = answer if isinstance(answer, Response) else self._ws.accept(request)
         self._ws.send_response(response)
-        if response.status_code != 101:
-            return  # an HTTP answer: the flush ends the stream
+        if response.status_code == 101 and isinstance(answer, Upgrade):
+            self._opened(request, answer.keyed)
+        self._flush()
+
+    def _opened(self, request: Request, keyed: WebLogin | None) -> None:
+        """The WebSocket is open: ping it, and run its session (or say why not)."""
         self._ponged = asyncio.get_running_loop().time()
         self._arm(self._limits.keepalive_interval, self._keepalive)
-        opened = self._front.open(self, request, self.peer)
+        opened = self._front.open(self, request, self.peer, keyed)
         if isinstance(opened, str):
             self._refuse(opened)
         else:

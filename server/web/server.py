@@ -15,8 +15,9 @@ from server.services.addresses import address_key
 from server.ssh.limits import EARLY_DROP, ConnectionGate, SSHLimits
 from server.ssh.session import Login, SessionConfig, note_refusal
 from server.ssh.usernames import mixed_refusal
-from server.web.connection import CLIENT, Terminal, WebConnection
-from server.web.login import BrowserLogins
+from server.ssh.web_login import LoginsUnavailable, WebLogin
+from server.web.connection import CLIENT, Terminal, Upgrade, WebConnection
+from server.web.login import BrowserLogins, unavailable
 from server.web.origin import allowed_origins, public_url
 from server.web.pages import page_response, text_response
 from server.web.session import LOCAL_PROXY, Ask, WebTerminal, client_address
@@ -83,18 +84,26 @@ class WebFront:
             if not self._waiting_from[key]:
                 del self._waiting_from[key]
 
-    def answer(self, request: Request, peer: str) -> Response | None:
-        """The HTTP answer to `request`; None to open the WebSocket (from an allowed page)."""
-        response = self.logins.answer(request) or page_response(request)
+    async def answer(self, request: Request, peer: str) -> Response | Upgrade:
+        """The HTTP answer to `request`, or the WebSocket to open (from an allowed page),
+        signed in as its cookie's web login if it has one."""
+        address = client_address(peer, request.headers)
+        response = await self.logins.answer(request, address) or page_response(request)
         if response is not None:
             return response
         if request.headers.get("Origin") not in self.origins:
-            note_refusal(self.config, client_address(peer, request.headers), label="origin")
+            note_refusal(self.config, address, label="origin")
             return text_response(http.HTTPStatus.FORBIDDEN, "This page may not connect here.\n")
-        return None
+        try:
+            return Upgrade(await self.logins.login_of(request.headers))
+        except LoginsUnavailable:
+            return unavailable()
 
-    def open(self, connection: WebConnection, request: Request, peer: str) -> Terminal | str:
-        """The session on the upgraded `connection`, or why not (counted and logged)."""
+    def open(
+        self, connection: WebConnection, request: Request, peer: str, keyed: WebLogin | None
+    ) -> Terminal | str:
+        """The session on the upgraded `connection` (`keyed`: the web login its cookie
+        names, None for a guest), or why not (counted and logged)."""
         address = client_address(peer, request.headers)
         log_connect(address)
         config = self.config
@@ -105,16 +114,15 @@ class WebFront:
             return reason
         self.gate.logged_in(connection)
         ask = Ask.from_path(request.path, self.limits)
-        login = self._login(request, ask, address)
+        login = self._login(keyed, ask, address)
         if isinstance(login, str):
             return login
         return WebTerminal(config, connection, ask, login)
 
-    def _login(self, request: Request, ask: Ask, address: str) -> Login | str:
-        """Who the socket signs in as: the player with a key its cookie names (a web
-        login), else a guest under the name asked for; or why not (a name that mixes
+    def _login(self, keyed: WebLogin | None, ask: Ask, address: str) -> Login | str:
+        """Who the socket signs in as: the player with a key its cookie names (`keyed`, a
+        web login), else a guest under the name asked for; or why not (a name that mixes
         scripts, refused as over SSH)."""
-        keyed = self.logins.login_of(request.headers)
         if keyed is not None:
             return Login(keyed.name, keyed.identity, address, CLIENT)
         mixed = mixed_refusal(ask.name.name)
