@@ -52,11 +52,11 @@ def test_every_patch_goes_in_and_comes_out() -> None:
     compat.uninstall_patches()
     assert libraries_own("textual")
     assert compat.install_patches(RENDER_PATCHES, INSTALLED) == RENDER_PATCHES
-    assert not libraries_own("textual") and hooks._SKIPPING[0]
+    assert not libraries_own("textual") and hooks.SKIP_NEEDLESS_IGNORES.on
     assert tui_compat.in_use("repaint_rows") and tui_compat.in_use("shared_stylesheet")
     assert compat.install_patches((), INSTALLED) == ()
     assert libraries_own("textual")
-    assert not tui_compat.in_use("repaint_rows") and not hooks._SKIPPING[0]
+    assert not tui_compat.in_use("repaint_rows") and not hooks.SKIP_NEEDLESS_IGNORES.on
 
 
 def test_some_patches_only(caplog: pytest.LogCaptureFixture) -> None:
@@ -65,7 +65,7 @@ def test_some_patches_only(caplog: pytest.LogCaptureFixture) -> None:
         "strips",
         "cbc_countermeasure",
     )
-    assert Strip.__dict__["divide"] is not strips._divide and hooks._SKIPPING[0]
+    assert Strip.__dict__["divide"] is not strips._divide and hooks.SKIP_NEEDLESS_IGNORES.on
     assert LRUCache.__dict__["clear"] is compat._lru_clear
     assert "render patches on: strips, cbc_countermeasure; off: chops," in caplog.text
 

@@ -102,7 +102,7 @@ async def test_screen_updates_come_with_no_empty_ignore_packets(
     """asyncssh's CBC countermeasure (an empty ignore packet before every packet) is left
     out: with GCM it doubled the packets, encryptions and socket writes of each update.
     With the patch off (`render_patches`), asyncssh sends them as released."""
-    monkeypatch.setattr(hooks, "_SKIPPING", [patched])
+    monkeypatch.setattr(hooks.SKIP_NEEDLESS_IGNORES, "on", patched)
     ignored: list[bytes] = []
     handlers = asyncssh.connection.SSHConnection._packet_handlers
     process_ignore = handlers[MSG_IGNORE]

@@ -197,8 +197,8 @@ PATCHES: tuple[Patch, ...] = (
     Patch(
         "cbc_countermeasure",
         "asyncssh",
-        lambda: hooks.skip_needless_ignores(True),
-        lambda: hooks.skip_needless_ignores(False),
+        lambda: setattr(hooks.SKIP_NEEDLESS_IGNORES, "on", True),
+        lambda: setattr(hooks.SKIP_NEEDLESS_IGNORES, "on", False),
     ),
 )
 """Every patch, each optional: with none, the server renders and sends exactly what plain

@@ -49,12 +49,14 @@ def _gated(handler: Any, allowed: Callable[[], bool]) -> Any:
     return gated
 
 
-_SKIPPING = [True]  # whether `without_cbc_countermeasure` is in force (a patch: see compat)
+class Switch:
+    """Whether a hook is in force for connections from now on (a patch: see compat)."""
+
+    on: bool = True
 
 
-def skip_needless_ignores(on: bool) -> None:
-    """Switch `without_cbc_countermeasure` on or off for connections from now on."""
-    _SKIPPING[0] = on
+SKIP_NEEDLESS_IGNORES = Switch()
+"""Whether `without_cbc_countermeasure` is in force."""
 
 
 def without_cbc_countermeasure(conn: asyncssh.SSHServerConnection) -> None:
@@ -65,9 +67,9 @@ def without_cbc_countermeasure(conn: asyncssh.SSHServerConnection) -> None:
     `server.ssh.server.CIPHERS` offers) it protects nothing, and it doubles what each
     screen update costs both ends: two packets to encrypt, two socket writes, two to
     decrypt. Other ignore packets (with data) are sent as asyncssh would. Switched off
-    (`skip_needless_ignores`): asyncssh's own behaviour. Upstream: send the countermeasure
+    (`SKIP_NEEDLESS_IGNORES`): asyncssh's own behaviour. Upstream: send the countermeasure
     only when the negotiated cipher is CBC, as OpenSSH does (patch `cbc_countermeasure`)."""
-    if not _SKIPPING[0]:
+    if not SKIP_NEEDLESS_IGNORES.on:
         return
     send = conn.send_packet
 
