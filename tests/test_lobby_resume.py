@@ -174,6 +174,19 @@ def test_a_private_table_stays_private_under_its_long_code(path: Path) -> None:
     assert ana.state.info.code == code and ana.state.info.private
 
 
+def test_a_tables_own_bot_delay_survives_a_restart(path: Path) -> None:
+    before = Server(path, seed=12)
+    ana = before.player("ana")
+    ana.send(CreateTable("programs' table", "2019", 2, None, bot_delay=250))
+    before.clock.settle()
+    code = ana.state.info.code
+    ana.send(Start())
+    before.clock.settle()
+    after = before.restart(path)
+    assert after.resumed.tables == (code,)
+    assert after.lobby.board.tables[code].seating.programs_delay == 0.25
+
+
 def test_nobody_decides_for_an_awaited_player_until_the_grace_is_over(path: Path) -> None:
     before = Server(path, seed=1)
     ana, bob = open_table(before, "classic", humans=2)

@@ -107,6 +107,7 @@ def rebuild_table(
         HintRule(record.settings.get("hints")),
         bot_level=record.settings.get("bot_level", LEVELS[0]),
     )
+    table.seating.programs_delay = record.settings.get("bot_delay")
     board.adopt(table)
     _seat_everyone(table, kept)
     actions = len(kept.actions.actions)

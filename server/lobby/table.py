@@ -197,6 +197,7 @@ class Table:
                 "private": self.private,
                 "hints": self.hints.rule.allowed,
                 "bot_level": self.bot_level,
+                "bot_delay": self.seating.programs_delay,
             },
             None if host is None else self.seating.seat_of_identity(host),
         )
