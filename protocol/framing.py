@@ -42,12 +42,10 @@ def frame(payload: bytes, *, direction: Direction) -> bytes:
     return _HEADER.pack(len(payload)) + payload
 
 
-class FrameReader:
-    """Splits a byte stream sent towards `direction` into frames.
-
-    A length over the limit raises `RemoteProtocolError(too_large)` as soon as the prefix
-    arrives; after that the reader is broken and every `feed` raises the same error.
-    """
+class StreamReader:
+    """Splits a byte stream sent towards `direction` into messages, each at most the
+    direction's `max_frame` bytes. Once a `feed` raised `RemoteProtocolError`, the reader is
+    broken and every later `feed` raises the same error."""
 
     __slots__ = ("_buffer", "_error", "max_frame")
 
@@ -58,13 +56,34 @@ class FrameReader:
 
     @property
     def pending(self) -> int:
-        """Bytes received that do not make a whole frame yet (0 at a frame boundary)."""
+        """Bytes received that do not make a whole message yet (0 at a boundary)."""
         return len(self._buffer)
 
     def feed(self, data: bytes | bytearray | memoryview) -> list[bytes]:
-        """Add received bytes; return every frame they complete, in order."""
+        """Add received bytes; return every message they complete, in order."""
         if self._error is not None:
             raise RemoteProtocolError(self._error.code, self._error.reason)
+        try:
+            return self._split(data)
+        except RemoteProtocolError as error:
+            self._error = error
+            raise
+
+    def _split(self, data: bytes | bytearray | memoryview) -> list[bytes]:
+        """Take in `data`; the messages it completes (the rest stays in `_buffer`)."""
+        raise NotImplementedError
+
+
+class FrameReader(StreamReader):
+    """Splits a byte stream sent towards `direction` into length-prefixed frames.
+
+    A length over the limit raises `RemoteProtocolError(too_large)` as soon as the prefix
+    arrives (`malformed` if the bytes look like JSON or text sent by mistake).
+    """
+
+    __slots__ = ()
+
+    def _split(self, data: bytes | bytearray | memoryview) -> list[bytes]:
         self._buffer += data
         frames: list[bytes] = []
         start = 0
@@ -73,10 +92,9 @@ class FrameReader:
             if size > self.max_frame:
                 hint = text_hint(self._buffer[start:])
                 reason = hint or f"frame of {size} bytes, at most {self.max_frame}"
-                self._error = RemoteProtocolError(
+                raise RemoteProtocolError(
                     ErrorCode.MALFORMED if hint else ErrorCode.TOO_LARGE, reason
                 )
-                raise self._error
             end = start + HEADER_SIZE + size
             if end > len(self._buffer):
                 break

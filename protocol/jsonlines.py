@@ -15,7 +15,7 @@ from typing import Any
 import msgpack
 
 from protocol.errors import ErrorCode, LocalProtocolError, RemoteProtocolError
-from protocol.limits import LIMITS, Direction
+from protocol.framing import StreamReader
 
 NOT_JSON = (
     "this looks like msgpack frames, not JSON: each message is one JSON object on a line of its"
@@ -35,39 +35,24 @@ def _reject(_text: str) -> Any:
     raise _Float
 
 
-class LineReader:
+class LineReader(StreamReader):
     """Splits a byte stream sent towards `direction` into lines (without their `\\n`).
 
     A line longer than the direction's `max_frame` raises `RemoteProtocolError(too_large)` as
     soon as that many bytes wait without a newline, and bytes that JSON never holds (msgpack
-    frames sent by mistake) raise `malformed` at once; the reader is broken after either.
+    frames sent by mistake) raise `malformed` at once. Blank lines are skipped.
     """
 
-    __slots__ = ("_buffer", "_error", "max_line")
+    __slots__ = ()
 
-    def __init__(self, *, direction: Direction) -> None:
-        self.max_line = LIMITS[direction].max_frame
-        self._buffer = bytearray()
-        self._error: RemoteProtocolError | None = None
-
-    @property
-    def pending(self) -> int:
-        """Bytes received after the last whole line."""
-        return len(self._buffer)
-
-    def feed(self, data: bytes | bytearray | memoryview) -> list[bytes]:
-        """Add received bytes; return every non-blank line they complete, in order."""
-        if self._error is not None:
-            raise RemoteProtocolError(self._error.code, self._error.reason)
+    def _split(self, data: bytes | bytearray | memoryview) -> list[bytes]:
         if _BINARY.search(data):
-            self._error = RemoteProtocolError(ErrorCode.MALFORMED, NOT_JSON)
-            raise self._error
+            raise RemoteProtocolError(ErrorCode.MALFORMED, NOT_JSON)
         self._buffer += data
         *lines, rest = self._buffer.split(b"\n")
-        if len(rest) > self.max_line or any(len(line) > self.max_line for line in lines):
-            reason = f"a line over {self.max_line} bytes (one JSON object a line)"
-            self._error = RemoteProtocolError(ErrorCode.TOO_LARGE, reason)
-            raise self._error
+        if len(rest) > self.max_frame or any(len(line) > self.max_frame for line in lines):
+            reason = f"a line over {self.max_frame} bytes (one JSON object a line)"
+            raise RemoteProtocolError(ErrorCode.TOO_LARGE, reason)
         self._buffer = rest
         return [bytes(line) for line in lines if line.strip()]
 
