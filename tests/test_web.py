@@ -40,7 +40,7 @@ from server.ssh.web_login import (
     WebLogins,
     command_answer,
 )
-from server.web.connection import parse_resize
+from server.web.connection import KEEP_ALIVE_REQUESTS, parse_resize
 from server.web.origin import allowed_origins, origin_of, public_url
 from server.web.pages import ASSETS, CSP, PAGE
 
@@ -215,6 +215,57 @@ async def get_page(source: str, port: int) -> bytes | None:
         return None
     finally:
         writer.close()
+
+
+async def get(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, path: str
+) -> tuple[int, dict[str, str], bytes]:
+    """`GET path` on an open connection: the answer's status, headers and body."""
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode())
+    async with asyncio.timeout(10):
+        status = int((await reader.readline()).split()[1])
+        headers = {}
+        while line := (await reader.readline()).rstrip(b"\r\n"):
+            name, _, value = line.decode().partition(":")
+            headers[name.lower()] = value.strip()
+        body = await reader.readexactly(int(headers["content-length"]))
+    return status, headers, body
+
+
+async def closed_by_server(reader: asyncio.StreamReader) -> bool:
+    """True once the server has closed the connection (within 10 s)."""
+    async with asyncio.timeout(10):
+        try:
+            return await reader.read() == b""
+        except ConnectionResetError:
+            return True
+
+
+async def test_a_connection_is_kept_alive_for_the_pages_assets_within_bounds(
+    tmp_path: Path,
+) -> None:
+    async with web_server(tmp_path, limits=Limits(per_address=2, handshake_timeout=1)) as (_, url):
+        port = int(url.rpartition(":")[2])
+        reader, writer = await connect_from("127.0.0.2", port)
+        for n in range(1, KEEP_ALIVE_REQUESTS + 1):  # the page and its assets, and again
+            path = ["/", *ASSETS][n % (len(ASSETS) + 1)]
+            status, headers, body = await get(reader, writer, path)
+            assert status == 200 and body, path
+            assert headers["content-security-policy"] == CSP
+            last = n == KEEP_ALIVE_REQUESTS
+            assert headers["connection"] == ("close" if last else "keep-alive"), n
+        assert await closed_by_server(reader)  # the last allowed request closes it
+        writer.close()
+        idle = [await connect_from("127.0.0.3", port) for _ in range(2)]
+        for reader, writer in idle:
+            assert (await get(reader, writer, "/me"))[1]["connection"] == "keep-alive"
+        third = await connect_from("127.0.0.3", port)  # over per_address: the oldest idle goes
+        assert (await get(*third, "/favicon.ico"))[0] == 204
+        assert await closed_by_server(idle[0][0])
+        assert (await get(*idle[1], "/me"))[0] == 200  # the other still serves
+        assert await closed_by_server(idle[1][0])  # until idle for handshake_timeout
+        for _, writer in [*idle, third]:
+            writer.close()
 
 
 async def test_behind_a_proxy_on_this_machine_the_forwarded_address_counts(

@@ -2,11 +2,12 @@
 websockets' Sans-I/O protocol, as asyncssh drives an SSH channel: no task per connection, and
 the transport's own flow control (`pause_writing`, `pause_reading`) is the session's.
 
-A connection answers one HTTP request (the page, an asset, a login link) or, upgraded,
-carries one session's terminal stream: binary messages out, keys in as binary messages and
-the page's size as a text message (`{"cols": C, "rows": R}`). A request's answer may wait on
-the store of web logins (Redis, under `--workers`): the connection reads nothing more until
-it is given.
+A connection answers HTTP requests (the page, its assets, a login link), one after another
+(HTTP/1.1 keep-alive: a fresh Sans-I/O protocol for each, up to `KEEP_ALIVE_REQUESTS`, each
+within `handshake_timeout`), or, upgraded, carries one session's terminal stream: binary
+messages out, keys in as binary messages and the page's size as a text message
+(`{"cols": C, "rows": R}`). A request's answer may wait on the store of web logins (Redis,
+under `--workers`): the connection reads nothing more until it is given.
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ CLOSE_CODES = {0: 1000, 1: 1008}
 """WebSocket close codes for a session's exit status: normal, or policy (kicked, refused)."""
 CLIENT = "websocket"
 """The client version a browser session logs (SSH logs the client's version string)."""
+KEEP_ALIVE_REQUESTS = 100
+"""HTTP requests one connection answers; the last answer closes it."""
 
 
 class Terminal(Protocol):
@@ -75,6 +78,10 @@ class Front(Protocol):
         """Its request came (or it closed before): it counts as waiting no more."""
         ...
 
+    def waiting_again(self, connection: WebConnection) -> bool:
+        """Answered, it is to wait for another request: False to close it instead."""
+        ...
+
     async def answer(self, request: Request, address: str) -> Response | Upgrade:
         """The HTTP answer to `request`, or the WebSocket to open."""
         ...
@@ -101,6 +108,7 @@ class WebConnection(asyncio.Protocol):
         self._terminal: Terminal | None = None
         self._timer: asyncio.TimerHandle | None = None  # handshake, keepalive or close
         self._answering: asyncio.Task[None] | None = None  # held: the loop's reference is weak
+        self._answered = 0  # HTTP requests
         self._ponged = 0.0
         self.peer = "?"
         """The peer's IP address (a proxy's, when one forwards for the client)."""
@@ -169,10 +177,34 @@ class WebConnection(asyncio.Protocol):
         if self._transport is None:
             return  # the client left meanwhile
         self.resume_reading()
-        response = answer if isinstance(answer, Response) else self._ws.accept(request)
+        if isinstance(answer, Response):
+            self._respond(request, answer)
+            return
+        response = self._ws.accept(request)
         self._ws.send_response(response)
-        if response.status_code == 101 and isinstance(answer, Upgrade):
+        if response.status_code == 101:
             self._opened(request, answer.keyed)
+        self._flush()
+
+    def _respond(self, request: Request, response: Response) -> None:
+        """Send an HTTP answer, then wait for the next request on a fresh protocol, within
+        `handshake_timeout` as a new connection does; or close (the last request allowed,
+        the client's wish, no room left, or a protocol already failed by what followed)."""
+        assert self._transport is not None
+        self._answered += 1
+        if (
+            self._answered < KEEP_ALIVE_REQUESTS
+            and self._ws.state is State.CONNECTING
+            and "close" not in request.headers.get("Connection", "").lower()
+            and self._front.waiting_again(self)
+        ):
+            response.headers["Connection"] = "keep-alive"
+            self._transport.write(response.serialize())
+            self._ws = ServerProtocol(max_size=MAX_MESSAGE, logger=socket_log)
+            self._arm(self._limits.handshake_timeout, self.abort)
+            return
+        response.headers["Connection"] = "close"
+        self._ws.send_response(response)
         self._flush()
 
     def _opened(self, request: Request, keyed: WebLogin | None) -> None:

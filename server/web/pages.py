@@ -75,9 +75,9 @@ def text_response(status: http.HTTPStatus, text: str) -> Response:
 
 
 def security_headers(content_type: str, length: int) -> Headers:
-    """The headers of every answer: the security ones, the content's type and length."""
+    """The headers of every answer: the security ones, the content's type and length (the
+    connection adds `Connection`: kept alive or closed)."""
     headers = Headers(SECURITY_HEADERS)
     headers["Content-Type"] = content_type
     headers["Content-Length"] = str(length)
-    headers["Connection"] = "close"
     return headers

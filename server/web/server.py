@@ -57,27 +57,59 @@ class WebFront:
         self.origins: frozenset[str] = frozenset()
         self._waiting: dict[WebConnection, str] = {}  # request still to come, by address key
         self._waiting_from: Counter[str] = Counter()
+        self._idle: dict[WebConnection, None] = {}  # of those, answered before: oldest first
 
     def arrived(self, connection: WebConnection) -> bool:
         """Count a connection whose request is still to come: at most `max_per_address`
         from one address (but a proxy on this machine: it sends each request as it opens
         the connection) and `max_connections` in all (a request normally comes at once;
-        silent ones are dropped at `handshake_timeout`). False: drop it (counted, logged)."""
-        limits = self.limits
-        key = address_key(connection.peer, limits.ipv6_prefix)
-        local_proxy = connection.peer in LOCAL_PROXY
-        if not local_proxy and self._waiting_from[key] >= limits.max_per_address:
-            note_refusal(self.config, connection.peer, label="per_address")
+        silent ones are dropped at `handshake_timeout`). At a limit, an idle connection
+        kept alive (of that address, or any) is closed to make room. False: drop it
+        (counted, logged)."""
+        key = address_key(connection.peer, self.limits.ipv6_prefix)
+        full = self._full(connection.peer, key)
+        if full is not None and not self.close_idle(key if full == "per_address" else None):
+            note_refusal(self.config, connection.peer, label=full)
             return False
-        if len(self._waiting) >= limits.max_connections:
-            note_refusal(self.config, connection.peer, label="full")
+        self._wait(connection, key)
+        return True
+
+    def waiting_again(self, connection: WebConnection) -> bool:
+        """An answered connection is to wait for another request (HTTP keep-alive): counted
+        as one whose request is still to come, and the first closed to make room for a new
+        one. False (nothing counted): there is no room, close it instead."""
+        key = address_key(connection.peer, self.limits.ipv6_prefix)
+        if self._full(connection.peer, key) is not None:
             return False
+        self._wait(connection, key)
+        self._idle[connection] = None
+        return True
+
+    def _wait(self, connection: WebConnection, key: str) -> None:
+        """Count `connection`, from address `key`, as waiting for its request."""
         self._waiting[connection] = key
         self._waiting_from[key] += 1
+
+    def _full(self, peer: str, key: str) -> str | None:
+        """Which limit one more waiting connection from `peer` would break, if any."""
+        if peer not in LOCAL_PROXY and self._waiting_from[key] >= self.limits.max_per_address:
+            return "per_address"
+        if len(self._waiting) >= self.limits.max_connections:
+            return "full"
+        return None
+
+    def close_idle(self, key: str | None) -> bool:
+        """Close the oldest idle connection (from address `key`, or any); False if none."""
+        idle = next((c for c in self._idle if key is None or self._waiting[c] == key), None)
+        if idle is None:
+            return False
+        self.settled(idle)
+        idle.close()
         return True
 
     def settled(self, connection: WebConnection) -> None:
         """The connection's request came, or it closed (nothing if it was not waiting)."""
+        self._idle.pop(connection, None)
         key = self._waiting.pop(connection, None)
         if key is not None:
             self._waiting_from[key] -= 1
@@ -146,18 +178,20 @@ class WebService:
     """The page's address as players reach it (an invite link is this + `/t/CODE`)."""
     origins: frozenset[str]
     _server: asyncio.Server = field(repr=False)
-    _gate: ConnectionGate = field(repr=False)
+    _front: WebFront = field(repr=False)
 
     def stop_accepting(self) -> None:
         """Refuse new connections; the sessions running go on."""
-        self._gate.shut()
+        self._front.gate.shut()
         self._server.close()
 
     async def close(self) -> None:
-        """Stop listening and close what is left (the sessions close with the SSH
-        service's registry, which holds them too)."""
+        """Stop listening and close what is left: connections kept alive between requests,
+        and sessions (which close with the SSH service's registry too)."""
         self.stop_accepting()
-        self._gate.close_all()
+        while self._front.close_idle(None):
+            pass
+        self._front.gate.close_all()
         await self._server.wait_closed()
 
 
@@ -179,4 +213,4 @@ async def start_web_server(
     if config.web_logins is not None:
         config.web_logins.base_url = url
     log.info("web listening on %s:%d, page at %s", address.host, port, url)
-    return WebService(port, url, front.origins, server, front.gate)
+    return WebService(port, url, front.origins, server, front)
