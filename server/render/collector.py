@@ -169,10 +169,11 @@ class Collector:
             self._memory_base = memory
         self._after = self._reading(memory)
         log.info(
-            "whole garbage collection: %.0f ms, %d unreachable objects freed, "
+            "whole garbage collection: %.0f ms, %d unreachable objects freed, %d kept, "
             "%d ended sessions still held after two",
             (time.perf_counter() - started) * 1000,
             found,
+            gc.get_freeze_count(),
             held,
         )
 
