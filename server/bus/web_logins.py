@@ -12,7 +12,9 @@ of every front-end, one request gets it.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+from collections.abc import Iterator
 
 import msgpack
 from redis.asyncio import Redis
@@ -80,37 +82,29 @@ class RedisLogins:
         value = msgpack.packb([login.identity, login.name])
         keys = [_prefix(kind) + digest, _own(kind, login.identity)]
         args = [value, digest, int(kind.seconds * 1000), kind.most, _prefix(kind)]
-        try:
+        with _reaching_redis():
             await self._put(keys=keys, args=args)
-        except (RedisError, OSError) as err:
-            raise LoginsUnavailable(str(err)) from err
 
     async def take(self, kind: Kind, token: str) -> WebLogin | None:
         """The login under `token`, deleted in the same command (GETDEL); None if none."""
-        try:
+        with _reaching_redis():
             value = await self._redis.getdel(_prefix(kind) + _digest(token))
-        except (RedisError, OSError) as err:
-            raise LoginsUnavailable(str(err)) from err
         return _login(value)
 
     async def get(self, kind: Kind, token: str) -> WebLogin | None:
         """The login under `token`; None if there is none (or it expired)."""
-        try:
+        with _reaching_redis():
             value = await self._redis.get(_prefix(kind) + _digest(token))
-        except (RedisError, OSError) as err:
-            raise LoginsUnavailable(str(err)) from err
         return _login(value)
 
     async def revoke(self, identity: str) -> int:
         """Drop every link and session of `identity` at once; how many sessions there were."""
         kinds = (SESSION, LINK)
-        try:
+        with _reaching_redis():
             counts = await self._revoke(
                 keys=[_own(kind, identity) for kind in kinds],
                 args=[_prefix(kind) for kind in kinds],
             )
-        except (RedisError, OSError) as err:
-            raise LoginsUnavailable(str(err)) from err
         return int(counts[0])
 
 
@@ -119,3 +113,12 @@ def _login(value: bytes | None) -> WebLogin | None:
         return None
     identity, name = msgpack.unpackb(value)
     return WebLogin(identity, name)
+
+
+@contextlib.contextmanager
+def _reaching_redis() -> Iterator[None]:
+    """Redis unreachable or failing: `LoginsUnavailable`, saying why."""
+    try:
+        yield
+    except (RedisError, OSError) as err:
+        raise LoginsUnavailable(str(err)) from err
