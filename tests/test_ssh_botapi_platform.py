@@ -56,6 +56,18 @@ async def next_turn(client: BotClient, after: int = -1) -> dict[str, Any]:
             return state
 
 
+async def our_turn(client: BotClient) -> dict[str, Any]:
+    """The first `table` frame with a decision of ours pending, going on to the next round
+    when one ends before it (the bot may knock us out first)."""
+    continued = 0
+    while not ours(state := await next_turn(client)):
+        assert state["info"]["status"] != "finished", "the game ended before our first decision"
+        if state["view"]["round"] != continued:
+            continued = state["view"]["round"]
+            client.send(framed({"type": "continue_round"}))
+    return state
+
+
 def act(state: dict[str, Any], decision: int | None = None) -> bytes:
     """`act` with the first choice of `state`, for `decision` (its own if None)."""
     pending = state["view"]["pending"]["decision"] if decision is None else decision
@@ -71,8 +83,7 @@ async def test_an_act_after_the_timer_played_for_us_is_stale(
     async with contextlib.AsyncExitStack() as stack:
         client = await greeted(server.port, key, stack)
         client.send(create_table(timer=1))
-        late = await next_turn(client)  # and we let the timer play it
-        assert ours(late)
+        late = await our_turn(client)  # and we let the timer play it
         while not any(
             e["kind"] == "autoplay" for e in (await client.receive_type("table"))["events"]
         ):
@@ -194,7 +205,7 @@ async def test_a_leave_sent_before_eof_is_handled_however_far_behind_the_server_
             client = BotClient(writer, reader)
             client.send(hello())
             client.send(create_table())
-            state = await next_turn(client)  # mid-game
+            state = await our_turn(client)  # mid-game
             code = state["info"]["code"]
             stale = act(state, decision=0)  # refused as stale, and past the bytes' burst
             client.send(stale * (9000 // len(stale)) + framed({"type": "leave"}))
