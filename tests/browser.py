@@ -108,7 +108,8 @@ class BrowserTerminal:
             if name is not None:
                 await terminal.page.fill("#name", name)
                 await terminal.page.press("#name", "Enter")
-            await terminal.wait_for(lambda: terminal.screen.lines > 0, "the terminal")
+            # the app's first frame: the WebSocket is open (keys typed before are dropped)
+            await terminal.wait_for(lambda: terminal.text.strip() != "", "the app's first frame")
             yield terminal
         finally:
             await context.close()
