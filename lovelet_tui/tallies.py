@@ -14,6 +14,20 @@ from protocol import Catalogue, EditionTally, PlayedGame, RatingInfo
 CURSOR = "› "
 
 
+def cursor_rows(rows: list[Text], cursor: int) -> Text:
+    """One row a line, the one at `cursor` marked and shown reversed."""
+    marked = [
+        Text.assemble(CURSOR if index == cursor else "  ", row) for index, row in enumerate(rows)
+    ]
+    marked[cursor].stylize("reverse")
+    return Text("\n").join(marked)
+
+
+def moved(cursor: int, delta: int, count: int) -> int:
+    """`cursor` moved by `delta` within `count` rows (kept on the first or the last)."""
+    return max(0, min(count - 1, cursor + delta))
+
+
 def title(text: str) -> Text:
     """A section's title."""
     return Text(text, style="bold underline")

@@ -13,7 +13,7 @@ from textual.widgets import Label, Static
 from lovelet_tui.actions import bindings
 from lovelet_tui.messages import send
 from lovelet_tui.screens.profile import ProfileScreen
-from lovelet_tui.tallies import CURSOR
+from lovelet_tui.tallies import cursor_rows, moved
 from lovelet_tui.widgets.key_bar import KeyBar
 from protocol import FriendInfo, Visit
 
@@ -52,16 +52,8 @@ class FriendsScreen(ModalScreen[None]):
         if not self.friends:
             return Text("None yet: p on a player, then f, marks a friend.", style="italic")
         width = max(len(friend.name) for friend in self.friends) + 2
-        rows = [
-            Text.assemble(
-                CURSOR if index == self.cursor else "  ",
-                friend.name.ljust(width),
-                whereabouts(friend),
-                style="reverse" if index == self.cursor else "",
-            )
-            for index, friend in enumerate(self.friends)
-        ]
-        return Text("\n").join(rows)
+        rows = [Text(friend.name.ljust(width) + whereabouts(friend)) for friend in self.friends]
+        return cursor_rows(rows, self.cursor)
 
     @property
     def chosen(self) -> FriendInfo | None:
@@ -79,7 +71,7 @@ class FriendsScreen(ModalScreen[None]):
 
     def action_move(self, delta: int) -> None:
         """↑↓: the previous or next friend."""
-        self.cursor = max(0, min(len(self.friends) - 1, self.cursor + delta))
+        self.cursor = moved(self.cursor, delta, len(self.friends))
         self.query_one("#friends", Static).update(self._rows())
         self.refresh_bindings()
 

@@ -11,7 +11,7 @@ from textual.widgets import Label, Static
 
 from lovelet_tui.actions import bindings
 from lovelet_tui.screens.profile import ProfileScreen
-from lovelet_tui.tallies import CURSOR
+from lovelet_tui.tallies import cursor_rows, moved
 from lovelet_tui.widgets.key_bar import KeyBar
 
 
@@ -43,12 +43,7 @@ class PlayersScreen(ModalScreen[None]):
     def _rows(self) -> Text:
         if not self.names:
             return Text("Nobody here.", style="italic")
-        rows = [
-            Text.assemble(CURSOR if i == self.cursor else "  ", name)
-            for i, name in enumerate(self.names)
-        ]
-        rows[self.cursor].stylize("reverse")
-        return Text("\n").join(rows)
+        return cursor_rows([Text(name) for name in self.names], self.cursor)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Choosing needs a name to choose."""
@@ -56,7 +51,7 @@ class PlayersScreen(ModalScreen[None]):
 
     def action_move(self, delta: int) -> None:
         """↑↓: the previous or next name."""
-        self.cursor = max(0, min(len(self.names) - 1, self.cursor + delta))
+        self.cursor = moved(self.cursor, delta, len(self.names))
         self.query_one("#names", Static).update(self._rows())
 
     def action_choose(self) -> None:
