@@ -85,7 +85,6 @@ class GameRunner:
         deps: Deps,
         changed: Callable[[], None],
         before_round: Callable[[], None] = lambda: None,
-        describe: Callable[[], TableRecord] | None = None,
         tutorial: bool = False,
     ) -> None:
         self.code, self.edition, self.seating, self.timer = code, edition, seating, timer
@@ -99,7 +98,6 @@ class GameRunner:
         self.closed = False
         self._changed = changed
         self._before_round = before_round  # the table seats late joiners then
-        self._describe = describe  # the table as kept with each game, for a restart
         self._engine_seen = 0
         self._ready: set[int] = set()
         self.turns = Turns(self)
@@ -112,13 +110,13 @@ class GameRunner:
 
     # ---------------------------------------------------------------- commands
 
-    def new_game(self) -> None:
-        """A new game with the seats as they are; the log starts afresh."""
+    def new_game(self, table: TableRecord) -> None:
+        """A new game with the seats as they are; the log starts afresh. `table` is kept with
+        it for a restart to rebuild (unless `deps.keep` is off)."""
         seats, seed = self.seating.seats, self.deps.rng.getrandbits(64)
-        describe = self._describe if self.deps.keep else None
-        table = describe() if describe is not None else None
         bots = sum(seat.bot_level is not None for seat in seats)
-        self.record.start(self.seating.records(), bots, seed, table)
+        kept = table if self.deps.keep else None
+        self.record.start(self.seating.records(), bots, seed, kept)
         self.game = Game(self.edition, len(seats), random.Random(seed))
         self.epoch += 1
         self.log = []

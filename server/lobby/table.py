@@ -120,7 +120,6 @@ class Table:
             deps,
             self._changed,
             self._before_round,
-            self._describe,
             tutorial,
         )
         self.runner.turns.changed = self._changed  # a held turn timer runs again
@@ -185,7 +184,7 @@ class Table:
         """Its game is in progress and stored as it goes: a restarted server rebuilds it."""
         return self.runner.kept
 
-    def _describe(self) -> TableRecord:
+    def _table_record(self) -> TableRecord:
         """The table as kept with each game it plays."""
         host = self.seating.host
         return TableRecord(
@@ -318,7 +317,7 @@ class Table:
     def _new_game(self) -> None:
         rematch.clear(self.seating)
         self._broadcast.rewind()
-        self.runner.new_game()
+        self.runner.new_game(self._table_record())
 
     def _say(self, line: ChatLine) -> None:
         for member in self.seating.members():
