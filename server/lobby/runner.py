@@ -100,7 +100,7 @@ class GameRunner:
         self._before_round = before_round  # the table seats late joiners then
         self._engine_seen = 0
         self._ready: set[int] = set()
-        self.turns = Turns(self)
+        self.turns = Turns(self, changed)
         self.lesson = Lesson(self) if tutorial else None  # a tutorial's scripted round
 
     def require_waiting(self) -> None:

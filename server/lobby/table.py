@@ -122,7 +122,6 @@ class Table:
             self._before_round,
             tutorial,
         )
-        self.runner.turns.changed = self._changed  # a held turn timer runs again
         self._clock = deps.clock
         self._output = output
         self.hints = HintDesk(

@@ -73,8 +73,9 @@ class Turns:
     bot stands in for the seat and its player is back before the decision is made.
     """
 
-    def __init__(self, runner: Playing) -> None:
+    def __init__(self, runner: Playing, changed: Callable[[], None]) -> None:
         self.runner = runner
+        self._changed = changed  # the table: tell everyone (a held turn timer runs again)
         self._bots: dict[int, Bot] = {}
         self._seat_logs: dict[int, list[dict]] = {}
         self._timer: Timer | None = None
@@ -82,7 +83,6 @@ class Turns:
         self._countdown: tuple[str, float, int | None] | None = None  # kind, due, seat
         self._countdown_step = -1  # the step the countdown was started at
         self._held = NOT_HELD  # a wait for a player who cannot see the table
-        self.changed: Callable[[], None] = lambda: None  # the table: tell everyone
         self._paused = False
         self._kept_turn: tuple[int, int, float] | None = None  # step, seat, seconds left
 
@@ -139,7 +139,7 @@ class Turns:
         countdown = self._countdown
         if step == self.runner.step and not self.runner.closed and countdown is not None:
             self._turn_again(countdown[2])
-            self.changed()
+            self._changed()
 
     def _turn_again(self, seat: int | None) -> None:
         held = self._held
