@@ -21,11 +21,10 @@ from .words import idle_time
 
 @dataclass(frozen=True, slots=True)
 class Hooks:
-    """What the doors ask of their table: tell of a change, close, whether it is closed."""
+    """What the doors ask of their table: tell of a change, close."""
 
     changed: Callable[[], None]
     close: Callable[[], None]
-    closed: Callable[[], bool]
 
 
 class Doors:
@@ -217,7 +216,7 @@ class Doors:
         seat.held = self._clock.call_later(self.settings.grace, self._grace_expired, seat)
 
     def _grace_expired(self, seat: Seat) -> None:
-        if seat in self.seats and not self._hooks.closed():
+        if seat in self.seats and not self.runner.closed:
             self._hand_to_bot(self.seats.index(seat))
             self._after_departure()
 

@@ -139,7 +139,7 @@ class Table:
         )
         self._last_summary: TableSummary | None = None
         self.closed = False
-        hooks = Hooks(self._changed, self._close, lambda: self.closed)
+        hooks = Hooks(self._changed, self._close)
         self.doors = Doors(
             code,
             self.seating,
