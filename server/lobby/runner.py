@@ -84,7 +84,7 @@ class GameRunner:
         settings: TableSettings,
         deps: Deps,
         changed: Callable[[], None],
-        before_round: Callable[[], None] = lambda: None,
+        before_round: Callable[[], None],
         tutorial: bool = False,
     ) -> None:
         self.code, self.edition, self.seating, self.timer = code, edition, seating, timer

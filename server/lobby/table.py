@@ -203,6 +203,8 @@ class Table:
     # ---------------------------------------------------------------- seating
 
     def _before_round(self) -> None:
+        """The runner deals a round: late joiners take the bots' seats they claimed first (the
+        doors, which seat them, are made after the runner)."""
         self.doors.late_joiners()
 
     def _sit(self, member: Member, index: int) -> None:
