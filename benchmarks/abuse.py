@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -669,12 +670,21 @@ async def _sample_rss(server: ServerProcess, peak: list[float], stop: asyncio.Ev
 
 
 def whole_collections(log: str) -> str:
-    """How many whole collections the server's log reports, their mean and longest."""
-    lengths = [float(ms) for ms in re.findall(r"whole garbage collection: (\d+) ms", log)]
-    if not lengths:
+    """How many whole collections the server's log reports and what set them off, their mean
+    and longest, and the mean time of each given to handing freed memory back to the system."""
+    found = re.findall(
+        r"whole garbage collection: (\d+) ms \((\d+) ms giving.*; set off by (.+)$", log, re.M
+    )
+    if not found:
         return "whole collections: none"
-    mean = sum(lengths) / len(lengths)
-    return f"whole collections: {len(lengths)}, mean {mean:.0f} ms, longest {max(lengths):.0f} ms"
+    lengths = [float(ms) for ms, _, _ in found]
+    trims = [float(ms) for _, ms, _ in found]
+    reasons = Counter(reason for _, _, reason in found)
+    mean, trim = sum(lengths) / len(lengths), sum(trims) / len(trims)
+    return (
+        f"whole collections: {len(lengths)} ({', '.join(f'{n} {r}' for r, n in reasons.items())}),"
+        f" mean {mean:.0f} ms (giving memory back {trim:.0f} ms), longest {max(lengths):.0f} ms"
+    )
 
 
 def print_row(row: Row) -> None:

@@ -163,7 +163,7 @@ def test_sessions_arriving_grow_memory_without_a_whole_collection(
 
 
 def test_sessions_leaving_set_off_no_whole_collection_until_memory_grows(
-    collector: Collector, world: World
+    collector: Collector, world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     for live in (80, 50, 10):  # their memory stays with the process
         world.live = live
@@ -171,7 +171,9 @@ def test_sessions_leaving_set_off_no_whole_collection_until_memory_grows(
     world.memory = BASE + 249 * MB  # what they left in cycles, and new allocations
     assert collector.step() is False
     world.memory = BASE + 250 * MB  # a quarter more in all (and per session)
-    assert collector.step() is True
+    with caplog.at_level("INFO", "server.render.collector"):
+        assert collector.step() is True
+    assert caplog.messages[-1].endswith("; set off by memory grown")
 
 
 def test_a_few_sessions_need_a_floor_of_growth(collector: Collector, world: World) -> None:
@@ -192,7 +194,7 @@ def test_a_steady_server_is_never_stopped_for_a_whole_collection(
 
 
 def test_where_memory_cannot_be_read_a_whole_collection_comes_with_age(
-    collector: Collector, world: World
+    collector: Collector, world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     node, node_ref = _cycle()
     collector.step()
@@ -201,8 +203,10 @@ def test_where_memory_cannot_be_read_a_whole_collection_comes_with_age(
     world.now = 59.0
     assert collector.step() is False
     world.now = 60.0
-    assert collector.step() is True
+    with caplog.at_level("INFO", "server.render.collector"):
+        assert collector.step() is True
     assert node_ref() is None
+    assert caplog.messages[-1].endswith("; set off by age")
 
 
 def test_the_memory_read_follows_allocations_and_comes_back_once_they_are_freed() -> None:
@@ -229,14 +233,18 @@ def _ended_sessions(world: World, count: int) -> list[weakref.ref[Node]]:
     return refs
 
 
-def test_sessions_that_ended_set_off_a_whole_collection(collector: Collector, world: World) -> None:
+def test_sessions_that_ended_set_off_a_whole_collection(
+    collector: Collector, world: World, caplog: pytest.LogCaptureFixture
+) -> None:
     world.sessions(0)
     left = _ended_sessions(world, ENDED - 1)
     assert collector.step() is False
     assert all(ref() is not None for ref in left)  # frozen: waits for a whole collection
     left += _ended_sessions(world, 1)
-    assert collector.step() is True
+    with caplog.at_level("INFO", "server.render.collector"):
+        assert collector.step() is True
     assert all(ref() is None for ref in left)
+    assert caplog.messages[-1].endswith("; set off by ended sessions")
 
 
 def test_with_more_sessions_running_more_may_end_before_a_whole_collection(

@@ -106,8 +106,8 @@ class Collections:
         collector = server.running.collector
         collect_all = collector.collect_all
 
-        def counted() -> None:
-            collect_all()
+        def counted(reason: str = "start") -> None:
+            collect_all(reason)
             self.done.set()
 
         collector.collect_all = counted  # type: ignore[method-assign]
@@ -132,7 +132,7 @@ async def test_the_collector_frees_what_sessions_that_ended_left(server: Server)
     are still in memory, so fewer ever stay for long."""
     collections = Collections(server)
     ended: list[weakref.ref[object]] = []
-    for number in range(3 * ENDED):
+    for number in range(ENDED + 4):
         ended.append(await come_and_go(server, f"guest{number}"))
 
     def staying() -> int:

@@ -22,7 +22,9 @@ collection runs
 - once the apps of ended sessions still in memory (`Leftovers`, weakly) number a quarter of
   the sessions running, and at least `ENDED`: frozen garbage otherwise piles up until the
   resident memory is several times what live sessions hold (issue 34: 68 MB to 447 MB over
-  1,200 sessions come and gone);
+  1,200 sessions come and gone). `ENDED` is 16, not 4: with ten sessions open, one whole
+  collection stops the loop 50-100 ms, longer than a key takes to echo, and at 4 a guest
+  arriving every 2 s set one off every 8 s (benchmarks/results/2026-12-06-dear-keys.md);
 - once Python's allocated memory blocks (`sys.getallocatedblocks`) over those before any
   session grew by a quarter since the last one, in all and per session: what else is frozen
   garbage shows there, while sessions arriving (their memory grows with them) or a steady
@@ -56,7 +58,7 @@ log = logging.getLogger(__name__)
 PERIOD = 0.25  # seconds between steps
 GROWTH = 0.25  # a whole collection once memory grew by this share, in all and per session
 FLOOR = 100_000  # memory blocks over the base counted at least (a dozen sessions' garbage)
-ENDED = 4  # ended sessions' apps in memory that set off a whole collection at least
+ENDED = 16  # ended sessions' apps in memory that set off a whole collection at least
 ENDED_SHARE = 0.25  # ... or this share of the sessions running, if more
 YOUNG_EVERY = 16  # steps at most between collections of what is new, while they find little
 YOUNG_THRESHOLD = 5000  # the interpreter's first collection threshold while stepping (700)
@@ -143,8 +145,9 @@ class Collector:
     def step(self) -> bool:
         """One step: a whole collection when due, else one of what is new when due; then a
         freeze. True if whole."""
-        if self._whole_due():
-            self.collect_all()
+        reason = self._whole_due()
+        if reason is not None:
+            self.collect_all(reason)
             return True
         self._since_young += 1
         if self._since_young >= self._young_every:
@@ -154,36 +157,42 @@ class Collector:
         gc.freeze()
         return False
 
-    def collect_all(self) -> None:
+    def collect_all(self, reason: str = "start") -> None:
         """Unfreeze, collect every generation, freeze again (the loop stands still meanwhile),
-        and give what was freed back to the system."""
+        and give what was freed back to the system; `reason` says what set it off (logged)."""
         started = time.perf_counter()
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
         held = self.leftovers.collected()
+        trimming = time.perf_counter()
         trim()
+        trimmed = time.perf_counter()
         self._last_whole = self._clock()
         memory = self._memory()
         if self._memory_base is None:
             self._memory_base = memory
         self._after = self._reading(memory)
         log.info(
-            "whole garbage collection: %.0f ms, %d unreachable objects freed, %d kept, "
-            "%d ended sessions still held after two",
-            (time.perf_counter() - started) * 1000,
+            "whole garbage collection: %.0f ms (%.0f ms giving memory back), %d unreachable "
+            "objects freed, %d kept, %d ended sessions still held after two; set off by %s",
+            (trimmed - started) * 1000,
+            (trimmed - trimming) * 1000,
             found,
             gc.get_freeze_count(),
             held,
+            reason,
         )
 
-    def _whole_due(self) -> bool:
+    def _whole_due(self) -> str | None:
+        """What calls for a whole collection now, if anything."""
         if len(self.leftovers) >= max(ENDED, ENDED_SHARE * self.live()):
-            return True
+            return "ended sessions"
         before, now = self._after, self._reading(self._memory())
-        if before is None or now is None:
-            return self._clock() - self._last_whole >= self.max_age  # memory unknown: by age
-        return all(value >= was * (1 + GROWTH) for value, was in zip(now, before, strict=True))
+        if before is None or now is None:  # memory unknown: by age
+            return "age" if self._clock() - self._last_whole >= self.max_age else None
+        grown = all(value >= was * (1 + GROWTH) for value, was in zip(now, before, strict=True))
+        return "memory grown" if grown else None
 
     def _reading(self, memory: int | None) -> tuple[float, float] | None:
         """Memory over that before any session (`FLOOR` at least): in all, and per session.
