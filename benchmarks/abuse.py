@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import contextvars
 import os
 import random
 import re
@@ -98,10 +99,14 @@ class Term(asyncssh.SSHClientSession[bytes]):
         self.changed = asyncio.Event()
         self.writable = asyncio.Event()
         self.writable.set()
+        self.marked = 0
 
     parsing = True
     """Whether output goes to the pyte screen and is kept whole; else only its last 400 bytes
     are kept (an attacker in a process of its own reads its output but pays for no screen)."""
+    mark = b""
+    """Where output is not parsed, `marked` counts the chunks of it holding this (a screen's
+    own text: how often it was drawn)."""
 
     def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
         if self.parsing:
@@ -109,6 +114,7 @@ class Term(asyncssh.SSHClientSession[bytes]):
             self._stream.feed(data)
         else:
             self.raw = (self.raw + data)[-400:]
+            self.marked += bool(self.mark) and self.mark in data
         self.changed.set()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -221,11 +227,32 @@ class Observed:
     """What the reference player and the probe saw during one attack."""
 
     delays: list[float] = field(default_factory=list)
+    sent: list[float] = field(default_factory=list)  # when each key of `delays` was sent
+    attack_from: float | None = None  # when the attack's sessions were in and it began
     late: int = 0
     logins_ok: int = 0
     logins_tried: int = 0
     slowest_login: float = 0.0
     refusals: list[str] = field(default_factory=list)
+
+    def split(self) -> tuple[list[float], list[float]]:
+        """The delays of keys sent before the attack began (its sessions logging in) and
+        after (all after where it never said)."""
+        start = self.attack_from
+        if start is None:
+            return [], self.delays
+        pairs = list(zip(self.sent, self.delays, strict=True))
+        return [d for s, d in pairs if s < start], [d for s, d in pairs if s >= start]
+
+
+OBSERVED: contextvars.ContextVar[Observed] = contextvars.ContextVar("observed")
+"""What the running row's reference player sees (for `attack_began`)."""
+
+
+def attack_began() -> None:
+    """The attack's sessions are in and it begins: the row's latency counts from now (what
+    their logins cost the reference player is printed apart)."""
+    OBSERVED.get().attack_from = time.perf_counter()
 
 
 async def reference_player(term: Term, seen: Observed, stop: asyncio.Event) -> None:
@@ -245,6 +272,7 @@ async def reference_player(term: Term, seen: Observed, stop: asyncio.Event) -> N
         else:
             seen.late += 1
             seen.delays.append(KEY_DEADLINE)
+        seen.sent.append(sent)
         if len(typed) >= CHAT_LINE:
             term.write(b"\r")
             line = f"reference: {typed}"
@@ -622,6 +650,7 @@ async def run_attack(attack: Attack, duration: float, tmp: Path) -> Row:
     server = spawn(data)
     stop = asyncio.Event()
     seen = Observed()
+    OBSERVED.set(seen)
     try:
         await wait_listening(server)
         reference = await login(server.port, "reference", REFERENCE)
@@ -673,27 +702,37 @@ def whole_collections(log: str) -> str:
     """How many whole collections the server's log reports and what set them off, their mean
     and longest, and the mean time of each given to handing freed memory back to the system."""
     found = re.findall(
-        r"whole garbage collection: (\d+) ms \((\d+) ms giving.*; set off by (.+)$", log, re.M
+        r"whole garbage collection: (\d+) ms \((\d+) ms giving.*, (\d+) kept\b.*; set off by (.+)$",
+        log,
+        re.M,
     )
     if not found:
         return "whole collections: none"
-    lengths = [float(ms) for ms, _, _ in found]
-    trims = [float(ms) for _, ms, _ in found]
-    reasons = Counter(reason for _, _, reason in found)
+    lengths = [float(ms) for ms, _, _, _ in found]
+    trims = [float(ms) for _, ms, _, _ in found]
+    kept = [int(count) for _, _, count, _ in found]
+    reasons = Counter(reason for _, _, _, reason in found)
     mean, trim = sum(lengths) / len(lengths), sum(trims) / len(trims)
     return (
         f"whole collections: {len(lengths)} ({', '.join(f'{n} {r}' for r, n in reasons.items())}),"
-        f" mean {mean:.0f} ms (giving memory back {trim:.0f} ms), longest {max(lengths):.0f} ms"
+        f" mean {mean:.0f} ms (giving memory back {trim:.0f} ms), longest {max(lengths):.0f} ms;"
+        f" objects kept {min(kept):,}–{max(kept):,}"
     )
 
 
 def print_row(row: Row) -> None:
     """Three lines per attack."""
     seen, (before, peak, after) = row.seen, row.rss
+    logging_in, attacked = seen.split()
     print(f"{row.attack.name}: {row.attack.what}")
+    if logging_in:
+        print(
+            f"  while the attack's sessions logged in: {len(logging_in)} reference keys, "
+            f"p50 {percentile(logging_in, 0.5):.0f} ms, slowest {1000 * max(logging_in):.0f} ms"
+        )
     print(
-        f"  reference key → screen p50 {percentile(seen.delays, 0.5):.0f} ms, "
-        f"p99 {percentile(seen.delays, 0.99):.0f} ms ({len(seen.delays)} keys, "
+        f"  reference key → screen p50 {percentile(attacked, 0.5):.0f} ms, "
+        f"p99 {percentile(attacked, 0.99):.0f} ms ({len(attacked)} keys, "
         f"{seen.late} over {KEY_DEADLINE:.0f} s); new logins {seen.logins_ok}/"
         f"{seen.logins_tried} (slowest {seen.slowest_login:.1f} s); server CPU "
         f"{100 * row.cpu_share:.0f}% of a core; RSS {before:.0f} → {peak:.0f} (peak) → "

@@ -21,16 +21,22 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from abuse import Attack, NotDelivered, Term, login, print_row, run_attack
+from abuse import Attack, NotDelivered, Term, attack_began, login, print_row, run_attack
 from sessions import ServerProcess, say
 
-TOGGLES = {"help": b"?\x1b", "stats": b"i\x1b", "form": b"n\x1b"}
-"""Keys that open a screen and close it again, by the screen."""
+ESC = b"\x1b[27u"
+"""Esc as the kitty keyboard protocol sends it, which the server takes at once. A lone Esc
+waits `ESCAPE_DELAY` (0.1 s) for a sequence to follow, and a key within it makes Alt+key:
+paced at 29 keys/s, `?` Esc `?` Esc would open help once and then send Alt+?."""
+TOGGLES = {"help": (b"?", b"Close"), "stats": (b"i", b"Close"), "form": (b"n", b"Cancel")}
+"""The key that opens each screen (Esc closes it), and a word of its footer: the screen was
+drawn when its output holds it."""
 PACED_KEYS_PER_SECOND = 29.0
 HONEST_PAUSE = 0.15  # seconds a fast typist takes between two keys, after the screen changed
 HONEST_KEYS = (  # (key, text on the screen once it is handled)
@@ -62,6 +68,9 @@ async def flood_help(
     child = await asyncio.create_subprocess_exec(
         *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
     )
+    assert child.stdout is not None
+    if await child.stdout.readline() == b"in\n":  # logged in: the flood begins
+        attack_began()
     out, err = await child.communicate()
     lines = out.decode().strip().splitlines()
     if not lines:
@@ -69,13 +78,16 @@ async def flood_help(
     report = json.loads(lines[-1])
     share = (server.cpu_seconds() - cpu) / report["elapsed"]
     cut = report["cut"]
+    if report["drawn"] < 10 * (sessions - len(cut)):
+        raise NotDelivered(f"the {screen} screen was drawn {report['drawn']} times in all")
     when = ""
     if cut:
         said = "; ".join(sorted({line for _, *lines in cut for line in lines}))
         when = f" after {min(at for at, *_ in cut):.0f} s ({said})"
     return (
         f"{sessions} session(s) sent {report['keys'] / report['elapsed']:.0f} keys/s in all for "
-        f"{report['elapsed']:.0f} s; server CPU with them {100 * share:.0f}% of a core "
+        f"{report['elapsed']:.0f} s, the {screen} screen drawn {report['drawn']} times; server "
+        f"CPU with them {100 * share:.0f}% of a core "
         f"(logins included); cut off {len(cut)}/{sessions}{when}"
     )
 
@@ -86,6 +98,7 @@ async def idle(server: ServerProcess, sessions: int, duration: float) -> str:
     terms = [await login(server.port, f"idle{i}", "127.0.0.3") for i in range(sessions)]
     for term in terms:
         term.parsing = False
+    attack_began()
     await asyncio.sleep(duration)
     for term in terms:
         term.close()
@@ -96,34 +109,36 @@ async def attack(port: int, sessions: int, paced: bool, duration: float, screen:
     """The attackers' process: log in, flood for `duration` s, print one JSON line (keys sent,
     seconds, and for each session cut off: when and the last line it saw)."""
     terms = [await login(port, f"dear{i}", "127.0.0.3") for i in range(sessions)]
+    key, mark = TOGGLES[screen]
     for term in terms:
-        term.parsing = False
+        term.parsing, term.mark = False, mark
+    print("in", flush=True)
     started = time.monotonic()
     flood = _paced if paced else _flat_out
-    toggle = TOGGLES[screen]
-    sent = await asyncio.gather(*(flood(term, toggle, started + duration) for term in terms))
+    sent = await asyncio.gather(*(flood(term, key, started + duration) for term in terms))
     elapsed = time.monotonic() - started
     cut = [[t.closed_at - started, *_last_line(t)] for t in terms if t.closed_at is not None]
     for term in terms:
         term.close()
-    print(json.dumps({"keys": sum(sent), "elapsed": elapsed, "cut": cut}))
+    drawn = sum(term.marked for term in terms)
+    print(json.dumps({"keys": sum(sent), "elapsed": elapsed, "cut": cut, "drawn": drawn}))
 
 
-async def _flat_out(term: Term, toggle: bytes, deadline: float) -> int:
-    """Write help toggles whenever the SSH window is open; keys written."""
+async def _flat_out(term: Term, key: bytes, deadline: float) -> int:
+    """Write `key` Esc pairs whenever the SSH window is open; keys written."""
     keys = 0
     while not term.closed and time.monotonic() < deadline:
         await _writable(term, deadline)
-        term.write(toggle * 64)
-        keys += len(toggle) * 64
+        term.write((key + ESC) * 64)
+        keys += 2 * 64
     return keys
 
 
-async def _paced(term: Term, toggle: bytes, deadline: float) -> int:
-    """One key every 1/29 s; keys written."""
+async def _paced(term: Term, key: bytes, deadline: float) -> int:
+    """`key` and Esc by turns, one every 1/29 s; keys written."""
     keys, start = 0, time.monotonic()
     while not term.closed and time.monotonic() < deadline:
-        term.write(toggle[keys % 2 : keys % 2 + 1])
+        term.write(ESC if keys % 2 else key)
         keys += 1
         await asyncio.sleep(max(0.0, start + keys / PACED_KEYS_PER_SECOND - time.monotonic()))
     return keys
@@ -142,6 +157,7 @@ async def _writable(term: Term, deadline: float) -> None:
 async def honest(server: ServerProcess, duration: float) -> str:
     """The dearest honest player: screens at a fast typist's pace, each key awaited."""
     term = await login(server.port, "honest", "127.0.0.3")
+    attack_began()
     started, cpu, keys = time.monotonic(), server.cpu_seconds(), 0
     while not term.closed and time.monotonic() < started + duration:
         key, shown = HONEST_KEYS[keys % len(HONEST_KEYS)]
@@ -211,6 +227,8 @@ async def run(args: argparse.Namespace) -> None:
             say(f"{attack.name}: {attack.what}")
             print_row(await run_attack(attack, args.duration, Path(tmp)))
             sys.stdout.flush()
+            if args.logs:
+                shutil.copy(Path(tmp) / attack.name / "data.log", args.logs / f"{attack.name}.log")
     print(f"load average {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
@@ -219,6 +237,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="*", choices=[a.name for a in ATTACKS], default=[])
     parser.add_argument("--duration", type=float, default=20.0, help="seconds per row (max)")
+    parser.add_argument("--logs", type=Path, help="a directory to keep each row's server log in")
     parser.add_argument("--attack", nargs=2, type=int, metavar=("PORT", "SESSIONS"))
     parser.add_argument("--paced", action="store_true", help="with --attack: 29 keys/s each")
     parser.add_argument("--screen", choices=sorted(TOGGLES), default="help", help="with --attack")
