@@ -17,8 +17,19 @@ from test_ssh_server import EchoApp
 from textual import events
 
 from server.ssh import SSHLimits, start_ssh_server
-from server.ssh.cost import LINGER, METER, CostBudget, CostMeter, Metered, run_metered
-from server.ssh.input import TokenBucket
+from server.ssh.cost import (
+    HELD_BACK_PART,
+    LANE_RETRY,
+    LINGER,
+    METER,
+    SPENT,
+    CostBudget,
+    CostMeter,
+    CostPool,
+    Gate,
+    Metered,
+    run_metered,
+)
 from server.ssh.session import CPU_HOG
 
 DEAR = 0.05
@@ -66,28 +77,98 @@ async def test_every_task_started_from_a_metered_one_is_charged_to_its_meter() -
     assert 0.02 <= meter.total < 1.0  # the grandchild's and the child's, none of the outsider's
 
 
-def test_a_budget_lends_from_the_pool_then_holds_back_and_says_when_it_is_persistent() -> None:
+class Borrower:
+    """Stands for a budget borrowing from a pool."""
+
+    def __init__(self, held_back: bool) -> None:
+        self.held_back = held_back
+
+
+def test_the_pool_is_split_among_its_borrowers_and_those_held_back_share_a_quarter() -> None:
+    now = [0.0]
+    pool = CostPool(0.2, window=5.0, clock=lambda: now[0])
+    light, heavy, saver = Borrower(False), Borrower(True), Borrower(False)
+    assert pool.part(light, True) == pytest.approx(0.2)  # alone
+    assert pool.part(heavy, True) == pytest.approx(0.2 * HELD_BACK_PART)
+    assert pool.part(light, False) == pytest.approx(0.2 * (1 - HELD_BACK_PART))
+    assert pool.part(saver, False) == 0.0  # borrows nothing
+    heavy.held_back = False
+    assert pool.part(light, False) == pytest.approx(0.1)
+    now[0] += 5.1
+    assert pool.part(light, False) == 0.0  # borrowed too long ago
+
+
+def test_a_budget_is_lent_its_part_then_says_when_it_is_persistent() -> None:
     now = [0.0]
     clock = lambda: now[0]  # noqa: E731
-    pool = TokenBucket(rate=0.5, burst=1.0, clock=clock)
-    meters = [CostMeter(), CostMeter()]
+    pool, gate = CostPool(0.5, clock=clock), Gate(clock=clock)
+    meters = [CostMeter(gate=gate), CostMeter(gate=gate)]
     budgets = [
         CostBudget(m, share=0.1, burst=0.5, pool=pool, cut_off_after=10.0, rest=2.0, clock=clock)
         for m in meters
     ]
-    handled(budgets[0], meters[0], 1.5)  # its burst and the whole pool
-    assert budgets[0].overdrawn() == 0.0
-    handled(budgets[1], meters[1], 0.75)  # its burst; the pool is empty: 0.25 s at 0.6 s/s
-    assert budgets[1].overdrawn() == pytest.approx(0.25 / 0.6)
-    assert budgets[1].held == 1 and not budgets[1].persistent
+    handled(budgets[0], meters[0], 0.75)  # its burst and 0.25 s more: the pool alone lends
+    assert budgets[0].overdrawn() == pytest.approx(0.25 / (0.1 + 0.5))
+    assert budgets[0].held == 1 and not budgets[0].persistent
+    handled(budgets[1], meters[1], 0.75)  # the first, held back lately, gets a quarter now
+    assert budgets[1].overdrawn() == pytest.approx(0.25 / (0.1 + 0.5 * (1 - HELD_BACK_PART)))
     for _ in range(12):  # held again and again, never 2 s free
         now[0] += 1.0
-        handled(budgets[1], meters[1], 1.0)
-        budgets[1].overdrawn()
-    assert budgets[1].persistent
+        handled(budgets[0], meters[0], 1.0)
+        assert budgets[0].overdrawn() > 0
+    assert budgets[0].persistent
     now[0] += 100.0  # a long rest: the next hold starts a new streak
-    handled(budgets[1], meters[1], 2.0)
-    assert budgets[1].overdrawn() > 0 and not budgets[1].persistent
+    handled(budgets[0], meters[0], 2.0)
+    assert budgets[0].overdrawn() > 0 and not budgets[0].persistent
+
+
+def test_sessions_that_spent_much_of_their_saved_time_have_their_keys_handled_in_turn() -> None:
+    gate = Gate()
+    meters = [CostMeter(gate=gate), CostMeter(gate=gate)]
+    budgets = [CostBudget(m, share=0.1, burst=0.5, pool=None, cut_off_after=60.0) for m in meters]
+    for budget, meter in zip(budgets, meters, strict=True):
+        handled(budget, meter, 2 * SPENT)
+        assert budget.overdrawn() == 0.0  # paid for from what it saved
+        assert meter.yields
+    budgets[0].input_started()
+    assert budgets[1].overdrawn() == LANE_RETRY  # the first one's key goes first
+    budgets[0].input_handled()
+    assert budgets[1].overdrawn() == 0.0
+
+
+async def test_a_yielding_sessions_steps_wait_while_another_sessions_key_is_handled() -> None:
+    gate = Gate(wait=3600.0)
+    light, dear = CostMeter(gate=gate), CostMeter(gate=gate)
+    dear.yields = True
+    steps: list[int] = []
+
+    async def dear_work() -> None:
+        for step in range(3):
+            steps.append(step)
+            await asyncio.sleep(0)
+
+    light.open_input()
+    task = run_metered(dear_work(), dear)
+    for _ in range(10):
+        await asyncio.sleep(0)
+    assert steps == []
+    light.close_input()
+    await asyncio.wait_for(task, 5)
+    assert steps == [0, 1, 2]
+
+
+async def test_a_yielding_session_waits_at_the_gate_for_a_while_at_most() -> None:
+    """A key whose screen never says it was shown stops nobody for good."""
+    gate = Gate(wait=0.01)
+    light, dear = CostMeter(gate=gate), CostMeter(gate=gate)
+    dear.yields = True
+    light.open_input()
+
+    async def dear_work() -> int:
+        await asyncio.sleep(0)
+        return 1
+
+    assert await asyncio.wait_for(run_metered(dear_work(), dear), 5) == 1
 
 
 def test_only_what_the_sessions_keys_set_off_is_charged_to_its_budget() -> None:

@@ -6,22 +6,39 @@ task's coroutine so that every step it takes is timed and charged to that meter,
 widget, screen or timer of the app the task belongs to. The loop runs one step at a time on
 one thread, so a step's wall time is the CPU it cost (`time.perf_counter`, no system call).
 A `CostBudget` holds a session to a share of that time: past it the session's input waits
-(server/ssh/input.py), and a session held back for long is cut off.
+(server/ssh/input.py), and a session held back for long is cut off. A session that spent much
+of its saved time lately is also served last (`Gate`): while another session's key is being
+handled, its next step waits, so a dear session delays the others' keys by the step it is in,
+not by all it queued; and the dear sessions have their keys handled one at a time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import math
 import time
+import weakref
 from collections.abc import Callable, Coroutine, Generator
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from server.ssh.input import TokenBucket
 
 T = TypeVar("T")
 
+
+GATE_WAIT = 0.05
+"""Seconds at most a yielding session's step waits for the others' keys."""
+STALE = 1.0
+"""Seconds after which a key still being handled no longer counts for the gate (its session
+may have ended before its screen said it was shown)."""
+SPENT = 0.05
+"""Seconds of the time it saved a session may spend before it is served after the others."""
+HELD_BACK_PART = 0.25
+"""The share of the pool lent to sessions held back lately, while others borrow too."""
+LANE_RETRY = 0.02
+"""Seconds a yielding session waits before asking again for its turn."""
 
 LINGER = 0.25
 """Seconds after the screen first shows what an input event did during which the session's
@@ -29,16 +46,80 @@ work is still that event's: a screen it opened goes on composing, laying out and
 after its first refresh (help: most of its cost)."""
 
 
+class Gate:
+    """Who goes first on the event loop. While a session that spent little of its saved time
+    lately has a key being handled, the steps of those that spent much (`CostMeter.yields`)
+    wait, `GATE_WAIT` s at most; and those take turns: one of them at a time has a key
+    handled (the lane)."""
+
+    def __init__(
+        self, wait: float = GATE_WAIT, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self._wait = wait
+        self._clock = clock
+        self._handling: dict[CostMeter, float] = {}  # keys being handled: since when
+        self._lane: tuple[CostMeter, float] | None = None  # the yielding one, since when
+        self._opened: asyncio.Future[None] | None = None  # done once nobody's key is handled
+
+    def handling(self, meter: CostMeter, busy: bool) -> None:
+        """`meter`'s session has a key being handled (`busy`) or no longer."""
+        if busy:
+            if meter.yields:
+                self._lane = (meter, self._clock())
+            else:
+                self._handling[meter] = self._clock()
+            return
+        if self._lane is not None and self._lane[0] is meter:
+            self._lane = None
+        self._handling.pop(meter, None)
+        if not self._handling:
+            self._open()
+
+    def may_hand(self, meter: CostMeter) -> bool:
+        """Whether the yielding session of `meter` may have a key handled now: its turn."""
+        lane = self._lane
+        return lane is None or lane[0] is meter or self._clock() - lane[1] > STALE
+
+    def closed(self) -> asyncio.Future[None] | None:
+        """A future done when a yielding session's step may run (None: it may now)."""
+        now = self._clock()
+        for meter, since in list(self._handling.items()):
+            if now - since > STALE:
+                del self._handling[meter]
+        if not self._handling:
+            return None
+        if self._opened is None:
+            loop = asyncio.get_running_loop()
+            self._opened = loop.create_future()
+            loop.call_later(self._wait, self._open)
+        return self._opened
+
+    def _open(self) -> None:
+        """Nobody's key is handled, or the gate's wait passed: the yielding go on."""
+        opened, self._opened = self._opened, None
+        if opened is not None and not opened.done():
+            opened.set_result(None)
+
+
+GATE = Gate()
+"""The event loop's one gate (the server runs one loop; tests may make their own)."""
+
+
 class CostMeter:
     """Seconds of event-loop time charged to one session: in all, and while its input is
-    being handled (from `open_input` until `LINGER` seconds after `close_input`)."""
+    being handled (from `open_input` until `LINGER` seconds after `close_input`).
+    `yields` says whether it spent much of its saved time lately: its steps then let the
+    others' keys go first, and its keys take turns with those of the others that yield
+    (`gate`)."""
 
-    __slots__ = ("_clock", "input_total", "input_until", "total")
+    __slots__ = ("_clock", "gate", "input_total", "input_until", "total", "yields")
 
-    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, clock: Callable[[], float] = time.perf_counter, gate: Gate = GATE) -> None:
         self.total = 0.0
         self.input_total = 0.0
         self.input_until = 0.0  # while the clock is at most this, work is charged to input
+        self.yields = False
+        self.gate = gate
         self._clock = clock
 
     def charge(self, seconds: float) -> None:
@@ -53,10 +134,12 @@ class CostMeter:
     def open_input(self) -> None:
         """An input event was handed to the app: its work counts as input until closed."""
         self.input_until = math.inf
+        self.gate.handling(self, True)
 
     def close_input(self) -> None:
         """The screen shows what the event did: what follows for `LINGER` s still counts."""
         self.input_until = self._clock() + LINGER
+        self.gate.handling(self, False)
 
 
 METER: contextvars.ContextVar[CostMeter | None] = contextvars.ContextVar(
@@ -66,15 +149,24 @@ METER: contextvars.ContextVar[CostMeter | None] = contextvars.ContextVar(
 
 
 class Metered(Coroutine[Any, Any, T]):
-    """A coroutine whose every step is charged to a meter (what a metered task runs)."""
+    """A coroutine whose every step is charged to a meter (what a metered task runs); while
+    its session yields, a step first waits at the meter's gate."""
 
-    __slots__ = ("_coro", "_meter")
+    __slots__ = ("_coro", "_meter", "_waiting")
 
     def __init__(self, coro: Coroutine[Any, Any, T], meter: CostMeter) -> None:
         self._coro = coro
         self._meter = meter
+        self._waiting: Generator[Any, None, None] | None = None  # the gate's future, awaited
 
     def send(self, value: Any) -> Any:
+        if self._waiting is not None:  # back from the gate
+            with contextlib.suppress(StopIteration):
+                self._waiting.send(None)
+            self._waiting = None
+        elif self._meter.yields and (closed := self._meter.gate.closed()) is not None:
+            self._waiting = closed.__await__()
+            return self._waiting.send(None)  # the task waits for the future
         start = time.perf_counter()
         try:
             return self._coro.send(value)
@@ -82,6 +174,7 @@ class Metered(Coroutine[Any, Any, T]):
             self._meter.charge(time.perf_counter() - start)
 
     def throw(self, typ: Any, val: Any = None, tb: Any = None) -> Any:
+        self._waiting = None  # cancelled at the gate: the coroutine hears it where it waits
         start = time.perf_counter()
         try:
             if val is None and tb is None:
@@ -91,6 +184,7 @@ class Metered(Coroutine[Any, Any, T]):
             self._meter.charge(time.perf_counter() - start)
 
     def close(self) -> None:
+        self._waiting = None
         self._coro.close()
 
     def __await__(self) -> Generator[Any, None, T]:
@@ -136,6 +230,49 @@ def run_metered(coro: Coroutine[Any, Any, T], meter: CostMeter) -> asyncio.Task[
     return loop.create_task(coro, context=context)
 
 
+class Borrower(Protocol):
+    """What the pool knows of a borrower."""
+
+    @property
+    def held_back(self) -> bool:
+        """Whether its input was held back lately."""
+        ...
+
+
+class CostPool:
+    """The server's time lent to sessions past their own share: `rate` seconds a second in
+    all, split among the sessions that borrowed in the last `window` seconds. Those held back
+    lately (flooders, mostly) share `HELD_BACK_PART` of it, the others the rest: however many
+    dear sessions take theirs, a light borrower keeps its part."""
+
+    def __init__(
+        self, rate: float, window: float = 5.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.rate = rate
+        self._window = window
+        self._clock = clock
+        self._borrowers: weakref.WeakKeyDictionary[Borrower, float] = (
+            weakref.WeakKeyDictionary()
+        )  # each borrower, and when it last borrowed
+
+    def part(self, borrower: Borrower, borrowing: bool) -> float:
+        """Seconds a second `borrower` is lent: its part if it borrows now (`borrowing`: it
+        has used more than it saved) or did in the last `window` seconds, else none."""
+        now = self._clock()
+        if borrowing:
+            self._borrowers[borrower] = now
+        for other, when in list(self._borrowers.items()):
+            if now - when > self._window:
+                del self._borrowers[other]
+        if borrower not in self._borrowers:
+            return 0.0
+        heavy = sum(1 for other in self._borrowers if other.held_back)
+        light = len(self._borrowers) - heavy
+        if borrower.held_back:
+            return self.rate * (HELD_BACK_PART if light else 1.0) / heavy
+        return self.rate * (1.0 - HELD_BACK_PART if heavy else 1.0) / light
+
+
 class CostBudget:
     """A session's share of the event loop for what its keys set off: `share` seconds of
     work a second, `burst` saved.
@@ -143,12 +280,14 @@ class CostBudget:
     What the session's tasks do while one of its input events is being handled (from
     `input_started` until `LINGER` seconds after `input_handled`) is charged; the screen
     updates it gets from the others' play between its keys are not (holding back its keys
-    would not save them). Work
-    past its own share is paid from `pool`, the time the server sets aside for all sessions
-    past theirs (shared: several dear sessions together get no more than one). `overdrawn()`
-    says how many seconds the session's input must wait until its work is paid for. A
-    session held back again and again, with no `rest` seconds free between, for
-    `cut_off_after` seconds is `persistent`.
+    would not save them). Once it has used more than it saved, the session is lent its part
+    of `pool` too, until it has saved its burst again.
+    `overdrawn()` says how many seconds the session's input must wait until its work is paid
+    for. A session that spent more than `SPENT` of its saved time, or was held back in the
+    last `rest` seconds, is served after the others and takes turns with those alike (its
+    meter's `yields`); one held back lately shares a smaller part of the pool
+    (`HELD_BACK_PART`). A session held back again and again, with no `rest` seconds free
+    between, for `cut_off_after` seconds is `persistent`.
     """
 
     def __init__(
@@ -157,12 +296,14 @@ class CostBudget:
         *,
         share: float,
         burst: float,
-        pool: TokenBucket | None,
+        pool: CostPool | None,
         cut_off_after: float,
         rest: float = 10.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._meter = meter
+        self._share = share
+        self._burst = burst
         self._own = TokenBucket(share, burst, clock)
         self._pool = pool
         self._clock = clock
@@ -189,16 +330,20 @@ class CostBudget:
 
     def overdrawn(self) -> float:
         """Seconds the session's input must wait (0: its work is paid for)."""
-        own, pool = self._own, self._pool
-        own.spend(self._meter.input_total - self._settled)
-        self._settled = self._meter.input_total
+        own, pool, meter = self._own, self._pool, self._meter
+        own.spend(meter.input_total - self._settled)
+        self._settled = meter.input_total
+        saved = own.saved()
+        meter.yields = self.held_back or saved < self._burst - SPENT
+        lent = pool.part(self, saved < self._burst) if pool is not None else 0.0
+        own.set_rate(self._share + lent)  # repaid at this rate until the next check
         debt = own.debt()
-        if debt > 0 and pool is not None:
-            own.repay(pool.take_up_to(debt))
-            debt = own.debt()
-        if debt <= 0:
+        if debt > 0:
+            wait = debt / own.rate
+        elif meter.yields and not meter.gate.may_hand(meter):
+            wait = LANE_RETRY  # paid for, but another yielding session's key goes first
+        else:
             return 0.0
-        wait = debt / (own.rate + (pool.rate if pool is not None else 0.0))
         self._note_held(wait)
         return wait
 
@@ -208,6 +353,11 @@ class CostBudget:
             self._held_since = now
         self._held_until = now + wait
         self.held += 1
+
+    @property
+    def held_back(self) -> bool:
+        """Whether the session's input was held back in the last `rest` seconds."""
+        return self._held_since is not None and self._clock() - self._held_until <= self._rest
 
     @property
     def persistent(self) -> bool:

@@ -73,17 +73,20 @@ class TokenBucket:
         """Tokens a second."""
         return self._rate
 
+    def saved(self) -> float:
+        """Tokens saved (below 0: owed)."""
+        self._refill()
+        return self._tokens
+
+    def set_rate(self, rate: float) -> None:
+        """Refill at `rate` from now on (what was refilled until now at the old one)."""
+        self._refill()
+        self._rate = rate
+
     def debt(self) -> float:
         """Tokens owed (0 when none are)."""
         self._refill()
         return max(0.0, -self._tokens)
-
-    def take_up_to(self, amount: float) -> float:
-        """Take as many of `amount` tokens as there are; the number taken."""
-        self._refill()
-        taken = min(amount, max(0.0, self._tokens))
-        self._tokens -= taken
-        return taken
 
     def repay(self, amount: float) -> None:
         """Add `amount` tokens (up to `burst`)."""

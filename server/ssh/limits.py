@@ -82,8 +82,8 @@ class SSHLimits:
     cpu_burst: float = _LIMITS.cpu_burst
     """Seconds of the server's time a session may use at once before its share applies."""
     cpu_pool: float = _LIMITS.cpu_pool
-    """Seconds a second the server gives, in all, to sessions past their share (saved up to
-    twice `cpu_burst`)."""
+    """Seconds a second the server lends, in all, to sessions past their share (split evenly
+    among those borrowing lately)."""
     cpu_cut_off: float = _LIMITS.cpu_cut_off
     """A session held back this long, without 10 s of rest, is disconnected."""
     max_env_requests: int = 64

@@ -13,8 +13,8 @@ from server.ops.config import COLOR_SYSTEMS
 from server.ssh import usernames
 from server.ssh.auth import server_factory
 from server.ssh.botapi import BotFactory, BotSession
+from server.ssh.cost import CostPool
 from server.ssh.gatekeeper import Gatekeeper, OpenDoor
-from server.ssh.input import TokenBucket
 from server.ssh.keys import fingerprint, load_or_create_host_key
 from server.ssh.limits import ConnectionGate, SSHLimits
 from server.ssh.registry import SessionRegistry
@@ -102,7 +102,7 @@ async def start_ssh_server(
         gatekeeper or OpenDoor(),
         metrics,
         bot_factory,
-        cpu_pool=TokenBucket(limits.cpu_pool, 2 * limits.cpu_burst) if limits.cpu_pool else None,
+        cpu_pool=CostPool(limits.cpu_pool) if limits.cpu_pool else None,
         web_logins=web_logins,
     )
     gate = ConnectionGate(

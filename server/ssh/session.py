@@ -14,13 +14,13 @@ import asyncssh
 
 from server.ops.logs import log_refused
 from server.ops.metrics import refusal_reason
-from server.ssh.cost import CostBudget, CostMeter, run_metered
+from server.ssh.cost import CostBudget, CostMeter, CostPool, run_metered
 from server.ssh.driver import TerminalDriver, prepare_app
 from server.ssh.gatekeeper import Admission, Gatekeeper, OpenDoor
 from server.ssh.guard import Guard
 from server.ssh.handoff import Handoff, Subsystems
 from server.ssh.info import SessionInfo
-from server.ssh.input import InputPump, KeyBudget, TokenBucket
+from server.ssh.input import InputPump, KeyBudget
 from server.ssh.limits import SSHLimits
 from server.ssh.registry import SessionRegistry
 from server.ssh.requests import intercept_env_requests
@@ -58,7 +58,7 @@ class SessionConfig:
     """Where refusals and logins are counted; None counts nothing."""
     bot_factory: BotFactory | None = None
     """Attaches bot API sessions to the lobby; None: the `lovelet` subsystem is refused."""
-    cpu_pool: TokenBucket | None = None
+    cpu_pool: CostPool | None = None
     """The server's time lent to sessions past their share (`SSHLimits.cpu_pool`)."""
     web_logins: WebLogins | None = None
     """The links that bring a key's identity to a browser (`ssh HOST web-login`)."""
