@@ -35,6 +35,8 @@ STALE = 1.0
 may have ended before its screen said it was shown)."""
 SPENT = 0.05
 """Seconds of the time it saved a session may spend before it is served after the others."""
+RECOUNT = 0.1
+"""Seconds between two counts of the pool's borrowers."""
 HELD_BACK_PART = 0.25
 """The share of the pool lent to sessions held back lately, while others borrow too."""
 LANE_RETRY = 0.02
@@ -254,23 +256,35 @@ class CostPool:
         self._borrowers: weakref.WeakKeyDictionary[Borrower, float] = (
             weakref.WeakKeyDictionary()
         )  # each borrower, and when it last borrowed
+        self._counted_at = -math.inf
+        self._light = self._heavy = 0  # borrowers not held back lately and held back
 
     def part(self, borrower: Borrower, borrowing: bool) -> float:
         """Seconds a second `borrower` is lent: its part if it borrows now (`borrowing`: it
         has used more than it saved) or did in the last `window` seconds, else none."""
         now = self._clock()
+        last = self._borrowers.get(borrower)
         if borrowing:
             self._borrowers[borrower] = now
+        elif last is None or now - last > self._window:
+            return 0.0
+        if last is None or now - self._counted_at > RECOUNT:
+            self._count(now)
+        light, heavy = max(self._light, 1), max(self._heavy, 1)
+        if borrower.held_back:
+            return self.rate * (HELD_BACK_PART if self._light else 1.0) / heavy
+        return self.rate * (1.0 - HELD_BACK_PART if self._heavy else 1.0) / light
+
+    def _count(self, now: float) -> None:
+        """Forget who has not borrowed for `window` seconds; count the rest, held back or
+        not (as one arrives, else every `RECOUNT` seconds: with hundreds of players, most
+        borrow a little)."""
         for other, when in list(self._borrowers.items()):
             if now - when > self._window:
                 del self._borrowers[other]
-        if borrower not in self._borrowers:
-            return 0.0
-        heavy = sum(1 for other in self._borrowers if other.held_back)
-        light = len(self._borrowers) - heavy
-        if borrower.held_back:
-            return self.rate * (HELD_BACK_PART if light else 1.0) / heavy
-        return self.rate * (1.0 - HELD_BACK_PART if heavy else 1.0) / light
+        self._heavy = sum(1 for other in self._borrowers if other.held_back)
+        self._light = len(self._borrowers) - self._heavy
+        self._counted_at = now
 
 
 class CostBudget:
