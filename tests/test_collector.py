@@ -1,12 +1,13 @@
-"""The paced garbage collector: what the server holds at the start is frozen and never walked
-again; young garbage goes with the interpreter's young collections; what outlived them goes at
-a whole collection, which comes once enough ended sessions are still in memory, or Python's
-memory per session grew by a quarter (where it cannot be read: after enough time)."""
+"""The paced garbage collector: new garbage goes at a step (every step while steps find much,
+ever more rarely while they find little), frozen garbage at a whole one, which comes once
+enough ended sessions are still in memory, or Python's memory per session grew by a quarter
+(where it cannot be read: after enough time)."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import itertools
 import weakref
 from collections.abc import Iterator
 
@@ -15,7 +16,8 @@ import pytest
 from server.render.collector import (
     ENDED,
     FLOOR,
-    NEVER,
+    LITTLE,
+    YOUNG_EVERY,
     YOUNG_THRESHOLD,
     Collector,
     Leftovers,
@@ -78,68 +80,73 @@ def collector(world: World) -> Iterator[Collector]:
     assert gc.get_freeze_count() == 0
 
 
+def test_a_step_collects_new_cyclic_garbage_and_freezes_the_survivors(
+    collector: Collector,
+) -> None:
+    garbage, garbage_ref = _cycle()
+    kept, kept_ref = _cycle()
+    del garbage
+    frozen = gc.get_freeze_count()
+    assert collector.step() is False
+    assert garbage_ref() is None
+    assert kept_ref() is kept
+    assert gc.get_freeze_count() > frozen
+
+
 @pytest.fixture
 def no_automatic_collection() -> Iterator[None]:
-    """The interpreter's own collections paused: only those a test runs collect."""
+    """The interpreter's own collections paused: only the collector's steps collect."""
     gc.disable()
     yield
     gc.enable()
 
 
-def _outlive_young_collections() -> None:
-    """What is alive now survives the interpreter's young collections: only a whole
-    collection walks it again."""
-    gc.collect(1)
+def _garbage_cycles(objects: int) -> list[weakref.ref[Node]]:
+    """Cycles of at least `objects` tracked objects (two nodes each), already unreachable;
+    weak references to them."""
+    refs = []
+    for _ in range(objects // 2 + 1):
+        refs.append(_cycle()[1])
+    return refs
 
 
 @pytest.mark.usefixtures("no_automatic_collection")
-async def test_what_the_server_holds_at_the_start_is_never_walked_again(
-    world: World, caplog: pytest.LogCaptureFixture
-) -> None:
-    """Nor freed: a cycle of the start-up that becomes garbage stays (what the server holds
-    then lives as long as it), while one made later goes at the next whole collection."""
-    before_start, before_ref = _cycle()
-    made = Collector(lambda: world.live, leftovers=world.leftovers, memory=lambda: BASE)
-    with caplog.at_level("INFO", "server.render.collector"):
-        made.start()
-    try:
-        assert gc.get_freeze_count() > 0
-        assert caplog.messages[-1].startswith("whole garbage collection: ")
-        assert " 0 kept (and " in caplog.messages[-1]  # all of it frozen
-        after_start, after_ref = _cycle()
-        _outlive_young_collections()
-        del before_start, after_start
-        made.collect_all("memory grown")
-        assert before_ref() is not None
-        assert after_ref() is None
-    finally:
-        made.stop()
-    assert gc.get_freeze_count() == 0
-
-
-@pytest.mark.usefixtures("no_automatic_collection")
-def test_young_cyclic_garbage_goes_with_a_young_collection_across_steps(
+def test_while_steps_find_little_garbage_they_collect_ever_more_rarely(
     collector: Collector,
 ) -> None:
-    """A screen opened for a few steps and closed: no whole collection needed."""
-    screen, screen_ref = _cycle()
-    assert collector.step() is False
-    del screen
-    assert collector.step() is False
-    gc.collect(0)  # the interpreter's collection of the youngest objects
-    assert screen_ref() is None
+    collections = []
+    for _ in range(4 * YOUNG_EVERY):
+        ref = _cycle()[1]
+        collector.step()
+        collections.append(ref() is None)  # collected at this step, or frozen unwalked
+    assert collections[:8] == [True, False, True, False, False, False, True, False]
+    gaps = [i for i, collected in enumerate(collections) if collected]
+    assert max(b - a for a, b in itertools.pairwise(gaps)) == YOUNG_EVERY
 
 
 @pytest.mark.usefixtures("no_automatic_collection")
-def test_garbage_that_outlived_young_collections_waits_for_the_whole_collection(
+def test_a_step_that_finds_much_garbage_collects_at_every_step_again(
+    collector: Collector,
+) -> None:
+    collector.step()  # found little: the next collection is two steps on
+    frozen = _garbage_cycles(LITTLE)
+    collector.step()  # frozen unwalked
+    assert all(ref() is not None for ref in frozen)
+    _garbage_cycles(LITTLE)
+    collector.step()  # collected: much garbage
+    refs = _garbage_cycles(1)
+    collector.step()
+    assert all(ref() is None for ref in refs)
+
+
+def test_garbage_frozen_while_alive_waits_for_the_whole_collection(
     collector: Collector, world: World
 ) -> None:
     node, node_ref = _cycle()
-    _outlive_young_collections()
+    collector.step()  # frozen while alive
     del node
-    gc.collect(1)
-    assert collector.step() is False
-    assert node_ref() is not None  # old cyclic garbage waits
+    collector.step()
+    assert node_ref() is not None  # cyclic garbage among frozen objects waits
     world.memory = BASE + 249 * MB
     assert collector.step() is False
     world.memory = BASE + 250 * MB  # a quarter more a session than after the last whole one
@@ -186,12 +193,11 @@ def test_a_steady_server_is_never_stopped_for_a_whole_collection(
     assert collector.step() is False
 
 
-@pytest.mark.usefixtures("no_automatic_collection")
 def test_where_memory_cannot_be_read_a_whole_collection_comes_with_age(
     collector: Collector, world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     node, node_ref = _cycle()
-    _outlive_young_collections()
+    collector.step()
     del node
     world.memory = None
     world.now = 59.0
@@ -217,22 +223,23 @@ def test_the_memory_read_follows_allocations_and_comes_back_once_they_are_freed(
 
 
 def _ended_sessions(world: World, count: int) -> list[weakref.ref[Node]]:
-    """`count` sessions ended, each leaving cyclic garbage that outlived young collections."""
-    apps = [_cycle()[0] for _ in range(count)]
-    _outlive_young_collections()
-    for app in apps:
+    """`count` sessions ended, each leaving cyclic garbage already frozen."""
+    refs = []
+    for _ in range(count):
+        app, ref = _cycle()
         world.leftovers.add(app)
-    return [weakref.ref(app) for app in apps]
+        refs.append(ref)
+    gc.freeze()
+    return refs
 
 
-@pytest.mark.usefixtures("no_automatic_collection")
 def test_sessions_that_ended_set_off_a_whole_collection(
     collector: Collector, world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     world.sessions(0)
     left = _ended_sessions(world, ENDED - 1)
     assert collector.step() is False
-    assert all(ref() is not None for ref in left)  # old garbage: waits for a whole collection
+    assert all(ref() is not None for ref in left)  # frozen: waits for a whole collection
     left += _ended_sessions(world, 1)
     with caplog.at_level("INFO", "server.render.collector"):
         assert collector.step() is True
@@ -240,7 +247,6 @@ def test_sessions_that_ended_set_off_a_whole_collection(
     assert caplog.messages[-1].endswith("; set off by ended sessions")
 
 
-@pytest.mark.usefixtures("no_automatic_collection")
 def test_with_more_sessions_running_more_may_end_before_a_whole_collection(
     collector: Collector, world: World
 ) -> None:
@@ -303,14 +309,14 @@ async def test_a_step_that_fails_stops_no_later_step(world: World) -> None:
         made.stop()
 
 
-async def test_while_stepping_the_interpreter_collects_young_objects_rarely_and_never_all(
+async def test_while_stepping_the_interpreter_collects_young_objects_more_rarely(
     world: World,
 ) -> None:
     before = gc.get_threshold()
     made = Collector(lambda: world.live, memory=lambda: world.memory)
     made.start()
     try:
-        assert gc.get_threshold() == (YOUNG_THRESHOLD, before[1], NEVER)
+        assert gc.get_threshold() == (YOUNG_THRESHOLD, *before[1:])
     finally:
         made.stop()
     assert gc.get_threshold() == before

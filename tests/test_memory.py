@@ -127,9 +127,9 @@ async def server(tmp_path: Path) -> AsyncIterator[Server]:
 
 
 async def test_the_collector_frees_what_sessions_that_ended_left(server: Server) -> None:
-    """Sessions come and go, one at a time: what they leave in cycles and has outlived the
-    interpreter's young collections waits for a whole collection; one comes as soon as
-    `ENDED` of them are still in memory, so fewer ever stay for long."""
+    """Sessions come and go, one at a time: what they leave in cycles is frozen by the paced
+    collector, and only a whole collection frees it; one comes as soon as `ENDED` of them
+    are still in memory, so fewer ever stay for long."""
     collections = Collections(server)
     ended: list[weakref.ref[object]] = []
     for number in range(ENDED + 4):

@@ -1,35 +1,45 @@
 """Garbage collection paced for a server that holds hundreds of Textual apps.
 
-CPython's whole collection walks every tracked object. A Textual session holds about 13,000, so
-with 500 sessions one pause lasts seconds, and the interpreter sets one off whenever what
-survived its younger collections grew by a quarter: under play, several times a minute. So:
-- what the server holds before any session (its modules, classes, configuration: about 77,000
-  objects, a fifth of a small server's) is frozen at the start (`gc.freeze`) and never walked
-  again;
-- the interpreter collects young objects as usual (after `YOUNG_THRESHOLD` more tracked
-  objects were made than freed, not 700: rarer, each as cheap), and never everything;
-- the server runs the whole collections (`Collector.step`, four times a second), where they
-  pay for themselves, each walking what the sessions running hold:
-  - once the apps of ended sessions still in memory (`Leftovers`, weakly) number a quarter
-    of the sessions running, and at least `ENDED`. A Textual app is full of cycles (measured,
-    about 0.8 MB each), so frozen garbage would otherwise pile up until the resident memory
-    is several times what live sessions hold (issue 34: 68 MB to 447 MB over 1,200 sessions
-    come and gone). `ENDED` is 16, not 4: with ten sessions open, one whole collection stops
-    the loop 50-100 ms, longer than a key takes to echo, and at 4 a guest arriving every 2 s
-    set one off every 8 s (benchmarks/results/2026-12-06-dear-keys.md);
-  - once Python's allocated memory blocks (`sys.getallocatedblocks`) over those before any
-    session grew by a quarter since the last one, in all and per session: what else is
-    garbage in cycles shows there (screens a session opened and kept a while), while sessions
-    arriving (their memory grows with them) or a steady server never set it off. Blocks, not
-    the resident memory: freed blocks stay with the process (pymalloc arenas, glibc's heap),
-    so the resident memory after a collection does not show what it freed, and a threshold
-    set from it only ever rose;
-  - where blocks cannot be counted (Python's own allocator off), every ten minutes.
-  (Pacing them by their length as well made it worse: the more garbage one freed, the longer
-  it took, the longer the next one waited, and the more garbage it found; under steady churn
-  with 40 sessions open they grew from 1.5 s to 7.6 s, two minutes apart.)
+CPython's full collection walks every tracked object. A Textual session holds about 13,000, so
+with 500 sessions one pause lasts seconds, and the rendered lines that every table update
+replaces set one off several times a minute. Instead, the server freezes what is tracked four
+times a second (`gc.freeze`: the interpreter's own collections then walk only what is newer),
+after collecting what is new since the last freeze when that may hold cyclic garbage.
+Sessions starting, ending and opening screens leave plenty; sessions that only play leave
+almost none (measured: 0-160 objects a step with 600 sessions), yet walking what is new
+cost 10-20 ms a step at 500 sessions, 7% of the process's CPU. So a collection of what is new
+that finds little garbage (under `LITTLE` objects) doubles the steps until the next one (up
+to `YOUNG_EVERY`: what is new in the steps between is frozen unwalked), and one that finds
+more brings them back to every step. The interpreter's own collections of young objects run
+after `YOUNG_THRESHOLD` more tracked objects were made than freed, not 700: a freeze resets
+that count, so they now come only within a busy step (measured at 1,000 players in play, in
+30 s, over the core and two front-ends: 1,090-1,274 of them and 1.4-2.7 s of CPU, against
+19-22 and 0.1-0.2 s).
+Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
+a whole collection. It comes mostly from sessions ending (a Textual app is full of cycles:
+measured, about 0.8 MB each) and from screens an app removes (help: about 0.3 MB). So a whole
+collection runs
+- once the apps of ended sessions still in memory (`Leftovers`, weakly) number a quarter of
+  the sessions running, and at least `ENDED`: frozen garbage otherwise piles up until the
+  resident memory is several times what live sessions hold (issue 34: 68 MB to 447 MB over
+  1,200 sessions come and gone). `ENDED` is 16, not 4: with ten sessions open, one whole
+  collection stops the loop 50-100 ms, longer than a key takes to echo, and at 4 a guest
+  arriving every 2 s set one off every 8 s (benchmarks/results/2026-12-06-dear-keys.md);
+- once Python's allocated memory blocks (`sys.getallocatedblocks`) over those before any
+  session grew by a quarter since the last one, in all and per session: what else is frozen
+  garbage shows there, while sessions arriving (their memory grows with them) or a steady
+  server never set it off. Blocks, not the resident memory: freed blocks stay with the
+  process (pymalloc arenas, glibc's heap), so the resident memory after a collection does not
+  show what it freed, and a threshold set from it only ever rose;
+- where blocks cannot be counted (Python's own allocator off), every ten minutes.
+Both rules pay for themselves: a whole collection walks what the sessions running hold (one
+with 500 sessions in a process took 3.6-4.8 s), and comes only once a quarter as much is
+garbage. (Pacing them by their length as well made it worse: the more garbage one freed, the
+longer it took, the longer the next one waited, and the more garbage it found; under steady
+churn with 40 sessions open they grew from 1.5 s to 7.6 s, two minutes apart.)
 After a whole collection, what it freed is given back to the system where it can be
-(`malloc_trim` of glibc).
+(`malloc_trim` of glibc). (Rendered lines would be another source; see
+`server.render.strips`.)
 """
 
 from __future__ import annotations
@@ -50,8 +60,9 @@ GROWTH = 0.25  # a whole collection once memory grew by this share, in all and p
 FLOOR = 100_000  # memory blocks over the base counted at least (a dozen sessions' garbage)
 ENDED = 16  # ended sessions' apps in memory that set off a whole collection at least
 ENDED_SHARE = 0.25  # ... or this share of the sessions running, if more
+YOUNG_EVERY = 16  # steps at most between collections of what is new, while they find little
 YOUNG_THRESHOLD = 5000  # the interpreter's first collection threshold while stepping (700)
-NEVER = 2**31 - 1  # the interpreter's threshold for whole collections: the collector runs them
+LITTLE = 500  # objects: a collection of what is new (one step's) freeing fewer found little
 MAX_AGE = 600.0  # seconds: a whole collection at least this often where memory cannot be read
 
 
@@ -85,8 +96,7 @@ def _alive(refs: list[weakref.ref[object]]) -> list[weakref.ref[object]]:
 
 
 class Collector:
-    """Runs the whole garbage collections, checking every `period` seconds whether one is
-    due; the interpreter collects young objects meanwhile.
+    """Collects what is new and freezes it every `period` seconds; now and then, everything.
 
     `live` counts the sessions running now; `leftovers` holds the ones that ended (None: none
     counted); `memory` reads what Python holds (None: unknown, and `max_age` paces instead).
@@ -111,23 +121,21 @@ class Collector:
         self._memory_base: int | None = None  # `memory()` after the first whole collection
         self._after: tuple[float, float] | None = None  # `_reading` right after the last one
         self._last_whole = 0.0
+        self._young_every = 1  # steps from one collection of what is new to the next
+        self._since_young = 0  # steps since the last one
         self._handle: asyncio.TimerHandle | None = None
         self._thresholds = gc.get_threshold()  # the interpreter's, put back by `stop`
 
     def start(self) -> None:
-        """Collect everything and freeze what is left (the server before any session, never
-        walked again), then step every `period` on the running loop, the interpreter's
-        collections of young objects rarer and its whole ones left to the steps."""
-        gc.collect()
-        gc.freeze()
+        """Collect and freeze everything now, then step every `period` on the running loop,
+        with the interpreter's collections of young objects rarer."""
         self.collect_all()
         self._thresholds = gc.get_threshold()
-        gc.set_threshold(YOUNG_THRESHOLD, self._thresholds[1], NEVER)
+        gc.set_threshold(YOUNG_THRESHOLD)
         self._schedule()
 
     def stop(self) -> None:
-        """Stop stepping and hand the interpreter its collections back, and every frozen
-        object."""
+        """Stop stepping and hand every frozen object back to the ordinary collector."""
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
@@ -135,18 +143,27 @@ class Collector:
         gc.unfreeze()
 
     def step(self) -> bool:
-        """One step: a whole collection if one is due. True if one ran."""
+        """One step: a whole collection when due, else one of what is new when due; then a
+        freeze. True if whole."""
         reason = self._whole_due()
         if reason is not None:
             self.collect_all(reason)
-        return reason is not None
+            return True
+        self._since_young += 1
+        if self._since_young >= self._young_every:
+            little = gc.collect() < LITTLE
+            self._young_every = min(2 * self._young_every, YOUNG_EVERY) if little else 1
+            self._since_young = 0
+        gc.freeze()
+        return False
 
     def collect_all(self, reason: str = "start") -> None:
-        """Collect every generation but what was frozen at the start (the loop stands still
-        meanwhile), and give what was freed back to the system; `reason` says what set it off
-        (logged)."""
+        """Unfreeze, collect every generation, freeze again (the loop stands still meanwhile),
+        and give what was freed back to the system; `reason` says what set it off (logged)."""
         started = time.perf_counter()
+        gc.unfreeze()
         found = gc.collect()
+        gc.freeze()
         held = self.leftovers.collected()
         trimming = time.perf_counter()
         trim()
@@ -158,12 +175,10 @@ class Collector:
         self._after = self._reading(memory)
         log.info(
             "whole garbage collection: %.0f ms (%.0f ms giving memory back), %d unreachable "
-            "objects freed, %d kept (and %d frozen at the start), %d ended sessions still "
-            "held after two; set off by %s",
+            "objects freed, %d kept, %d ended sessions still held after two; set off by %s",
             (trimmed - started) * 1000,
             (trimmed - trimming) * 1000,
             found,
-            len(gc.get_objects(generation=2)),
             gc.get_freeze_count(),
             held,
             reason,
