@@ -150,9 +150,11 @@ class Term(asyncssh.SSHClientSession[bytes]):
         return True
 
     def write(self, data: bytes) -> None:
-        """Send bytes if the session is still open."""
+        """Send bytes if the session is still open (the server may have closed it a moment
+        ago: what is sent then is lost)."""
         if self.chan is not None and not self.closed:
-            self.chan.write(data)
+            with contextlib.suppress(BrokenPipeError):
+                self.chan.write(data)
 
     def unsent(self) -> int:
         """Bytes written but still waiting in the client for the server's window."""

@@ -1,6 +1,6 @@
 """Keys that are cheap to send and dear to handle (issue 34): rows for benchmarks/abuse.py.
 
-Usage: python benchmarks/dear_keys.py [--only NAME ...] [--duration 20]
+Usage: python benchmarks/dear_keys.py [--only NAME ...] [--duration 20] [--logs DIR]
 
 Each row runs as abuse.py's rows do (a fresh `lovelet serve`, the reference player typing in
 the lobby chat and timing each key's echo, the probe logging in every two seconds), against
@@ -9,10 +9,13 @@ and 8 sessions), or paced at 29 keys a second each (8 sessions, inside the 50 ke
 budget; also with the stats screen, `i` then Esc, and the new-table form, `n` then Esc),
 from a process of their own that reads their output without drawing it (the reference
 player's screen is timed in this one: drawing theirs here would slow it and show as server
-latency). The `honest` row is the dearest honest player: help, rules through every edition,
-stats, chat, at a fast typist's pace, each key waiting for its screen. Each row prints what
-abuse.py prints; the attacker line adds the server CPU the attackers caused (the row's CPU
-less the baseline's), per attacker, and how they ended.
+latency). Esc is sent as a terminal with the kitty keyboard protocol sends it (`ESC`), which
+the server takes at once; a row whose screen was not drawn fails. The reference player's
+latency counts from when the attackers are in (their logins are reported apart). The
+`honest` row is the dearest honest player: help, rules through every edition, stats, chat, at
+a fast typist's pace, each key waiting for its screen. Each row prints what abuse.py prints;
+the attacker line adds the server CPU with the attackers and how they ended. `--logs` keeps
+each row's server log.
 """
 
 from __future__ import annotations
