@@ -24,6 +24,7 @@ from server.ssh.cost import (
     METER,
     RECOUNT,
     SPENT,
+    STALE,
     CostBudget,
     CostMeter,
     CostPool,
@@ -252,3 +253,12 @@ async def test_a_session_held_back_without_rest_is_told_and_disconnected(
     assert f"from 127.0.0.1: {CPU_HOG}" in caplog.text
     [ended] = [r.fields for r in caplog.records if r.getMessage() == "disconnect"]
     assert ended["cpu_seconds"] >= 2 * DEAR and ended["held"] >= 1
+
+
+def test_a_key_whose_session_ended_before_its_screen_was_shown_closes_the_gate_no_longer() -> None:
+    now = [0.0]
+    gate = Gate(clock=lambda: now[0])
+    gone = CostMeter(gate=gate)
+    gone.open_input()  # and never closed: its session ended
+    now[0] += STALE + 0.1
+    assert gate.closed() is None

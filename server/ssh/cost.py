@@ -39,6 +39,8 @@ RECOUNT = 0.1
 """Seconds between two counts of the pool's borrowers."""
 HELD_BACK_PART = 0.25
 """The share of the pool lent to sessions held back lately, while others borrow too."""
+PRUNE_OVER = 256
+"""Keys being handled at once past which those gone stale are forgotten as more come."""
 LANE_RETRY = 0.02
 """Seconds a yielding session waits before asking again for its turn."""
 
@@ -70,6 +72,8 @@ class Gate:
                 self._lane = (meter, self._clock())
             else:
                 self._handling[meter] = self._clock()
+                if len(self._handling) > PRUNE_OVER:
+                    self._prune()
             return
         if self._lane is not None and self._lane[0] is meter:
             self._lane = None
@@ -84,10 +88,7 @@ class Gate:
 
     def closed(self) -> asyncio.Future[None] | None:
         """A future done when a yielding session's step may run (None: it may now)."""
-        now = self._clock()
-        for meter, since in list(self._handling.items()):
-            if now - since > STALE:
-                del self._handling[meter]
+        self._prune()
         if not self._handling:
             return None
         if self._opened is None:
@@ -95,6 +96,13 @@ class Gate:
             self._opened = loop.create_future()
             loop.call_later(self._wait, self._open)
         return self._opened
+
+    def _prune(self) -> None:
+        """Forget keys handled longer than `STALE` seconds ago."""
+        now = self._clock()
+        for meter, since in list(self._handling.items()):
+            if now - since > STALE:
+                del self._handling[meter]
 
     def _open(self) -> None:
         """Nobody's key is handled, or the gate's wait passed: the yielding go on."""
