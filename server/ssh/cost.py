@@ -258,7 +258,7 @@ class CostPool:
     def __init__(
         self, rate: float, window: float = 5.0, clock: Callable[[], float] = time.monotonic
     ) -> None:
-        self.rate = rate
+        self._rate = rate
         self._window = window
         self._clock = clock
         self._borrowers: weakref.WeakKeyDictionary[Borrower, float] = (
@@ -280,8 +280,8 @@ class CostPool:
             self._count(now)
         light, heavy = max(self._light, 1), max(self._heavy, 1)
         if borrower.held_back:
-            return self.rate * (HELD_BACK_PART if self._light else 1.0) / heavy
-        return self.rate * (1.0 - HELD_BACK_PART if self._heavy else 1.0) / light
+            return self._rate * (HELD_BACK_PART if self._light else 1.0) / heavy
+        return self._rate * (1.0 - HELD_BACK_PART if self._heavy else 1.0) / light
 
     def _count(self, now: float) -> None:
         """Forget who has not borrowed for `window` seconds; count the rest, held back or

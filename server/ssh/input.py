@@ -88,10 +88,6 @@ class TokenBucket:
         self._refill()
         return max(0.0, -self._tokens)
 
-    def repay(self, amount: float) -> None:
-        """Add `amount` tokens (up to `burst`)."""
-        self._tokens = min(self._burst, self._tokens + amount)
-
 
 class Reader(Protocol):
     """The part of an asyncssh channel that delivers input."""
