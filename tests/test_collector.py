@@ -16,7 +16,9 @@ import pytest
 from server.render.collector import (
     ENDED,
     FLOOR,
+    FREEZE_WAIT,
     LITTLE,
+    YOUNG_BUDGET,
     YOUNG_EVERY,
     YOUNG_THRESHOLD,
     Collector,
@@ -51,6 +53,13 @@ class World:
         self.live = 0
         self.memory: int | None = BASE
         self.leftovers = Leftovers()
+        self.collection_takes = 0.0  # seconds a collection of what is new takes
+        self._timer = 0.0
+
+    def timer(self) -> float:
+        """Read before and after a collection of what is new: `collection_takes` apart."""
+        self._timer += self.collection_takes
+        return self._timer
 
     def sessions(self, live: int, each: int = 2 * MB) -> None:
         """`live` sessions of `each` blocks running."""
@@ -70,6 +79,7 @@ def collector(world: World) -> Iterator[Collector]:
         leftovers=world.leftovers,
         max_age=60.0,
         clock=lambda: world.now,
+        timer=world.timer,
         memory=lambda: world.memory,
     )
     made.collect_all()  # the process before any session: the base
@@ -137,6 +147,52 @@ def test_a_step_that_finds_much_garbage_collects_at_every_step_again(
     refs = _garbage_cycles(1)
     collector.step()
     assert all(ref() is None for ref in refs)
+
+
+@pytest.mark.usefixtures("no_automatic_collection")
+def test_while_steps_find_much_garbage_cheaply_what_is_alive_is_not_frozen_yet(
+    collector: Collector,
+) -> None:
+    """A screen open at one step and closed before the next goes at the next."""
+    frozen = gc.get_freeze_count()
+    closed = []
+    for _ in range(FREEZE_WAIT):
+        screen, screen_ref = _cycle()  # open at this step
+        _garbage_cycles(LITTLE)  # the screens closed since the last step
+        collector.step()
+        closed.append(screen_ref)
+        del screen
+    assert gc.get_freeze_count() == frozen  # the freeze waited
+    assert all(ref() is None for ref in closed[:-1])
+
+
+@pytest.mark.usefixtures("no_automatic_collection")
+def test_the_freeze_waits_a_bounded_number_of_steps(collector: Collector) -> None:
+    frozen_at = []
+    for number in range(2 * FREEZE_WAIT + 2):
+        _garbage_cycles(LITTLE)
+        frozen = gc.get_freeze_count()
+        kept = _cycle()[0]
+        collector.step()
+        if gc.get_freeze_count() > frozen:
+            frozen_at.append(number)
+        del kept
+    assert frozen_at == [FREEZE_WAIT, 2 * FREEZE_WAIT + 1]
+
+
+@pytest.mark.usefixtures("no_automatic_collection")
+def test_a_collection_of_what_is_new_that_costs_much_freezes_at_once(
+    collector: Collector, world: World
+) -> None:
+    """With many sessions, walking a few steps' new objects would cost more than what
+    waiting saves."""
+    world.collection_takes = YOUNG_BUDGET
+    screen, screen_ref = _cycle()
+    _garbage_cycles(LITTLE)
+    collector.step()
+    del screen
+    collector.step()
+    assert screen_ref() is not None  # frozen while alive: waits for a whole collection
 
 
 def test_garbage_frozen_while_alive_waits_for_the_whole_collection(

@@ -15,6 +15,13 @@ after `YOUNG_THRESHOLD` more tracked objects were made than freed, not 700: a fr
 that count, so they now come only within a busy step (measured at 1,000 players in play, in
 30 s, over the core and two front-ends: 1,090-1,274 of them and 1.4-2.7 s of CPU, against
 19-22 and 0.1-0.2 s).
+While collections of what is new find much garbage (screens being opened and closed) and
+cost little (under `YOUNG_BUDGET`: a small server), the freeze waits, up to `FREEZE_WAIT`
+steps: what is alive at one step (an open screen) may be garbage at the next, and once frozen
+it would wait for a whole collection. Eight guests opening and closing the new-table form at
+29 keys/s set off eight whole collections a minute without the wait (up to 252 ms each, with
+ten sessions open); with many sessions a collection of what is new costs more than the budget,
+and every step freezes as before.
 Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
 a whole collection. It comes mostly from sessions ending (a Textual app is full of cycles:
 measured, about 0.8 MB each) and from screens an app removes (help: about 0.3 MB). So a whole
@@ -63,6 +70,8 @@ ENDED_SHARE = 0.25  # ... or this share of the sessions running, if more
 YOUNG_EVERY = 16  # steps at most between collections of what is new, while they find little
 YOUNG_THRESHOLD = 5000  # the interpreter's first collection threshold while stepping (700)
 LITTLE = 500  # objects: a collection of what is new (one step's) freeing fewer found little
+FREEZE_WAIT = 16  # steps at most a freeze waits while collections of what is new find much
+YOUNG_BUDGET = 0.005  # seconds: a collection of what is new that took longer freezes at once
 MAX_AGE = 600.0  # seconds: a whole collection at least this often where memory cannot be read
 
 
@@ -110,6 +119,7 @@ class Collector:
         period: float = PERIOD,
         max_age: float = MAX_AGE,
         clock: Callable[[], float] = time.monotonic,
+        timer: Callable[[], float] = time.perf_counter,
         memory: Callable[[], int | None] | None = None,
     ) -> None:
         self.live = live
@@ -117,12 +127,14 @@ class Collector:
         self.period = period
         self.max_age = max_age
         self._clock = clock
+        self._timer = timer  # times a collection of what is new
         self._memory = memory or allocated_blocks
         self._memory_base: int | None = None  # `memory()` after the first whole collection
         self._after: tuple[float, float] | None = None  # `_reading` right after the last one
         self._last_whole = 0.0
         self._young_every = 1  # steps from one collection of what is new to the next
         self._since_young = 0  # steps since the last one
+        self._unfrozen = 0  # steps since the last freeze
         self._handle: asyncio.TimerHandle | None = None
         self._thresholds = gc.get_threshold()  # the interpreter's, put back by `stop`
 
@@ -144,18 +156,31 @@ class Collector:
 
     def step(self) -> bool:
         """One step: a whole collection when due, else one of what is new when due; then a
-        freeze. True if whole."""
+        freeze, unless it waits. True if whole."""
         reason = self._whole_due()
         if reason is not None:
             self.collect_all(reason)
             return True
         self._since_young += 1
+        waits = False
         if self._since_young >= self._young_every:
-            little = gc.collect() < LITTLE
-            self._young_every = min(2 * self._young_every, YOUNG_EVERY) if little else 1
-            self._since_young = 0
-        gc.freeze()
+            waits = self._collect_young()
+        if waits and self._unfrozen < FREEZE_WAIT:
+            self._unfrozen += 1
+        else:
+            self._unfrozen = 0
+            gc.freeze()
         return False
+
+    def _collect_young(self) -> bool:
+        """Collect what is new and set when to next; True if the freeze should wait (much
+        garbage found, cheaply)."""
+        started = self._timer()
+        little = gc.collect() < LITTLE
+        cheap = self._timer() - started < YOUNG_BUDGET
+        self._young_every = min(2 * self._young_every, YOUNG_EVERY) if little else 1
+        self._since_young = 0
+        return cheap and not little
 
     def collect_all(self, reason: str = "start") -> None:
         """Unfreeze, collect every generation, freeze again (the loop stands still meanwhile),
@@ -164,6 +189,7 @@ class Collector:
         gc.unfreeze()
         found = gc.collect()
         gc.freeze()
+        self._unfrozen = 0
         held = self.leftovers.collected()
         trimming = time.perf_counter()
         trim()
