@@ -70,8 +70,9 @@ ENDED_SHARE = 0.25  # ... or this share of the sessions running, if more
 YOUNG_EVERY = 16  # steps at most between collections of what is new, while they find little
 YOUNG_THRESHOLD = 5000  # the interpreter's first collection threshold while stepping (700)
 LITTLE = 500  # objects: a collection of what is new (one step's) freeing fewer found little
-FREEZE_WAIT = 16  # steps at most a freeze waits while collections of what is new find much
-YOUNG_BUDGET = 0.005  # seconds: a collection of what is new that took longer freezes at once
+BUSY = 8  # steps after a collection of what is new that found much: every step collects
+FREEZE_WAIT = 16  # steps at most a freeze waits meanwhile
+YOUNG_BUDGET = 0.010  # seconds: a collection of what is new that took longer freezes at once
 MAX_AGE = 600.0  # seconds: a whole collection at least this often where memory cannot be read
 
 
@@ -135,6 +136,7 @@ class Collector:
         self._young_every = 1  # steps from one collection of what is new to the next
         self._since_young = 0  # steps since the last one
         self._unfrozen = 0  # steps since the last freeze
+        self._busy = 0  # steps left of those taken as busy (a collection found much)
         self._handle: asyncio.TimerHandle | None = None
         self._thresholds = gc.get_threshold()  # the interpreter's, put back by `stop`
 
@@ -162,10 +164,11 @@ class Collector:
             self.collect_all(reason)
             return True
         self._since_young += 1
-        waits = False
+        self._busy = max(self._busy - 1, 0)
+        cheap = True
         if self._since_young >= self._young_every:
-            waits = self._collect_young()
-        if waits and self._unfrozen < FREEZE_WAIT:
+            cheap = self._collect_young()
+        if self._busy and cheap and self._unfrozen < FREEZE_WAIT:
             self._unfrozen += 1
         else:
             self._unfrozen = 0
@@ -173,14 +176,13 @@ class Collector:
         return False
 
     def _collect_young(self) -> bool:
-        """Collect what is new and set when to next; True if the freeze should wait (much
-        garbage found, cheaply)."""
+        """Collect what is new and set when to next; True if that was cheap."""
         started = self._timer()
-        little = gc.collect() < LITTLE
-        cheap = self._timer() - started < YOUNG_BUDGET
-        self._young_every = min(2 * self._young_every, YOUNG_EVERY) if little else 1
+        if gc.collect() >= LITTLE:
+            self._busy = BUSY
+        self._young_every = 1 if self._busy else min(2 * self._young_every, YOUNG_EVERY)
         self._since_young = 0
-        return cheap and not little
+        return self._timer() - started < YOUNG_BUDGET
 
     def collect_all(self, reason: str = "start") -> None:
         """Unfreeze, collect every generation, freeze again (the loop stands still meanwhile),
