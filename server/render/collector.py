@@ -15,13 +15,16 @@ after `YOUNG_THRESHOLD` more tracked objects were made than freed, not 700: a fr
 that count, so they now come only within a busy step (measured at 1,000 players in play, in
 30 s, over the core and two front-ends: 1,090-1,274 of them and 1.4-2.7 s of CPU, against
 19-22 and 0.1-0.2 s).
-While collections of what is new find much garbage (screens being opened and closed) and
-cost little (under `YOUNG_BUDGET`: a small server), the freeze waits, up to `FREEZE_WAIT`
-steps: what is alive at one step (an open screen) may be garbage at the next, and once frozen
-it would wait for a whole collection. Eight guests opening and closing the new-table form at
-29 keys/s set off eight whole collections a minute without the wait (up to 252 ms each, with
-ten sessions open); with many sessions a collection of what is new costs more than the budget,
-and every step freezes as before.
+Once a collection of what is new finds much garbage (sessions arriving, screens being opened
+and closed), the next `BUSY` steps each collect, and the freeze waits through them (up to
+`FREEZE_WAIT` steps) while a collection costs under `YOUNG_BUDGET`: what is alive at one step
+(an open screen, the styles Textual makes anew each time a screen is shown) may be garbage at
+the next, and once frozen it would wait for a whole collection. Eight guests opening and
+closing the new-table form at 29 keys/s each left about 6,000 objects a second frozen in
+cycles, and a whole collection every 5 s (80-300 ms, ten sessions open); with the wait, about
+1,600 a second, none during the minute (benchmarks/results/2026-12-06-dear-keys.md). With
+many sessions one step's collection already costs more than the budget, and every step
+freezes as before.
 Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
 a whole collection. It comes mostly from sessions ending (a Textual app is full of cycles:
 measured, about 0.8 MB each) and from screens an app removes (help: about 0.3 MB). So a whole
