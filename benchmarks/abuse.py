@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import _quiet  # noqa: F401 (before asyncssh, which warns as it is imported)
 import asyncssh
 import pyte
 from asyncssh.packet import String

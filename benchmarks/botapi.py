@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import _quiet  # noqa: F401 (before asyncssh, which warns as it is imported)
 import asyncssh
 import msgpack
 

@@ -39,6 +39,7 @@ from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
+import _quiet  # noqa: F401 (before asyncssh, which warns as it is imported)
 import asyncssh
 from abuse import Term, login, whole_collections
 from sessions import ROOT, ServerProcess, free_port, say, settle, wait_listening

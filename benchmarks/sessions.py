@@ -60,6 +60,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import _quiet  # noqa: F401 (before asyncssh, which warns as it is imported)
 import asyncssh
 import pyte
 import redis

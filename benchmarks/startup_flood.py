@@ -31,6 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import _quiet  # noqa: F401 (before asyncssh, which warns as it is imported)
 import asyncssh
 from abuse import login
 from sessions import ROOT, ServerProcess, free_port, percentile, say, settle, wait_listening
