@@ -359,9 +359,8 @@ class CostBudget:
         meter.yields = self.held_back or saved < self._burst - SPENT
         lent = pool.part(self, saved < self._burst) if pool is not None else 0.0
         own.set_rate(self._share + lent)  # repaid at this rate until the next check
-        debt = own.debt()
-        if debt > 0:
-            wait = debt / own.rate
+        if saved < 0:
+            wait = -saved / own.rate  # owed, repaid at the rate just set
         elif meter.yields and not meter.gate.may_hand(meter):
             wait = LANE_RETRY  # paid for, but another yielding session's key goes first
         else:

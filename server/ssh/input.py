@@ -83,11 +83,6 @@ class TokenBucket:
         self._refill()
         self._rate = rate
 
-    def debt(self) -> float:
-        """Tokens owed (0 when none are)."""
-        self._refill()
-        return max(0.0, -self._tokens)
-
 
 class Reader(Protocol):
     """The part of an asyncssh channel that delivers input."""
