@@ -27,8 +27,9 @@ many sessions one step's collection already costs more than the budget, and ever
 freezes as before.
 Frozen objects are still freed by reference counting; only cyclic garbage among them waits for
 a whole collection. It comes mostly from sessions ending (a Textual app is full of cycles:
-measured, about 0.8 MB each) and from screens an app removes (help: about 0.3 MB). So a whole
-collection runs
+measured, about 0.8 MB each) and from screens being shown (each time, the styles Textual makes
+anew: about 200 objects a new-table form opened and closed; `lovelet_tui.kept` shows the
+common screens again rather than making them anew). So a whole collection runs
 - once the apps of ended sessions still in memory (`Leftovers`, weakly) number a quarter of
   the sessions running, and at least `ENDED`: frozen garbage otherwise piles up until the
   resident memory is several times what live sessions hold (issue 34: 68 MB to 447 MB over
